@@ -1,0 +1,168 @@
+# fsmatrix: the whole pipeline, from pinned Debian sources to a booted benchmark run.
+#
+#   make          image: out/vmlinuz, out/initramfs.cpio.gz, out/MANIFEST, out/fsmatrix
+#   make run      the image, booted in qemu on fresh disks with the default plan, then the report
+#   make test     unit tests, image checks, boot tests (one line each, then "N passed, N failed")
+#   make deps     apt-get installs what the host lacks (as root), else prints the command
+#   make bench    the harness measured against fio, tar and a hello-world boot (ratios)
+#   make clean    removes out/ and the build tree (keeps downloads in dl/)
+#
+# Bring your own kernel: make KERNEL=path/to/bzImage MODULES=path/to/lib/modules/VERSION
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+.SECONDEXPANSION:
+MAKEFLAGS += --no-builtin-rules
+
+OUT := out
+B := build
+DL := dl
+JOBS ?= $(shell nproc)
+# Every timestamp in the image; the date of the pinned kernel package. Override to taste:
+# the same value gives the same bytes.
+SOURCE_DATE_EPOCH ?= 1735689600
+export SOURCE_DATE_EPOCH
+
+all: image
+
+## ---------------------------------------------------------------- host prerequisites
+# One Debian package per tool the build, the runner and the tests call. `make deps` installs
+# them; every other target checks them first and calls it when something is missing.
+DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip \
+	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
+	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi dpkg-dev
+DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip qemu-system-x86_64 qemu-img \
+	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source
+
+deps:
+	@recipes/host-deps install $(DEPS_PKGS)
+
+$(B)/.deps-ok: Makefile recipes/host-deps
+	@mkdir -p $(B)
+	@recipes/host-deps check "$(DEPS_TOOLS)" $(DEPS_PKGS)
+	@touch $@
+
+## ---------------------------------------------------------------- recipes (generic rule)
+# recipes/<pkg>/recipe holds the version, source, build options and commands; recipes/<pkg>/hash
+# the pinned sha256 and where it came from. recipes/step runs one step of one package and
+# leaves a stamp, so a step reruns only when its inputs changed.
+PKGS := $(notdir $(patsubst %/recipe,%,$(wildcard recipes/*/recipe)))
+IMAGE_PKGS := busybox mdadm e2fsprogs xfsprogs
+STEP = recipes/step
+
+pkg_deps = $(shell sed -n 's/^depends="\(.*\)"/\1/p' recipes/$(1)/recipe)
+
+$(B)/apt/.ready: recipes/apt | $(B)/.deps-ok
+	@recipes/apt setup
+
+$(B)/%/.downloaded: recipes/%/hash | $(B)/apt/.ready
+	@$(STEP) $* download
+$(B)/%/.verified: $(B)/%/.downloaded recipes/%/hash
+	@$(STEP) $* verify
+$(B)/%/.extracted: $(B)/%/.verified $$(wildcard recipes/$$*/patches/*)
+	@$(STEP) $* extract
+$(B)/%/.patched: $(B)/%/.extracted
+	@$(STEP) $* patch
+$(B)/%/.built: $(B)/%/.patched recipes/%/recipe $$(wildcard recipes/$$*/*.config) \
+		$$(foreach d,$$(call pkg_deps,$$*),$(B)/$$(d)/.installed)
+	@$(STEP) $* build
+$(B)/%/.installed: $(B)/%/.built
+	@$(STEP) $* install
+
+.PRECIOUS: $(B)/%/.downloaded $(B)/%/.verified $(B)/%/.extracted $(B)/%/.patched \
+	$(B)/%/.built $(B)/%/.installed
+
+USERLAND_STAMPS := $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/.installed)
+userland: $(USERLAND_STAMPS)
+
+## ---------------------------------------------------------------- kernel and modules
+KERNEL ?=
+MODULES ?=
+ifeq ($(KERNEL),)
+KERNEL_IMAGE := $(B)/linux/dest/vmlinuz
+KERNEL_DEP := $(B)/linux/.installed
+else
+KERNEL_IMAGE := $(KERNEL)
+KERNEL_DEP := $(KERNEL)
+endif
+ifeq ($(MODULES),)
+MODULES_DIR := $(B)/linux/dest/modules
+MODULES_DEP := $(B)/linux/.installed
+else
+MODULES_DIR := $(MODULES)
+MODULES_DEP := $(shell find $(MODULES) -name modules.order 2>/dev/null | head -1)
+endif
+
+$(OUT)/vmlinuz: $(KERNEL_DEP)
+	@mkdir -p $(OUT)
+	@cp $(KERNEL_IMAGE) $@
+
+# The module closure for the image: recipes/linux/modules.list, plus everything those need
+# through modules.dep and modules.softdep, with depmod metadata for just that set.
+$(B)/modules/.done: $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
+	@recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(B)/modules
+	@touch $@
+
+## ---------------------------------------------------------------- our C: /init and the host CLI
+# init/*.c is shared; init/pid1_*.c is only in /init, init/host_*.c only in out/fsmatrix.
+CFLAGS_OURS := -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -g0
+SHARED_SRCS := $(filter-out init/pid1_% init/host_%,$(wildcard init/*.c))
+PID1_SRCS := $(SHARED_SRCS) $(wildcard init/pid1_*.c)
+HOST_SRCS := $(SHARED_SRCS) $(wildcard init/host_*.c)
+HOST_LIBS := $(shell pkg-config --libs jansson 2>/dev/null) -lm
+INIT_HDRS := $(wildcard init/*.h)
+
+$(OUT)/init: $(PID1_SRCS) $(INIT_HDRS) | $(B)/.deps-ok
+	@mkdir -p $(OUT)
+	musl-gcc $(CFLAGS_OURS) -Os -static -s -o $@ $(PID1_SRCS) -lm
+
+$(OUT)/fsmatrix: $(HOST_SRCS) $(INIT_HDRS) | $(B)/.deps-ok
+	@mkdir -p $(OUT)
+	gcc $(CFLAGS_OURS) -o $@ $(HOST_SRCS) $(HOST_LIBS)
+
+# A static hello-world /init: the baseline for boot-time measurements.
+$(OUT)/hello-init: tests/hello-init.c | $(B)/.deps-ok
+	@mkdir -p $(OUT)
+	musl-gcc $(CFLAGS_OURS) -Os -static -s -o $@ $<
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRCS))
+UNIT_LIB_SRCS := $(SHARED_SRCS) $(filter-out init/host_main.c,$(wildcard init/host_*.c))
+
+$(B)/unit/%: tests/unit/%.c tests/unit/check.h $(UNIT_LIB_SRCS) $(INIT_HDRS)
+	@mkdir -p $(B)/unit
+	gcc $(CFLAGS_OURS) -Iinit -o $@ $< $(UNIT_LIB_SRCS) $(HOST_LIBS)
+
+unit: $(UNIT_BINS)
+	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
+
+## ---------------------------------------------------------------- the image
+# rootfs/ is copied as is; binaries and modules are added; every entry gets owner 0:0 and
+# mtime SOURCE_DATE_EPOCH, and the archive is written in sorted order with gzip -n, so the
+# same inputs give the same bytes.
+ROOTFS_FILES := $(shell find rootfs -type f 2>/dev/null)
+
+$(OUT)/initramfs.cpio.gz: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules/.done $(ROOTFS_FILES) recipes/pack
+	@recipes/pack $(B)/rootfs $@ $(OUT)/init $(B)/modules $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)
+
+$(OUT)/MANIFEST: $(OUT)/initramfs.cpio.gz $(OUT)/vmlinuz $(OUT)/fsmatrix
+	@recipes/manifest $(OUT) $(B) $(PKGS) > $@.tmp && mv $@.tmp $@
+
+image: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(OUT)/MANIFEST $(OUT)/fsmatrix
+	@recipes/sizes $(B)/rootfs $(OUT)/initramfs.cpio.gz
+
+## ---------------------------------------------------------------- running and testing
+run: image
+	@qemu/run --disks 4 --size 1G --plan rootfs/plans/default.ini --report
+
+test: image unit $(OUT)/hello-init
+	@tests/run
+
+bench: image $(OUT)/hello-init
+	@tests/bench/run
+
+clean:
+	rm -rf $(OUT) $(B)
+
+.PHONY: all deps userland unit image run test bench clean

@@ -1,0 +1,28 @@
+/* select.h: which disks fsmatrix may destroy. Pure: every rule is a host unit test. */
+#ifndef FSM_SELECT_H
+#define FSM_SELECT_H
+#include "disk.h"
+
+enum verdict {
+	VERDICT_TAKEN,            /* a test disk: may be destroyed */
+	VERDICT_NOT_NAMED,        /* fsmatrix.disks= does not name it, or is absent */
+	VERDICT_HAS_SIGNATURE,    /* named, but carries data and is not named in fsmatrix.wipe= */
+	VERDICT_RESULTS_DISK,     /* holds the results partition: never a test disk */
+	VERDICT_BOOT_DISK,        /* the boot medium: never a test disk */
+	VERDICT_REMOVABLE,        /* blank would take it, but it is removable */
+};
+
+struct selection {
+	enum verdict verdict;
+	char reason[160];         /* one line a person can act on */
+};
+
+/* Decides a verdict for each of the n disks. disks_spec and wipe_spec are the raw values of
+ * fsmatrix.disks= and fsmatrix.wipe= (comma-separated: vdb, serial:GLOB, wwn:GLOB, path:GLOB,
+ * blank). Returns the number taken, or -1 with err naming the bad item. */
+int select_disks(const struct disk *d, int n, const char *disks_spec, const char *wipe_spec,
+		 struct selection *out, char *err, size_t errlen);
+
+const char *verdict_name(enum verdict v);
+
+#endif
