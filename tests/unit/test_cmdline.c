@@ -1,0 +1,91 @@
+/* test_cmdline.c: the kernel command line parser, good and bad input, one row per case. */
+#include "check.h"
+#include "cmdline.h"
+
+static const struct good {
+	const char *line;
+	const char *disks, *wipe, *plan;
+	int dry, shell, debug, settle_ms;
+	double scale;
+} good[] = {
+	/* Nothing of ours: defaults. */
+	{ "", "", "", "", 0, 0, 0, 10000, 1.0 },
+	{ "BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro quiet\n", "", "", "", 0, 0, 0, 10000, 1.0 },
+	{ "console=ttyS0 fsmatrix.disks=vdb,vdc", "vdb,vdc", "", "", 0, 0, 0, 10000, 1.0 },
+	{ "fsmatrix.disks=serial:fsmtest* fsmatrix.wipe=vdd fsmatrix.plan=quick",
+	  "serial:fsmtest*", "vdd", "quick", 0, 0, 0, 10000, 1.0 },
+	{ "fsmatrix.dry=1 fsmatrix.shell=1 fsmatrix.debug=1", "", "", "", 1, 1, 1, 10000, 1.0 },
+	{ "fsmatrix.dry=1 fsmatrix.dry=0", "", "", "", 0, 0, 0, 10000, 1.0 },   /* last wins */
+	{ "fsmatrix.dry", "", "", "", 1, 0, 0, 10000, 1.0 },                   /* bare flag */
+	{ "fsmatrix.scale=0.25 fsmatrix.settle=2500", "", "", "", 0, 0, 0, 2500, 0.25 },
+	{ "fsmatrix.settle=0", "", "", "", 0, 0, 0, 0, 1.0 },
+	/* Quotes, as the kernel allows them: around the value or around the whole word. */
+	{ "fsmatrix.disks=\"vdb vdc\" quiet", "vdb vdc", "", "", 0, 0, 0, 10000, 1.0 },
+	{ "\"fsmatrix.plan=my plan\" fsmatrix.dry=1", "", "", "my plan", 1, 0, 0, 10000, 1.0 },
+	{ "  \tfsmatrix.wipe=path:pci-0000:00:0?.0  ", "", "path:pci-0000:00:0?.0", "", 0, 0, 0,
+	  10000, 1.0 },
+	/* Other people's dotted parameters are not ours. */
+	{ "ext4.foo=1 fsmatrixx.dry=1 md_mod.start_ro=1", "", "", "", 0, 0, 0, 10000, 1.0 },
+};
+
+static const struct bad {
+	const char *line;
+	const char *err;
+} bad[] = {
+	{ "fsmatrix.dry=maybe", "fsmatrix.dry=maybe: expected 0 or 1" },
+	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0 or 1" },
+	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, dry, "
+	  "shell, debug, scale, settle)" },
+	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, dry, "
+	  "shell, debug, scale, settle)" },
+	{ "fsmatrix.disks=", "fsmatrix.disks=: expected a value" },
+	{ "fsmatrix.disks", "fsmatrix.disks: expected a value" },
+	{ "fsmatrix.scale=0", "fsmatrix.scale=0: expected a number greater than 0 and at most 1000" },
+	{ "fsmatrix.scale=-1", "fsmatrix.scale=-1: expected a number greater than 0 and at most 1000" },
+	{ "fsmatrix.scale=1x", "fsmatrix.scale=1x: expected a number greater than 0 and at most 1000" },
+	{ "fsmatrix.scale=nan", "fsmatrix.scale=nan: expected a number greater than 0 and at most 1000" },
+	{ "fsmatrix.settle=10s", "fsmatrix.settle=10s: expected milliseconds, 0 to 600000" },
+	{ "fsmatrix.settle=-5", "fsmatrix.settle=-5: expected milliseconds, 0 to 600000" },
+	{ "fsmatrix.settle=600001", "fsmatrix.settle=600001: expected milliseconds, 0 to 600000" },
+	{ "fsmatrix.settle", "fsmatrix.settle: expected milliseconds, 0 to 600000" },
+};
+
+int main(void)
+{
+	struct cmdline c;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		const struct good *g = &good[i];
+		err[0] = '\0';
+		int rc = cmdline_parse(g->line, &c, err, sizeof err);
+		CHECK(rc == 0, "case %zu \"%s\": %s", i, g->line, err);
+		CHECK_STR(c.disks, g->disks);
+		CHECK_STR(c.wipe, g->wipe);
+		CHECK_STR(c.plan, g->plan);
+		CHECK_INT(c.dry, g->dry);
+		CHECK_INT(c.shell, g->shell);
+		CHECK_INT(c.debug, g->debug);
+		CHECK_INT(c.settle_ms, g->settle_ms);
+		CHECK(c.scale == g->scale, "case %zu: scale %g, want %g", i, c.scale, g->scale);
+		CHECK(strchr(c.raw, '\n') == NULL, "case %zu: raw keeps the newline", i);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		int rc = cmdline_parse(bad[i].line, &c, err, sizeof err);
+		CHECK_INT(rc, -1);
+		CHECK_STR(err, bad[i].err);
+	}
+
+	/* A value longer than the field is refused, not cut short. */
+	char longline[CMDLINE_VALUE_MAX + 64] = "fsmatrix.disks=";
+	memset(longline + strlen(longline), 'a', CMDLINE_VALUE_MAX + 10);
+	longline[sizeof longline - 1] = '\0';
+	CHECK_INT(cmdline_parse(longline, &c, err, sizeof err), -1);
+	CHECK(strstr(err, "value too long") != NULL, "got \"%s\"", err);
+
+	/* The raw line is kept for the run header. */
+	cmdline_parse("console=ttyS0 fsmatrix.dry=1\n", &c, err, sizeof err);
+	CHECK_STR(c.raw, "console=ttyS0 fsmatrix.dry=1");
+	return check_done("test_cmdline");
+}
