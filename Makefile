@@ -87,7 +87,7 @@ KERNEL_IMAGE := $(KERNEL)
 KERNEL_DEP := $(KERNEL)
 endif
 ifeq ($(MODULES),)
-MODULES_DIR := $(B)/linux/dest/modules
+MODULES_DIR := $(B)/linux/dest/lib/modules
 MODULES_DEP := $(B)/linux/.installed
 else
 MODULES_DIR := $(MODULES)
@@ -143,11 +143,12 @@ unit: $(UNIT_BINS)
 # same inputs give the same bytes.
 ROOTFS_FILES := $(shell find rootfs -type f 2>/dev/null)
 
-$(OUT)/initramfs.cpio.gz: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules/.done $(ROOTFS_FILES) recipes/pack
+$(OUT)/initramfs.cpio.gz: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules/.done $(ROOTFS_FILES) \
+		recipes/pack recipes/manifest $(wildcard recipes/*/hash)
 	@recipes/pack $(B)/rootfs $@ $(OUT)/init $(B)/modules $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)
 
-$(OUT)/MANIFEST: $(OUT)/initramfs.cpio.gz $(OUT)/vmlinuz $(OUT)/fsmatrix
-	@recipes/manifest $(OUT) $(B) $(PKGS) > $@.tmp && mv $@.tmp $@
+$(OUT)/MANIFEST: $(OUT)/initramfs.cpio.gz $(OUT)/vmlinuz $(OUT)/fsmatrix recipes/manifest
+	@recipes/manifest all $(OUT) $(KERNEL_IMAGE) > $@.tmp && mv $@.tmp $@
 
 image: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(OUT)/MANIFEST $(OUT)/fsmatrix
 	@recipes/sizes $(B)/rootfs $(OUT)/initramfs.cpio.gz
