@@ -1,0 +1,163 @@
+/* test_kmod.c: depmod metadata parsing, alias matching and load order, on fixture files in
+ * tests/fixtures/kmod/ (a hand-cut subset in depmod's format; ahci is aliased but not
+ * shipped, as when the image holds only some drivers). */
+#include "check.h"
+#include "kmod.h"
+
+static struct kmod_db db;
+
+/* The names of a load order, space-separated. */
+static const char *names(const int *idx, int n)
+{
+	static char buf[1024];
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(buf, " ");
+		strcat(buf, db.mods[idx[i]].name);
+	}
+	return buf;
+}
+
+static const char *order_of(const char *spec, const unsigned char *done)
+{
+	int want[16], nw = 0, order[64];
+	char copy[256], *save, *tok;
+	snprintf(copy, sizeof copy, "%s", spec);
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		int hits[8], nh = kmod_lookup(&db, tok, hits, 8);
+		for (int h = 0; h < nh; h++)
+			want[nw++] = hits[h];
+	}
+	int n = kmod_order(&db, want, nw, done, order, 64);
+	return n < 0 ? "(overflow)" : names(order, n);
+}
+
+static const char *match_of(const char *alias)
+{
+	int hits[8];
+	return names(hits, kmod_match(&db, alias, hits, 8));
+}
+
+static void test_order(void)
+{
+	static const struct { const char *want, *order; } rows[] = {
+		{ "virtio_blk", "virtio_ring virtio virtio_blk" },
+		{ "virtio-pci", "virtio_pci_legacy_dev virtio_pci_modern_dev virtio_ring virtio virtio_pci" },
+		/* shared dependencies appear once */
+		{ "virtio_blk virtio_scsi sd_mod", "virtio_ring virtio virtio_blk scsi_common scsi_mod virtio_scsi sd_mod" },
+		/* softdep pre through an alias matching two modules, and jbd2's own softdep */
+		{ "ext4", "crc32c_generic crc32c_intel jbd2 mbcache crc16 ext4" },
+		/* by alias; post softdep after, an unshipped softdep skipped */
+		{ "fs-vfat", "fat vfat nls_cp437" },
+		{ "md-personality-3", "md_mod raid1" },
+		/* asked twice, loaded once */
+		{ "raid1 md_mod raid1", "md_mod raid1" },
+		/* neither shipped nor known */
+		{ "ahci nosuch", "" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		CHECK(strcmp(order_of(rows[i].want, NULL), rows[i].order) == 0,
+		      "order(%s) = \"%s\", want \"%s\"", rows[i].want, order_of(rows[i].want, NULL), rows[i].order);
+
+	/* already loaded modules are left out */
+	unsigned char done[64] = { 0 };
+	done[kmod_find(&db, "virtio")] = 1;
+	done[kmod_find(&db, "crc32c_intel")] = 1;
+	CHECK_STR(order_of("virtio_blk", done), "virtio_ring virtio_blk");
+	CHECK_STR(order_of("ext4", done), "crc32c_generic jbd2 mbcache crc16 ext4");
+
+	/* too small an output */
+	int want = kmod_find(&db, "ext4"), out[2];
+	CHECK_INT(kmod_order(&db, &want, 1, NULL, out, 2), -1);
+}
+
+static void test_match(void)
+{
+	static const struct { const char *alias, *mods; } rows[] = {
+		{ "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00", "virtio_pci" },
+		{ "virtio:d00000002v00001AF4", "virtio_blk" },
+		{ "virtio:d00000008v00001AF4", "virtio_scsi" },
+		{ "virtio:d00000001v00001AF4", "" },                       /* a NIC: no driver shipped */
+		{ "scsi:t-0x00", "sd_mod" },                               /* '-' in the modalias */
+		{ "scsi:t_0x0e", "sd_mod" },
+		{ "scsi:t-0x05", "" },                                     /* cdrom */
+		{ "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01", "" }, /* ahci not shipped */
+		{ "crc32c", "crc32c_generic crc32c_intel" },
+		{ "fs_ext4", "ext4" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		CHECK(strcmp(match_of(rows[i].alias), rows[i].mods) == 0, "match(%s) = \"%s\", want \"%s\"",
+		      rows[i].alias, match_of(rows[i].alias), rows[i].mods);
+}
+
+static void test_names(void)
+{
+	char out[64];
+	CHECK(kmod_find(&db, "md-mod") >= 0, "md-mod found");
+	CHECK_INT(kmod_find(&db, "md-mod"), kmod_find(&db, "md_mod"));
+	CHECK_INT(kmod_find(&db, "crc32c-intel"), kmod_find(&db, "crc32c_intel"));
+	CHECK_INT(kmod_find(&db, "nosuch"), -1);
+	CHECK_STR(db.mods[kmod_find(&db, "ext4")].path, "kernel/fs/ext4/ext4.ko");
+	kmod_normalize("pci:v*d*sv*sd*bc01sc[0-9]i-*", out, sizeof out);
+	CHECK_STR(out, "pci:v*d*sv*sd*bc01sc[0-9]i_*");
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		int (*parse)(struct kmod_db *, const char *, char *, size_t);
+		const char *text, *err;
+	} rows[] = {
+		{ kmod_parse_dep, "kernel/a.ko:\nno colon here\n", "line 2: expected \"path.ko: deps\"" },
+		{ kmod_parse_softdep, "softdep x a\n", "line 1: softdep name before pre: or post:" },
+		{ kmod_parse_softdep, "alias x y\n", "line 1: expected \"softdep MODULE pre: ... post: ...\"" },
+		{ kmod_parse_alias, "# c\n\nalias onlypattern\n", "line 3: expected \"alias PATTERN MODULE\"" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct kmod_db d;
+		char err[200] = "";
+		kmod_db_init(&d);
+		CHECK_INT(rows[i].parse(&d, rows[i].text, err, sizeof err), -1);
+		CHECK_STR(err, rows[i].err);
+		kmod_db_free(&d);
+	}
+	struct kmod_db d;
+	char err[300] = "";
+	kmod_db_init(&d);
+	CHECK_INT(kmod_db_load(&d, "tests/fixtures/no-such-dir", err, sizeof err), -1);
+	CHECK(strstr(err, "unable to read tests/fixtures/no-such-dir/modules.dep: No such file") != NULL, "%s", err);
+	kmod_db_free(&d);
+}
+
+static void test_cycle(void)
+{
+	struct kmod_db d;
+	char err[100];
+	int want, order[8];
+	kmod_db_init(&d);
+	CHECK_INT(kmod_parse_dep(&d, "a.ko:\nb.ko:\n", err, sizeof err), 0);
+	CHECK_INT(kmod_parse_softdep(&d, "softdep a pre: b\nsoftdep b pre: a post: a\n", err, sizeof err), 0);
+	want = kmod_find(&d, "a");
+	int n = kmod_order(&d, &want, 1, NULL, order, 8);
+	CHECK_INT(n, 2);
+	CHECK(n == 2 && order[0] == kmod_find(&d, "b") && order[1] == want, "softdep cycle cut");
+	kmod_db_free(&d);
+}
+
+int main(void)
+{
+	char err[300];
+	kmod_db_init(&db);
+	int rc = kmod_db_load(&db, "tests/fixtures/kmod", err, sizeof err);
+	CHECK(rc == 0, "load: %s", err);
+	if (rc == 0) {
+		test_order();
+		test_match();
+		test_names();
+	}
+	test_errors();
+	test_cycle();
+	kmod_db_free(&db);
+	return check_done("test_kmod");
+}
