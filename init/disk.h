@@ -21,15 +21,24 @@ struct disk {
 	char parts[DISK_PART_MAX][32];
 	char signature[64];        /* "" when blank; else what was found, e.g. "ext4", "gpt",
 	                              "md", "lvm", "vfat", "xfs", "mbr"; found at start or end */
+	char sig_where[64];        /* where the signature was found, for reasons: "backup header
+	                              at end of device", "on partition vdc1"; or why the device
+	                              could not be read (signature is then "unreadable") */
 	char label[64];            /* filesystem label when one was seen (whole disk or partition) */
 	int holds_results;         /* a FAT filesystem labelled FSMRESULTS on it or a partition */
 	char results_dev[40];      /* that device's name: vdb or sdb1 */
 	int is_boot;               /* the medium the image booted from */
 };
 
-/* Reads every disk under SYSROOT/block (skipping loop, ram, zram, md, dm, sr).
- * Device nodes are opened as DEVROOT/<name>. Returns the count, or -1 with err set. */
+/* Reads every disk under SYSROOT/block (skipping loop, ram, zram, md, dm, sr, nbd, fd),
+ * sorted by name. Device nodes are opened read-only as DEVROOT/<name>; a disk that cannot be
+ * read gets the signature "unreadable", so no rule mistakes it for blank.
+ * Returns the count, or -1 with err set (no SYSROOT/block, or more than max disks). */
 int disks_discover(const char *sysroot, const char *devroot, struct disk *out, int max,
 		   char *err, size_t errlen);
+
+/* Marks the boot medium. name is a disk (sdb) or one of its partitions (sdb1); how the boot
+ * medium is found is the caller's business. Returns 1 if a disk was marked, else 0. */
+int disks_mark_boot(struct disk *d, int n, const char *name);
 
 #endif
