@@ -10,6 +10,7 @@ enum verdict {
 	VERDICT_RESULTS_DISK,     /* holds the results partition: never a test disk */
 	VERDICT_BOOT_DISK,        /* the boot medium: never a test disk */
 	VERDICT_REMOVABLE,        /* blank would take it, but it is removable */
+	VERDICT_UNUSABLE,         /* read-only or size 0: cannot be written whatever is named */
 };
 
 struct selection {
@@ -23,6 +24,13 @@ struct selection {
 int select_disks(const struct disk *d, int n, const char *disks_spec, const char *wipe_spec,
 		 struct selection *out, char *err, size_t errlen);
 
+/* Items of a spec that name no disk at all ("vdz", "serial:typo*"), space-separated into buf,
+ * so that PID 1 can say so before it runs with fewer disks than meant. Returns their count
+ * (0 also for a spec select_disks() would reject). */
+int select_unmatched(const struct disk *d, int n, const char *spec, char *buf, size_t len);
+
+/* "taken", "not-named", "has-signature", "results-disk", "boot-disk", "removable",
+ * "unusable". */
 const char *verdict_name(enum verdict v);
 
 #endif
