@@ -1,0 +1,44 @@
+/* host_main.c: out/fsmatrix, the host side of fsmatrix. One row per subcommand. */
+#include "host.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "disks", host_cmd_disks, "disks SYSROOT [--dev DEVROOT] [--disks SPEC] [--wipe SPEC]\n"
+	  "\tthe disks of a /sys tree, what each holds, and which fsmatrix would take" },
+	{ "help", cmd_help, "help\n\tthis list" },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("usage: fsmatrix COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		printf("  fsmatrix %s\n", commands[i].usage);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "fsmatrix: no command given (try fsmatrix help)\n");
+		return 2;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cmd_help(argc - 1, argv + 1);
+	fprintf(stderr, "fsmatrix: unknown command \"%s\" (try fsmatrix help)\n", argv[1]);
+	return 2;
+}
