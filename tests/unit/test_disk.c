@@ -1,0 +1,306 @@
+/* test_disk.c: disk discovery against tests/fixtures/sys-basic, the signature probes against
+ * hand-made buffers (including a 1 GiB "disk" given as a head and a tail), and the device-path
+ * rules. Run from the top of the tree, as `make unit` does. */
+#include "check.h"
+#include "devpath.h"
+#include "disk.h"
+#include "probe.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define SYS "tests/fixtures/sys-basic/sys"
+#define DEV "tests/fixtures/sys-basic/dev"
+
+/* ---------------------------------------------------------------- discovery of the fixture */
+
+static const struct want {
+	const char *name, *transport, *by_path, *serial, *model, *wwn, *signature, *label;
+	unsigned long long size;
+	int removable, rotational, nparts, holds_results;
+	const char *results_dev;
+	unsigned physical_bs;
+} want[] = {
+	{ "nvme0n1", "nvme", "pci-0000:00:0e.0-nvme-1", "FSMNVME0", "QEMU NVMe Ctrl",
+	  "eui.0011223344556677", "", "", 131072, 0, 0, 0, 0, "", 4096 },
+	{ "sda", "usb", "pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0", "", "Flash Disk", "", "", "",
+	  131072, 1, 0, 0, 0, "", 512 },
+	{ "sdb", "sata", "pci-0000:00:1f.2-ata-1", "", "QEMU HARDDISK",
+	  "t10.ATA     QEMU HARDDISK                           QM00001", "data", "", 131072,
+	  0, 1, 0, 0, "", 512 },
+	{ "vdb", "virtio", "pci-0000:00:05.0", "fsmtest0", "", "", "", "", 131072, 0, 0, 0, 0, "", 512 },
+	{ "vdc", "virtio", "pci-0000:00:06.0", "fsmtest1", "", "", "", "", 131072, 0, 0, 0, 0, "", 512 },
+	{ "vdd", "virtio", "pci-0000:00:07.0", "fsmtest2", "", "", "", "", 131072, 0, 0, 0, 0, "", 512 },
+	{ "vde", "virtio", "pci-0000:00:08.0", "fsmtest3", "", "", "", "", 131072, 0, 0, 0, 0, "", 512 },
+	{ "vdf", "virtio", "pci-0000:00:09.0", "data0", "", "", "ext4", "keepme", 131072, 0, 1, 0,
+	  0, "", 512 },
+	{ "vdg", "virtio", "pci-0000:00:0a.0", "md0", "", "", "md", "fsm:0", 131072, 0, 0, 0, 0,
+	  "", 512 },
+	{ "vdh", "virtio", "pci-0000:00:0b.0", "results0", "", "", "mbr", "FSMRESULTS", 262144, 0,
+	  0, 1, 1, "vdh1", 512 },
+	{ "vdi", "virtio", "pci-0000:00:0c.0", "gptend0", "", "", "gpt", "", 262144, 0, 0, 0, 0,
+	  "", 512 },
+	{ "vdj", "virtio", "pci-0000:00:0d.0", "lvm0", "", "", "lvm", "", 131072, 0, 0, 0, 0, "", 512 },
+	{ "vdk", "virtio", "pci-0000:00:0f.0", "swap0", "", "", "swap", "swp", 131072, 0, 0, 0, 0,
+	  "", 512 },
+};
+
+#define NWANT (int)(sizeof want / sizeof want[0])
+
+static void test_discover(void)
+{
+	static struct disk d[DISK_MAX];
+	char err[256] = "";
+	int n = disks_discover(SYS, DEV, d, DISK_MAX, err, sizeof err);
+
+	/* loop0 ram0 zram0 md0 dm-0 sr0 nbd0 are in the fixture and must not be listed. */
+	CHECK_INT(n, NWANT);
+	for (int i = 0; i < n && i < NWANT; i++) {
+		const struct want *w = &want[i];
+		CHECK_STR(d[i].name, w->name);   /* also checks the sort order */
+		CHECK_STR(d[i].transport, w->transport);
+		CHECK_STR(d[i].by_path, w->by_path);
+		CHECK_STR(d[i].serial, w->serial);
+		CHECK_STR(d[i].model, w->model);
+		CHECK_STR(d[i].wwn, w->wwn);
+		CHECK_STR(d[i].signature, w->signature);
+		CHECK_STR(d[i].label, w->label);
+		CHECK_INT(d[i].size, w->size);
+		CHECK_INT(d[i].removable, w->removable);
+		CHECK_INT(d[i].rotational, w->rotational);
+		CHECK_INT(d[i].nparts, w->nparts);
+		CHECK_INT(d[i].holds_results, w->holds_results);
+		CHECK_STR(d[i].results_dev, w->results_dev);
+		CHECK_INT(d[i].logical_bs, 512);
+		CHECK_INT(d[i].physical_bs, w->physical_bs);
+		CHECK_INT(d[i].readonly, 0);
+		CHECK_INT(d[i].is_boot, 0);
+	}
+	CHECK_STR(d[9].parts[0], "vdh1");
+	/* The GPT disk's start is zeros: only the end check can have found it. */
+	CHECK_STR(d[10].sig_where, "backup header at end of device");
+
+	/* The boot medium is named by the caller, as a disk or as one of its partitions. */
+	CHECK_INT(disks_mark_boot(d, n, "vdh1"), 1);
+	CHECK_INT(d[9].is_boot, 1);
+	CHECK_INT(disks_mark_boot(d, n, "sda"), 1);
+	CHECK_INT(d[1].is_boot, 1);
+	CHECK_INT(disks_mark_boot(d, n, "vdz"), 0);
+
+	/* No device nodes: every disk is "unreadable", never blank. */
+	n = disks_discover(SYS, "tests/fixtures/no-such-dev", d, DISK_MAX, err, sizeof err);
+	CHECK_INT(n, NWANT);
+	for (int i = 0; i < n; i++)
+		CHECK_STR(d[i].signature, "unreadable");
+	CHECK_STR(d[3].sig_where, "unable to read vdb: No such file or directory");
+
+	/* Too many disks for the caller's array, and no sysfs at all, are errors. */
+	CHECK_INT(disks_discover(SYS, DEV, d, 4, err, sizeof err), -1);
+	CHECK_INT(disks_discover("tests/fixtures/no-such-sys", DEV, d, DISK_MAX, err, sizeof err),
+		  -1);
+	CHECK_STR(err, "fsmatrix: unable to read tests/fixtures/no-such-sys/block: "
+		  "No such file or directory");
+}
+
+/* The end of a disk is read even when the start says nothing: a 64 KiB window over the
+ * 256 KiB fixture leaves the backup GPT header only in the tail. */
+static void test_probe_fd_window(void)
+{
+	static const struct { const char *dev, *type, *where; } rows[] = {
+		{ DEV "/vdi", "gpt", "backup header at end of device" },
+		{ DEV "/sdb", "data", "nonzero bytes in the last MiB, no known signature" },
+		{ DEV "/vdb", "", "" },
+		{ DEV "/vdh1", "vfat", "FAT12/16 boot sector at 0" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct probe p;
+		int fd = open(rows[i].dev, O_RDONLY);
+		CHECK(fd >= 0, "open %s", rows[i].dev);
+		CHECK_INT(probe_fd(fd, 64 * 1024, &p), 0);
+		CHECK_STR(p.type, rows[i].type);
+		CHECK_STR(p.where, rows[i].where);
+		close(fd);
+	}
+}
+
+/* ---------------------------------------------------------------- probes on synthetic disks */
+
+#define W PROBE_WINDOW
+static unsigned char head[W], tail[W];
+
+static void put(unsigned char *b, size_t off, const void *bytes, size_t n) { memcpy(b + off, bytes, n); }
+static void put16(unsigned char *b, size_t off, unsigned v) { b[off] = v & 0xff; b[off + 1] = v >> 8; }
+static void put32(unsigned char *b, size_t off, unsigned v)
+{
+	for (int i = 0; i < 4; i++)
+		b[off + i] = (v >> (8 * i)) & 0xff;
+}
+
+static void ext_sb(unsigned compat, unsigned incompat, unsigned ro)
+{
+	put16(head, 1024 + 56, 0xEF53);
+	put32(head, 1024 + 0x5C, compat);
+	put32(head, 1024 + 0x60, incompat);
+	put32(head, 1024 + 0x64, ro);
+	put(head, 1024 + 0x78, "rootfs", 6);
+}
+
+static void fat_bpb(int fat32, const char *label)
+{
+	head[0] = 0xEB; head[1] = 0x3C; head[2] = 0x90;
+	put16(head, 11, 512);
+	head[13] = 4;
+	put16(head, 14, fat32 ? 32 : 1);
+	head[16] = 2;
+	put16(head, 22, fat32 ? 0 : 200);
+	if (fat32)
+		put32(head, 36, 1000);
+	size_t ext = fat32 ? 0x40 : 0x24;
+	head[ext + 2] = 0x29;
+	put(head, ext + 7, label, 11);
+	put(head, ext + 0x12, fat32 ? "FAT32   " : "FAT16   ", 8);
+	head[510] = 0x55; head[511] = 0xAA;
+}
+
+#define GIB (1024ULL * 1024 * 1024)
+
+static const struct synth {
+	const char *what;
+	void (*make)(void);
+	unsigned long long size;
+	const char *type, *label;
+} synth[] = {
+	{ "zeros", NULL, GIB, "", "" },
+};
+
+static void mk_ext2(void) { ext_sb(0, 0x2, 0x1); }
+static void mk_ext3(void) { ext_sb(0x4, 0x2, 0x1); }
+static void mk_ext4(void) { ext_sb(0x4, 0x2 | 0x40 | 0x200, 0x1); }
+static void mk_ext4_rocompat(void) { ext_sb(0x4, 0x2, 0x1 | 0x8); }   /* huge_file */
+static void mk_jbd(void) { ext_sb(0, 0x8, 0); }
+static void mk_xfs(void) { put(head, 0, "XFSB", 4); put(head, 108, "scratch", 7); }
+static void mk_btrfs(void) { put(head, 0x10040, "_BHRfS_M", 8); put(head, 0x1012b, "pool", 4); }
+static void mk_swap(void) { put(head, 4086, "SWAPSPACE2", 10); put(head, 1052, "swap1", 5); }
+static void mk_swap64k(void) { put(head, 65526, "SWAPSPACE2", 10); }
+static void mk_iso(void) { put(head, 0x8001, "CD001", 5); put(head, 0x8028, "FSMATRIX", 8); }
+static void mk_fat16(void) { fat_bpb(0, "FSMRESULTS "); }
+static void mk_fat32(void) { fat_bpb(1, "FSMRESULTS "); }
+static void mk_fat_noname(void) { fat_bpb(1, "NO NAME    "); }
+static void mk_md12(void) { put32(head, 4096, 0xa92b4efc); put32(head, 4100, 1); put(head, 4128, "h:0", 3); }
+static void mk_md11(void) { put32(head, 0, 0xa92b4efc); put32(head, 4, 1); }
+/* 1 GiB = 2097152 sectors: v1.0 at (2097152 - 16) & ~7 = 2097136, 0.90 at 2097152 - 128. */
+static void mk_md10(void) { put32(tail, W - 16 * 512, 0xa92b4efc); put32(tail, W - 16 * 512 + 4, 1); }
+static void mk_md090(void) { put32(tail, W - 128 * 512, 0xa92b4efc); }
+static void mk_lvm(void) { put(head, 3 * 512, "LABELONE", 8); }
+static void mk_gpt(void) { head[510] = 0x55; head[511] = 0xAA; head[446 + 4] = 0xEE; put(head, 512, "EFI PART", 8); }
+static void mk_gpt4k(void) { put(head, 4096, "EFI PART", 8); }
+static void mk_gpt_end(void) { put(tail, W - 512, "EFI PART", 8); }
+static void mk_gpt_end4k(void) { put(tail, W - 4096, "EFI PART", 8); }
+static void mk_pmbr(void) { head[510] = 0x55; head[511] = 0xAA; head[446 + 4] = 0xEE; }
+static void mk_mbr(void) { head[510] = 0x55; head[511] = 0xAA; head[446] = 0x80; head[446 + 4] = 0x83; }
+static void mk_mbr_empty(void) { head[510] = 0x55; head[511] = 0xAA; }
+static void mk_grub_code(void) { head[0] = 0xEB; head[1] = 0x63; head[2] = 0x90; head[510] = 0x55; head[511] = 0xAA; }
+static void mk_data_head(void) { head[W - 1] = 1; }
+static void mk_data_tail(void) { tail[0] = 0xff; }
+
+static const struct synth rows[] = {
+	{ "ext2", mk_ext2, GIB, "ext2", "rootfs" },
+	{ "ext3", mk_ext3, GIB, "ext3", "rootfs" },
+	{ "ext4 by incompat", mk_ext4, GIB, "ext4", "rootfs" },
+	{ "ext4 by ro_compat", mk_ext4_rocompat, GIB, "ext4", "rootfs" },
+	{ "ext journal device", mk_jbd, GIB, "jbd", "rootfs" },
+	{ "xfs", mk_xfs, GIB, "xfs", "scratch" },
+	{ "btrfs", mk_btrfs, GIB, "btrfs", "pool" },
+	{ "swap 4k page", mk_swap, GIB, "swap", "swap1" },
+	{ "swap 64k page", mk_swap64k, GIB, "swap", "" },
+	{ "iso9660", mk_iso, GIB, "iso9660", "FSMATRIX" },
+	{ "FAT16 label at 0x2B", mk_fat16, GIB, "vfat", "FSMRESULTS" },
+	{ "FAT32 label at 0x47", mk_fat32, GIB, "vfat", "FSMRESULTS" },
+	{ "FAT32 NO NAME", mk_fat_noname, GIB, "vfat", "" },
+	{ "md v1.2", mk_md12, GIB, "md", "h:0" },
+	{ "md v1.1", mk_md11, GIB, "md", "" },
+	{ "md v1.0 at end", mk_md10, GIB, "md", "" },
+	{ "md 0.90 at end", mk_md090, GIB, "md", "" },
+	{ "lvm in sector 3", mk_lvm, GIB, "lvm", "" },
+	{ "gpt", mk_gpt, GIB, "gpt", "" },
+	{ "gpt 4k sectors", mk_gpt4k, GIB, "gpt", "" },
+	{ "gpt backup only", mk_gpt_end, GIB, "gpt", "" },
+	{ "gpt backup only, 4k", mk_gpt_end4k, GIB, "gpt", "" },
+	{ "protective mbr alone", mk_pmbr, GIB, "gpt", "" },
+	{ "mbr", mk_mbr, GIB, "mbr", "" },
+	{ "0x55AA, empty table", mk_mbr_empty, GIB, "data", "" },
+	{ "boot code, no BPB", mk_grub_code, GIB, "data", "" },
+	{ "nonzero at end of first MiB", mk_data_head, GIB, "data", "" },
+	{ "nonzero at start of last MiB", mk_data_tail, GIB, "data", "" },
+};
+
+static void test_probe_buffers(void)
+{
+	struct probe p;
+
+	for (size_t i = 0; i < sizeof synth / sizeof synth[0]; i++) {
+		memset(head, 0, W);
+		memset(tail, 0, W);
+		probe_buffers(head, W, tail, W, synth[i].size, &p);
+		CHECK(strcmp(p.type, synth[i].type) == 0, "%s: type \"%s\"", synth[i].what, p.type);
+	}
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		memset(head, 0, W);
+		memset(tail, 0, W);
+		rows[i].make();
+		probe_buffers(head, W, tail, W, rows[i].size, &p);
+		CHECK(strcmp(p.type, rows[i].type) == 0, "%s: type \"%s\", want \"%s\"", rows[i].what,
+		      p.type, rows[i].type);
+		CHECK(strcmp(p.label, rows[i].label) == 0, "%s: label \"%s\", want \"%s\"",
+		      rows[i].what, p.label, rows[i].label);
+	}
+	/* A device smaller than the window: head and tail are the same bytes. */
+	memset(head, 0, W);
+	put(head, 4096 - 512, "EFI PART", 8);
+	probe_buffers(head, 4096, head, 4096, 4096, &p);
+	CHECK_STR(p.type, "gpt");
+	probe_buffers(head, 0, head, 0, 0, &p);
+	CHECK_STR(p.type, "");
+}
+
+/* ---------------------------------------------------------------- device paths */
+
+static const struct pathrow {
+	const char *path, *name, *transport, *by_path;
+} paths[] = {
+	{ "../devices/pci0000:00/0000:00:04.0/virtio1/block/vda", "vda", "virtio",
+	  "pci-0000:00:04.0" },
+	{ "../devices/pci0000:00/0000:00:1f.2/ata3/host2/target2:0:0/2:0:0:0/block/sdc", "sdc",
+	  "sata", "pci-0000:00:1f.2-ata-3" },
+	{ "../devices/pci0000:00/0000:00:1d.0/0000:03:00.0/nvme/nvme1/nvme1n2", "nvme1n2", "nvme",
+	  "pci-0000:03:00.0-nvme-2" },
+	{ "../devices/pci0000:00/0000:00:14.0/usb2/2-3/2-3.1/2-3.1:1.0/host7/target7:0:0/"
+	  "7:0:0:0/block/sdd", "sdd", "usb", "pci-0000:00:14.0-usb-0:3.1:1.0-scsi-0:0:0:0" },
+	{ "../devices/pci0000:00/0000:00:03.0/virtio0/host0/target0:0:1/0:0:1:0/block/sda", "sda",
+	  "scsi", "pci-0000:00:03.0-scsi-0:0:1:0" },
+	{ "../devices/pci0000:00/0000:00:01.0/0000:01:00.0/host4/port-4:0/end_device-4:0/"
+	  "target4:0:0/4:0:0:0/block/sde", "sde", "scsi", "pci-0000:01:00.0-scsi-0:0:0:0" },
+	{ "../devices/platform/soc/mmc0/mmc0:0001/block/mmcblk0", "mmcblk0", "mmc", "" },
+	{ "", "vdb", "unknown", "" },
+};
+
+static void test_devpath(void)
+{
+	char t[16], p[160];
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		devpath_transport(paths[i].path, t, sizeof t);
+		devpath_by_path(paths[i].path, paths[i].name, p, sizeof p);
+		CHECK_STR(t, paths[i].transport);
+		CHECK_STR(p, paths[i].by_path);
+	}
+}
+
+int main(void)
+{
+	test_discover();
+	test_probe_fd_window();
+	test_probe_buffers();
+	test_devpath();
+	return check_done("test_disk");
+}
