@@ -1,0 +1,73 @@
+/* pid1.h: the parts of /init that only make sense as PID 1 on the image: the boot
+ * sequence's state and the steps pid1_main.c calls in order. Everything pure lives in the
+ * shared files (cmdline, kmod, disk, select, record, run, sha256). */
+#ifndef FSM_PID1_H
+#define FSM_PID1_H
+#include "cmdline.h"
+#include "disk.h"
+#include "record.h"
+#include "select.h"
+
+#ifndef FSM_VERSION
+#define FSM_VERSION "0.1"
+#endif
+
+#define RESULTS_MNT "/results"
+#define RESULTS_DIR RESULTS_MNT "/fsmatrix/results"
+#define MANIFEST_PATH "/etc/fsmatrix/MANIFEST"
+
+struct boot {
+	struct cmdline cmd;
+	char run_id[32];
+	long long start_epoch;
+	long long init_ms, ready_ms;      /* CLOCK_BOOTTIME: since the kernel started */
+	struct disk disks[DISK_MAX];
+	struct selection sel[DISK_MAX];
+	int ndisks, ntaken;
+	int results;                      /* index of the disk holding FSMRESULTS, or -1 */
+};
+
+extern struct boot boot;
+
+/* pid1_console.c: every line the console shows, and every record. Until the results
+ * files are open both are kept in memory, then written there first. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void emit(struct jw *w);          /* a finished record: framed on the console, json to .jsonl */
+int console_attach(const char *jsonl_path, const char *log_path);
+void console_detach(void);        /* fsync and close the results files */
+int console_records(const char *type); /* how many of this type were emitted */
+void console_fix_fds(void);       /* fds 0-2 on /dev/console if the kernel gave none */
+
+/* pid1_fatal.c */
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void power_off(void);
+long long boottime_ms(void);
+
+/* pid1_mounts.c: the boot mounts. Returns 0, or -1 with the first required failure. */
+int mounts_boot(char *err, size_t errlen);
+
+/* pid1_modules.c */
+int modules_init(void);           /* reads /lib/modules/<release>; -1 if there are none */
+int modules_scan_hardware(void);  /* one pass: loads drivers for new modaliases; returns how
+                                     many new devices it saw */
+int modules_load_named(const char *const *names); /* NULL-terminated; returns failures */
+void modules_event(void);         /* the "modules" event record */
+int modules_pending(char *what, size_t len); /* matched devices not yet bound to a driver */
+
+/* pid1_settle.c */
+void settle_block_devices(int settle_ms);
+
+/* pid1_disks.c */
+void disks_stage(void);           /* discover; find the results disk */
+void disks_select(void);          /* verdicts and the chosen disks, printed */
+void disks_event(void);           /* the "selected" record: chosen disks, before any write */
+
+/* pid1_results.c */
+void results_open(void);          /* mount FSMRESULTS, mark a boot disk, open the files */
+void results_close(void);         /* detach, sync, unmount */
+
+/* pid1_header.c */
+void header_emit(void);
+void trailer_emit(void);
+
+#endif
