@@ -116,6 +116,9 @@ int host_cmd_disks(int argc, char **argv)
 		       col(d->by_path, p, sizeof p), col(d->signature[0] ? sig : "", sc, sizeof sc),
 		       verdict_name(sel[i].verdict), sel[i].reason);
 	}
+	for (int i = 0; i < n; i++)
+		if (strcmp(disks[i].signature, "unreadable") == 0)
+			printf("fsmatrix: %s (so it counts as not blank)\n", disks[i].sig_where);
 	char unmatched[256];
 	if (select_unmatched(disks, n, spec, unmatched, sizeof unmatched))
 		printf("fsmatrix: fsmatrix.disks items that match no disk: %s\n", unmatched);

@@ -9,11 +9,12 @@ static int cmd_help(int argc, char **argv);
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *usage;
+	const char *args;      /* for the usage line */
+	const char *summary;   /* one line for `fsmatrix help` */
 } commands[] = {
-	{ "disks", host_cmd_disks, "disks SYSROOT [--dev DEVROOT] [--disks SPEC] [--wipe SPEC]\n"
-	  "\tthe disks of a /sys tree, what each holds, and which fsmatrix would take" },
-	{ "help", cmd_help, "help\n\tthis list" },
+	{ "disks", host_cmd_disks, "SYSROOT [--dev DEVROOT] [--disks SPEC] [--wipe SPEC] [--boot NAME]",
+	  "the disks of a /sys tree, what each holds, and which ones fsmatrix would take" },
+	{ "help", cmd_help, "", "this list" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -24,7 +25,8 @@ static int cmd_help(int argc, char **argv)
 	(void)argv;
 	printf("usage: fsmatrix COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		printf("  fsmatrix %s\n", commands[i].usage);
+		printf("  fsmatrix %s %s\n      %s\n", commands[i].name, commands[i].args,
+		       commands[i].summary);
 	return 0;
 }
 
