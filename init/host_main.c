@@ -25,8 +25,8 @@ static int cmd_help(int argc, char **argv)
 	(void)argv;
 	printf("usage: fsmatrix COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		printf("  fsmatrix %s %s\n      %s\n", commands[i].name, commands[i].args,
-		       commands[i].summary);
+		printf("  fsmatrix %s%s%s\n      %s\n", commands[i].name,
+		       commands[i].args[0] ? " " : "", commands[i].args, commands[i].summary);
 	return 0;
 }
 

@@ -19,8 +19,10 @@ struct selection {
 };
 
 /* Decides a verdict for each of the n disks. disks_spec and wipe_spec are the raw values of
- * fsmatrix.disks= and fsmatrix.wipe= (comma-separated: vdb, serial:GLOB, wwn:GLOB, path:GLOB,
- * blank). Returns the number taken, or -1 with err naming the bad item. */
+ * fsmatrix.disks= and fsmatrix.wipe=, items separated by commas or blanks: vdb, serial:GLOB,
+ * wwn:GLOB, path:GLOB (fnmatch globs against the serial, the wwn and the by-path name), blank
+ * (disks= only). The results disk and the boot disk (disk->is_boot, set by disks_mark_boot)
+ * are never taken. Returns the number taken, or -1 with err naming the bad item. */
 int select_disks(const struct disk *d, int n, const char *disks_spec, const char *wipe_spec,
 		 struct selection *out, char *err, size_t errlen);
 
