@@ -5,5 +5,6 @@
 #define FSM_HOST_H
 
 int host_cmd_disks(int argc, char **argv);
+int host_cmd_workload(int argc, char **argv);
 
 #endif

@@ -14,6 +14,8 @@ static const struct command {
 } commands[] = {
 	{ "disks", host_cmd_disks, "SYSROOT [--dev DEVROOT] [--disks SPEC] [--wipe SPEC] [--boot NAME]",
 	  "the disks of a /sys tree, what each holds, and which ones fsmatrix would take" },
+	{ "workload", host_cmd_workload, "seqwrite|smallfiles|gen-tree|tar [OPTIONS] TARGET",
+	  "run one workload engine of the image on a host directory; one JSON record out" },
 	{ "help", cmd_help, "", "this list" },
 };
 

@@ -1,0 +1,258 @@
+/* host_workload.c: `fsmatrix workload ...`: the engines /init runs, on a host directory, so
+ * that they can be compared with fio and GNU tar on the same filesystem. The result is one
+ * JSON record line on stdout, with the field names of the image's records, and a summary
+ * for people on stderr. */
+#include "host.h"
+#include "plan.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage[] =
+	"usage: fsmatrix workload seqwrite [--size 1g] [--bs 1m] [--direct] [--data random|zero]\n"
+	"                                  [--keep] [--drop-caches] FILE\n"
+	"       fsmatrix workload smallfiles [--size 220m] [--files N] [--seed N] [--passes N]\n"
+	"                                    [--no-sync] [--drop-caches] DIR\n"
+	"       fsmatrix workload gen-tree [--size 220m] [--files N] [--seed N] [--list] DIR\n"
+	"       fsmatrix workload tar [--tar PROGRAM] [--no-sync] [--drop-caches] ARCHIVE DIR\n"
+	"  sizes take k/m/g/t suffixes in powers of 1024; rates are MB/s with MB = 10^6 bytes.\n"
+	"  smallfiles with --passes N writes DIR/pass1 .. DIR/passN, one record each.\n"
+	"  gen-tree writes the same file set untimed and unsynced; --list prints its paths in\n"
+	"  creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.\n";
+
+struct args {
+	uint64_t size, bs, files, seed;
+	int direct, zero, keep, no_sync, drop, passes, list;
+	const char *tar;
+};
+
+enum { O_SIZE = 1, O_BS, O_DIRECT_, O_DATA, O_KEEP, O_FILES, O_SEED, O_PASSES, O_NOSYNC,
+       O_DROP, O_LIST, O_TAR };
+
+static const struct option longopts[] = {
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "bs", required_argument, NULL, O_BS },
+	{ "direct", no_argument, NULL, O_DIRECT_ },
+	{ "data", required_argument, NULL, O_DATA },
+	{ "keep", no_argument, NULL, O_KEEP },
+	{ "files", required_argument, NULL, O_FILES },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "passes", required_argument, NULL, O_PASSES },
+	{ "no-sync", no_argument, NULL, O_NOSYNC },
+	{ "drop-caches", no_argument, NULL, O_DROP },
+	{ "list", no_argument, NULL, O_LIST },
+	{ "tar", required_argument, NULL, O_TAR },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(const char *opt, const char *val)
+{
+	fprintf(stderr, "fsmatrix: workload: bad value for --%s: \"%s\"\n", opt, val);
+	return -1;
+}
+
+static int number(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	int c;
+	uint64_t v;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_SIZE: if (plan_parse_size(optarg, &a->size) < 0) return bad("size", optarg); break;
+		case O_BS: if (plan_parse_size(optarg, &a->bs) < 0 || !a->bs) return bad("bs", optarg); break;
+		case O_DIRECT_: a->direct = 1; break;
+		case O_DATA:
+			if (strcmp(optarg, "zero") == 0)
+				a->zero = 1;
+			else if (strcmp(optarg, "random") == 0)
+				a->zero = 0;
+			else
+				return bad("data", optarg);
+			break;
+		case O_KEEP: a->keep = 1; break;
+		case O_FILES: if (number(optarg, &a->files) < 0) return bad("files", optarg); break;
+		case O_SEED: if (number(optarg, &a->seed) < 0) return bad("seed", optarg); break;
+		case O_PASSES:
+			if (number(optarg, &v) < 0 || v < 1 || v > 1000)
+				return bad("passes", optarg);
+			a->passes = (int)v;
+			break;
+		case O_NOSYNC: a->no_sync = 1; break;
+		case O_DROP: a->drop = 1; break;
+		case O_LIST: a->list = 1; break;
+		case O_TAR: a->tar = optarg; break;
+		case 'h': fputs(usage, stdout); exit(0);
+		default: fputs(usage, stderr); return -1;
+		}
+	}
+	return optind;
+}
+
+static void drop(const struct args *a)
+{
+	if (a->drop && wl_drop_caches() < 0)
+		fprintf(stderr, "fsmatrix: unable to drop caches: %s (measuring with warm caches)\n",
+			strerror(errno));
+}
+
+static int emit(void (*fields)(struct jw *, const void *), const void *res, const char *name)
+{
+	static char buf[4096];
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "workload");
+	jw_kstr(&w, "workload", name);
+	fields(&w, res);
+	jw_end_obj(&w);
+	if (jw_done(&w) < 0) {
+		fprintf(stderr, "fsmatrix: workload: record too long\n");
+		return -1;
+	}
+	printf("%s\n", buf);
+	fflush(stdout);
+	return 0;
+}
+
+static void seq_fields(struct jw *w, const void *r) { wl_seqwrite_json(w, r); }
+static void small_fields(struct jw *w, const void *r) { wl_smallfiles_json(w, r); }
+static void tar_fields(struct jw *w, const void *r) { wl_tar_json(w, r); }
+
+static int seqwrite(struct args *a, const char *file)
+{
+	struct wl_seqwrite_opts o = { .size = a->size, .bs = a->bs, .direct = a->direct,
+				      .zero = a->zero, .keep = a->keep };
+	struct wl_seqwrite_res r;
+
+	drop(a);
+	int rc = wl_seqwrite(file, &o, &r);
+	emit(seq_fields, &r, "seqwrite");
+	if (rc < 0)
+		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
+	fprintf(stderr, "seqwrite %s: %llu bytes in %.3f s (write %.3f s + flush %.3f s): "
+		"%.1f MB/s, %.1f MB/s before flush; cpu user %.1f%% sys %.1f%% iowait %.1f%%\n",
+		file, (unsigned long long)r.bytes, r.total_s, r.write_s, r.flush_s, r.mbps,
+		r.mbps_noflush, r.cpu.user_pct, r.cpu.sys_pct, r.cpu.iowait_pct);
+	return rc < 0 ? 1 : 0;
+}
+
+static int smallfiles(struct args *a, const char *dir, int timed)
+{
+	struct tree t;
+	unsigned char *pool;
+	char path[4096];
+	int rc = 0;
+
+	if (tree_generate(&t, a->size, a->files, a->seed) < 0 || !(pool = wl_tree_pool(a->seed))) {
+		fprintf(stderr, "fsmatrix: unable to generate the file set: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	for (int p = 1; p <= a->passes && rc == 0; p++) {
+		struct wl_smallfiles_res r;
+		const char *target = dir;
+		if (a->passes > 1) {
+			if (p == 1 && mkdir(dir, 0755) < 0 && errno != EEXIST) {
+				fprintf(stderr, "fsmatrix: unable to create directory %s: %s\n", dir,
+					strerror(errno));
+				rc = 1;
+				break;
+			}
+			snprintf(path, sizeof path, "%s/pass%d", dir, p);
+			target = path;
+		}
+		if (timed)
+			drop(a);
+		rc = wl_smallfiles_write(&t, pool, target, a->no_sync || !timed, &r) < 0;
+		if (timed)
+			emit(small_fields, &r, "smallfiles");
+		if (rc)
+			fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
+		if (timed)
+			fprintf(stderr, "smallfiles %s: %llu files, %llu dirs, %llu bytes in %.3f s "
+				"+ sync %.3f s: %.0f files/s, %.1f MB/s; cpu user %.1f%% sys %.1f%% "
+				"iowait %.1f%%\n", target, (unsigned long long)r.files,
+				(unsigned long long)r.dirs, (unsigned long long)r.bytes, r.time_s,
+				r.sync_s, r.files_per_s, r.mbps, r.cpu.user_pct, r.cpu.sys_pct,
+				r.cpu.iowait_pct);
+		else
+			fprintf(stderr, "gen-tree %s: %llu files, %llu dirs, %llu bytes (seed %llu)\n",
+				target, (unsigned long long)r.files, (unsigned long long)r.dirs,
+				(unsigned long long)r.bytes, (unsigned long long)a->seed);
+	}
+	if (a->list && rc == 0)
+		for (size_t i = 1; i < t.n; i++)
+			if (tree_path(&t, i, path, sizeof path) >= 0)
+				printf("%s\n", path);
+	free(pool);
+	tree_free(&t);
+	return rc;
+}
+
+static int tar(struct args *a, const char *archive, const char *dir)
+{
+	struct wl_tar_opts o = { .tar = a->tar ? a->tar : "tar", .archive = archive,
+				 .no_sync = a->no_sync };
+	struct wl_tar_res r;
+
+	drop(a);
+	int rc = wl_tar(dir, &o, &r);
+	emit(tar_fields, &r, "tar");
+	if (rc < 0)
+		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
+	fprintf(stderr, "tar %s: %llu files, %llu bytes in %.3f s + sync %.3f s: %.1f MB/s\n",
+		dir, (unsigned long long)r.files, (unsigned long long)r.bytes, r.time_s, r.sync_s,
+		r.mbps);
+	return rc < 0 ? 1 : 0;
+}
+
+int host_cmd_workload(int argc, char **argv)
+{
+	struct args a = { .size = 0, .bs = 1 << 20, .seed = PLAN_DEFAULT_SEED, .passes = 1 };
+	const char *kind = argc > 1 ? argv[1] : "";
+	int first;
+
+	if (strcmp(kind, "seqwrite") == 0)
+		a.size = 1ull << 30;
+	else if (strcmp(kind, "smallfiles") == 0 || strcmp(kind, "gen-tree") == 0)
+		a.size = 220ull << 20;
+	else if (strcmp(kind, "tar") != 0) {
+		fputs(usage, strcmp(kind, "--help") == 0 || strcmp(kind, "-h") == 0 ? stdout : stderr);
+		return strcmp(kind, "--help") == 0 || strcmp(kind, "-h") == 0 ? 0 : 2;
+	}
+	if ((first = parse(argc - 1, argv + 1, &a)) < 0)
+		return 2;
+	int nargs = argc - 1 - first;
+	char **rest = argv + 1 + first;
+	int want = strcmp(kind, "tar") == 0 ? 2 : 1;
+	if (nargs != want) {
+		fprintf(stderr, "fsmatrix: workload %s: expected %s\n%s", kind,
+			want == 2 ? "ARCHIVE and DIR" : "one target", usage);
+		return 2;
+	}
+	/* one record per line even when stdout is a pipe to the benchmark script */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(kind, "seqwrite") == 0)
+		return seqwrite(&a, rest[0]);
+	if (strcmp(kind, "smallfiles") == 0)
+		return smallfiles(&a, rest[0], 1);
+	if (strcmp(kind, "gen-tree") == 0)
+		return smallfiles(&a, rest[0], 0);
+	return tar(&a, rest[0], rest[1]);
+}
