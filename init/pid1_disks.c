@@ -73,8 +73,8 @@ void disks_select(void)
 		    boot.cmd.disks);
 		return;
 	}
-	say("fsmatrix: test disks%s (everything on them will be destroyed):",
-	    boot.cmd.dry ? ", dry run: nothing will be written" : "");
+	say("fsmatrix: test disks (%s):", boot.cmd.dry ? "dry run: nothing will be written to them"
+						       : "everything on them will be destroyed");
 	for (int i = 0; i < n; i++) {
 		const struct disk *d = &boot.disks[i];
 		if (boot.sel[i].verdict != VERDICT_TAKEN)

@@ -88,8 +88,9 @@ int main(void)
 	make_run_id();
 	say("fsmatrix: run %s%s", boot.run_id, boot.cmd.dry ? " (dry: nothing but results is written)" : "");
 
-	if (modules_init() == 0)
-		settle_block_devices(boot.cmd.settle_ms);
+	/* Without module metadata the drivers may be built in: still wait for their disks. */
+	modules_init();
+	settle_block_devices(boot.cmd.settle_ms);
 	modules_load_named(results_modules);
 
 	disks_stage();
