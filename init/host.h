@@ -5,6 +5,7 @@
 #define FSM_HOST_H
 
 int host_cmd_disks(int argc, char **argv);
+int host_cmd_check(int argc, char **argv);
 int host_cmd_workload(int argc, char **argv);
 
 #endif

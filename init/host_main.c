@@ -16,6 +16,8 @@ static const struct command {
 	  "the disks of a /sys tree, what each holds, and which ones fsmatrix would take" },
 	{ "workload", host_cmd_workload, "seqwrite|smallfiles|gen-tree|tar [OPTIONS] TARGET",
 	  "run one workload engine of the image on a host directory; one JSON record out" },
+	{ "check", host_cmd_check, "PLAN [--disks N] [--scale X]",
+	  "a plan's cells with the exact mdadm/mkfs/mount each runs and a time estimate, or its errors" },
 	{ "help", cmd_help, "", "this list" },
 };
 

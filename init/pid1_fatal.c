@@ -20,6 +20,14 @@ long long boottime_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+void reap_orphans(void)
+{
+	/* Processes whose parent died (a tool's helpers after a timeout kill) become PID 1's
+	 * children; collect them between steps, when no run_argv() is waiting. */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
 static void shell(void)
 {
 	say("fsmatrix: starting a shell on the console (fsmatrix.shell=1); exit it to power off");

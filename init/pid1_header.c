@@ -71,6 +71,7 @@ static void tools_json(struct jw *w)
 		say("fsmatrix: %s: %s", tools[i].key, line[0] ? line : "(missing)");
 		jw_kstr(w, tools[i].key, line[0] ? line : NULL);
 	}
+	reap_orphans();
 	jw_kstr(w, "init", FSM_VERSION);
 	say("fsmatrix: init: %s", FSM_VERSION);
 	jw_end_obj(w);
