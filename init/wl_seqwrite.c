@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SEQ_SEED 0x5eedf11e5eedf11eull
@@ -42,6 +43,10 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 			    o->direct ? " (O_DIRECT)" : "");
 	}
 
+	/* only a regular file is ours to remove afterwards: the target may be a device node */
+	struct stat st;
+	int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
 	double t0 = wl_now(), t1, t2;
@@ -72,7 +77,7 @@ out:
 	wl_cpu_end(&cpu, &r->cpu);
 	if (close(fd) < 0 && !r->err)
 		wl_fail(&r->err, r->errmsg, errno, "close %s", path);
-	if (!o->keep)
+	if (!o->keep && regular)
 		unlink(path);
 	free(buf);
 

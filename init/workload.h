@@ -75,7 +75,8 @@ struct wl_seqwrite_opts {
 	uint64_t bs;               /* block size; the last block is short if size is not a multiple */
 	int direct;                /* O_DIRECT: size and bs should be multiples of 4096 */
 	int zero;                  /* data: zeroes instead of incompressible pseudo-random bytes */
-	int keep;                  /* leave the file in place (default: unlink it afterwards) */
+	int keep;                  /* leave the file in place (default: unlink it afterwards,
+	                              if it is a regular file) */
 };
 
 struct wl_seqwrite_res {

@@ -1,0 +1,338 @@
+/* test_workload.c: the workload engines on small sizes in a temporary directory: seqwrite's
+ * file and figures, errors by name (ENOSPC from /dev/full), the smallfiles generator's
+ * determinism and totals, a written tree read back, tar through the runner, the /proc/stat
+ * parser and the CPU percentages. */
+#include "check.h"
+#include "workload.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MiB (1024 * 1024)
+
+static char tmp[64];
+
+static char *at(const char *name)
+{
+	static char buf[4][256];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmp, name);
+	return buf[k];
+}
+
+static void test_seqwrite(void)
+{
+	static const struct { uint64_t size, bs; int zero; } rows[] = {
+		{ 4 * MiB, MiB, 0 },
+		{ 4 * MiB + 100, MiB, 0 },   /* a short last block */
+		{ 2 * MiB, 64 * 1024, 1 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct wl_seqwrite_opts o = { .size = rows[i].size, .bs = rows[i].bs,
+					      .zero = rows[i].zero, .keep = 1 };
+		struct wl_seqwrite_res r;
+		struct stat st;
+		const char *f = at("seq");
+		CHECK_INT(wl_seqwrite(f, &o, &r), 0);
+		CHECK_INT(r.err, 0);
+		CHECK_INT(stat(f, &st), 0);
+		CHECK_INT(st.st_size, rows[i].size);
+		CHECK_INT(r.bytes, rows[i].size);
+		CHECK_INT(r.bs, rows[i].bs);
+		CHECK(r.write_s > 0 && r.flush_s >= 0, "write_s %g flush_s %g", r.write_s, r.flush_s);
+		CHECK(fabs(r.total_s - (r.write_s + r.flush_s)) < 1e-9, "total_s %g", r.total_s);
+		CHECK(r.mbps > 0 && r.mbps_noflush >= r.mbps, "mbps %g noflush %g", r.mbps, r.mbps_noflush);
+		CHECK(fabs(r.mbps - (double)r.bytes / r.total_s / 1e6) < 1e-6, "mbps is 10^6 B/s");
+		CHECK(r.cpu.sys_pct >= 0 && r.cpu.user_pct >= 0, "cpu %g %g", r.cpu.user_pct, r.cpu.sys_pct);
+
+		/* the data: zeroes, or the seeded random stream repeated every block */
+		unsigned char got[64], want[64] = { 0 };
+		int fd = open(f, O_RDONLY);
+		CHECK(pread(fd, got, sizeof got, (off_t)rows[i].bs) == (ssize_t)sizeof got, "read back");
+		close(fd);
+		if (!rows[i].zero)
+			wl_fill_random(want, sizeof want, 0x5eedf11e5eedf11eull);
+		CHECK(memcmp(got, want, sizeof got) == 0, "block 1 holds the %s buffer",
+		      rows[i].zero ? "zero" : "random");
+	}
+	/* without keep the file is gone afterwards */
+	struct wl_seqwrite_opts o = { .size = MiB, .bs = MiB };
+	struct wl_seqwrite_res r;
+	CHECK_INT(wl_seqwrite(at("gone"), &o, &r), 0);
+	CHECK(access(at("gone"), F_OK) < 0, "file removed");
+}
+
+static void test_seqwrite_errors(void)
+{
+	struct wl_seqwrite_opts o = { .size = MiB, .bs = MiB };
+	struct wl_seqwrite_res r;
+	char json[2048];
+	struct jw w;
+
+	CHECK_INT(wl_seqwrite(at("no/such/dir/f"), &o, &r), -1);
+	CHECK_INT(r.err, ENOENT);
+	CHECK(strstr(r.errmsg, "unable to create ") && strstr(r.errmsg, "No such file or directory"),
+	      "message: %s", r.errmsg);
+
+	/* /dev/full fails every write with ENOSPC; not a regular file, so it is not removed */
+	if (access("/dev/full", W_OK) == 0) {
+		CHECK_INT(wl_seqwrite("/dev/full", &o, &r), -1);
+		CHECK_INT(r.err, ENOSPC);
+		CHECK_STR(wl_errno_name(r.err), "ENOSPC");
+		CHECK(strstr(r.errmsg, "No space left on device") != NULL, "message: %s", r.errmsg);
+		CHECK_INT(r.bytes, 0);
+		CHECK(access("/dev/full", F_OK) == 0, "/dev/full still there");
+		jw_init(&w, json, sizeof json);
+		record_begin(&w, "workload");
+		wl_seqwrite_json(&w, &r);
+		jw_end_obj(&w);
+		CHECK_INT(jw_done(&w), 0);
+		CHECK(strstr(json, "\"errno\":\"ENOSPC\"") != NULL, "json: %s", json);
+	}
+	o.bs = 0;
+	CHECK_INT(wl_seqwrite(at("f"), &o, &r), -1);
+	CHECK_INT(r.err, EINVAL);
+	CHECK_STR(wl_errno_name(0), "E?");
+	CHECK_STR(wl_errno_name(EDQUOT), "EDQUOT");
+}
+
+static int same_tree(const struct tree *a, const struct tree *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->e[i].parent != b->e[i].parent || a->e[i].is_dir != b->e[i].is_dir ||
+		    a->e[i].size != b->e[i].size || a->e[i].off != b->e[i].off ||
+		    strcmp(a->e[i].name, b->e[i].name) != 0)
+			return 0;
+	return 1;
+}
+
+static void test_tree(void)
+{
+	static const struct { uint64_t size, files, seed; } rows[] = {
+		{ 4 * MiB, 0, 1 },
+		{ 4 * MiB, 0, 2 },
+		{ 220ull * MiB, 0, 20240601 },
+		{ 4 * MiB, 500, 1 },          /* a file count given: exactly that many */
+		{ 1000, 3000, 5 },            /* more files than bytes: many are empty */
+		{ 0, 0, 1 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct tree a, b;
+		char path[4096];
+		CHECK_INT(tree_generate(&a, rows[i].size, rows[i].files, rows[i].seed), 0);
+		CHECK_INT(tree_generate(&b, rows[i].size, rows[i].files, rows[i].seed), 0);
+		CHECK(same_tree(&a, &b), "seed %llu: same seed, same tree", (unsigned long long)rows[i].seed);
+		/* the total is exact, not just close */
+		CHECK_INT(a.bytes, rows[i].size);
+		if (rows[i].files)
+			CHECK_INT(a.files, rows[i].files);
+		uint64_t files = 0, dirs = 0, bytes = 0, maxsize = 0;
+		int depth_ok = 1, names_ok = 1, order_ok = 1;
+		for (size_t k = 1; k < a.n; k++) {
+			const struct tree_entry *e = &a.e[k];
+			e->is_dir ? dirs++ : files++;
+			bytes += e->size;
+			if (e->size > maxsize)
+				maxsize = e->size;
+			order_ok &= e->parent < k && a.e[e->parent].is_dir;
+			int d = 0;
+			for (size_t p = k; p; p = a.e[p].parent)
+				d++;
+			depth_ok &= d <= TREE_MAX_DEPTH + 1;
+			for (size_t j = 1; j < k; j++)
+				if (a.e[j].parent == e->parent && strcmp(a.e[j].name, e->name) == 0)
+					names_ok = 0;
+			names_ok &= e->name[0] != '\0' && !strchr(e->name, '/');
+		}
+		CHECK_INT(files, a.files);
+		CHECK_INT(dirs, a.dirs);
+		CHECK_INT(bytes, a.bytes);
+		CHECK(order_ok, "parents come first and are directories");
+		CHECK(depth_ok, "files at most %d levels down", TREE_MAX_DEPTH + 1);
+		CHECK(names_ok, "names unique within a directory");
+		if (rows[i].files == 0)
+			CHECK(maxsize <= TREE_MAX_FILE, "largest %llu", (unsigned long long)maxsize);
+		if (rows[i].size == 220ull * MiB) {
+			/* the shape promised in wl_smallfiles.c: thousands of files, median of a few KiB */
+			uint64_t *s = malloc(a.files * sizeof *s), n = 0, small = 0, big = 0;
+			for (size_t k = 1; k < a.n; k++)
+				if (!a.e[k].is_dir) {
+					s[n++] = a.e[k].size;
+					small += a.e[k].size < 8192;
+					big += a.e[k].size >= MiB;
+				}
+			CHECK(a.files > 7000 && a.files < 13000, "files %llu", (unsigned long long)a.files);
+			CHECK(small * 100 / n >= 45 && small * 100 / n <= 70, "%llu%% under 8 KiB",
+			      (unsigned long long)(small * 100 / n));
+			CHECK(big >= 1 && big <= 30, "%llu files of 1 MiB or more", (unsigned long long)big);
+			CHECK(a.dirs > 200 && a.dirs < 2000, "dirs %llu", (unsigned long long)a.dirs);
+			free(s);
+		}
+		CHECK(tree_path(&a, 0, path, sizeof path) == 0 && path[0] == '\0', "root path is empty");
+		tree_free(&a);
+		tree_free(&b);
+	}
+	/* a different seed gives a different tree; the same seed a different size shares the
+	 * layout stream but not the list */
+	struct tree a, b;
+	tree_generate(&a, 4 * MiB, 0, 1);
+	tree_generate(&b, 4 * MiB, 0, 2);
+	CHECK(!same_tree(&a, &b), "seeds 1 and 2 differ");
+	char pa[256], pb[256];
+	int differ = 0;
+	for (size_t k = 1; k < a.n && k < b.n && !differ; k++) {
+		tree_path(&a, k, pa, sizeof pa);
+		tree_path(&b, k, pb, sizeof pb);
+		differ = strcmp(pa, pb) != 0 || a.e[k].size != b.e[k].size;
+	}
+	CHECK(differ, "seeds 1 and 2 give different paths or sizes");
+	tree_free(&b);
+	/* a path is the names of its directories */
+	size_t deep = 0;
+	for (size_t k = 1; k < a.n; k++)
+		if (a.e[k].parent != 0 && !a.e[k].is_dir)
+			deep = k;
+	int len = tree_path(&a, deep, pa, sizeof pa);
+	CHECK(len > 0 && strchr(pa, '/') != NULL, "nested path %s", pa);
+	CHECK_INT(tree_path(&a, deep, pa, 3), -1);
+	tree_free(&a);
+}
+
+static void test_smallfiles_write(void)
+{
+	struct wl_smallfiles_opts o = { .size = 4 * MiB, .seed = 9 };
+	struct wl_smallfiles_res r;
+	struct tree t;
+	uint64_t files, bytes;
+
+	tree_generate(&t, o.size, 0, o.seed);
+	CHECK_INT(wl_smallfiles(at("tree"), &o, &r), 0);
+	CHECK_INT(r.err, 0);
+	CHECK_INT(r.files, t.files);
+	CHECK_INT(r.dirs, t.dirs);
+	CHECK_INT(r.bytes, 4 * MiB);
+	CHECK_INT(r.seed, 9);
+	CHECK(r.time_s > 0 && r.sync_s >= 0, "time_s %g sync_s %g", r.time_s, r.sync_s);
+	CHECK(r.files_per_s > 0 && r.mbps > 0, "rates %g %g", r.files_per_s, r.mbps);
+	CHECK_INT(wl_count_tree(at("tree"), &files, &bytes), 0);
+	CHECK_INT(files, t.files);
+	CHECK_INT(bytes, 4 * MiB);
+
+	/* a file's content is its slice of the pool */
+	unsigned char *pool = wl_tree_pool(9), got[100];
+	size_t k = 1;
+	while (k < t.n && (t.e[k].is_dir || t.e[k].size < sizeof got))
+		k++;
+	char rel[256], full[512];
+	tree_path(&t, k, rel, sizeof rel);
+	snprintf(full, sizeof full, "%s/%s", at("tree"), rel);
+	int fd = open(full, O_RDONLY);
+	CHECK(read(fd, got, sizeof got) == (ssize_t)sizeof got, "read %s", full);
+	close(fd);
+	CHECK(memcmp(got, pool + t.e[k].off, sizeof got) == 0, "content of %s", rel);
+	free(pool);
+
+	/* the same set again into the same directory: files exist, the error says which */
+	CHECK_INT(wl_smallfiles(at("tree"), &o, &r), -1);
+	CHECK_INT(r.err, EEXIST);
+	CHECK(strstr(r.errmsg, "unable to create directory") != NULL || strstr(r.errmsg, "unable to create") != NULL,
+	      "message: %s", r.errmsg);
+
+	/* tar through the runner: pack the tree with the host's tar, extract with wl_tar */
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "tar -cf %s -C %s . 2>/dev/null", at("t.tar"), at("tree"));
+	if (system(cmd) == 0) {
+		struct wl_tar_opts to = { .tar = "tar", .archive = at("t.tar") };
+		struct wl_tar_res tr;
+		CHECK_INT(wl_tar(at("untar"), &to, &tr), 0);
+		CHECK_INT(tr.status, 0);
+		CHECK_INT(tr.files, t.files);
+		CHECK_INT(tr.bytes, 4 * MiB);
+		CHECK(tr.time_s > 0 && tr.mbps > 0, "tar time %g mbps %g", tr.time_s, tr.mbps);
+		to.archive = at("missing.tar");
+		CHECK_INT(wl_tar(at("untar2"), &to, &tr), -1);
+		CHECK(tr.status != 0 && strstr(tr.errmsg, "unable to extract") != NULL, "message: %s", tr.errmsg);
+		to.tar = "/nonexistent/tar";
+		CHECK_INT(wl_tar(at("untar3"), &to, &tr), -1);
+		CHECK_INT(tr.status, 127);
+	}
+	tree_free(&t);
+}
+
+static void test_procstat(void)
+{
+	static const char linux61[] =
+		"cpu  10132153 290696 3084719 46828483 16683 0 25195 0 175628 0\n"
+		"cpu0 1393280 32966 572056 5791000 2147 0 23015 0 24540 0\n"
+		"intr 1462898 0 0\n";
+	static const char old[] = "cpu  100 0 50 800 25 1 2\ncpu0 100 0 50 800 25 1 2\n";
+	static const char late[] = "intr 5\ncpu  1 2 3 4 5 6 7 8 9 10\n";
+	static const struct {
+		const char *text;
+		int rc;
+		unsigned long long user, system, iowait, total;
+	} rows[] = {
+		{ linux61, 0, 10132153, 3084719, 16683, 10132153ull + 290696 + 3084719 + 46828483 + 16683 + 25195 },
+		{ old, 0, 100, 50, 25, 978 },
+		{ late, 0, 1, 3, 5, 36 },
+		{ "cpu0 1 2 3 4 5 6 7 8\n", -1, 0, 0, 0, 0 },
+		{ "cpu  1 2 3\n", -1, 0, 0, 0, 0 },
+		{ "", -1, 0, 0, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct procstat_cpu c;
+		CHECK_INT(procstat_parse(rows[i].text, &c), rows[i].rc);
+		if (rows[i].rc)
+			continue;
+		CHECK_INT(c.user, rows[i].user);
+		CHECK_INT(c.system, rows[i].system);
+		CHECK_INT(c.iowait, rows[i].iowait);
+		CHECK_INT(procstat_total(&c), rows[i].total);
+	}
+
+	/* 2 CPUs for 2 s at USER_HZ 100 = 400 ticks: 1 s of user time is 25% */
+	long hz = sysconf(_SC_CLK_TCK);
+	struct wl_cpu_snap a = { .self_user = 1, .self_sys = 1, .stat_ok = 1, .t = 10 };
+	struct wl_cpu_snap b = { .self_user = 1.5, .self_sys = 1.2, .child_user = 0.5,
+				 .child_sys = 0.2, .stat_ok = 1, .t = 12 };
+	a.stat = (struct procstat_cpu){ .user = 1000, .idle = 1000 };
+	b.stat = a.stat;
+	b.stat.user += (unsigned long long)hz;
+	b.stat.idle += (unsigned long long)hz * 2;
+	b.stat.iowait += (unsigned long long)hz;
+	struct wl_cpu c;
+	wl_cpu_delta(&a, &b, 2, &c);
+	CHECK(fabs(c.user_pct - 25) < 1e-9, "user %g", c.user_pct);
+	CHECK(fabs(c.sys_pct - 10) < 1e-9, "sys %g", c.sys_pct);
+	CHECK(fabs(c.iowait_pct - 25) < 1e-9, "iowait %g", c.iowait_pct);
+	/* without /proc/stat: wall clock times CPUs, and iowait unknown */
+	a.stat_ok = 0;
+	wl_cpu_delta(&a, &b, 2, &c);
+	CHECK(fabs(c.user_pct - 25) < 1e-9, "user %g", c.user_pct);
+	CHECK(isnan(c.iowait_pct), "iowait %g", c.iowait_pct);
+}
+
+int main(void)
+{
+	char cmd[128];
+	snprintf(tmp, sizeof tmp, "/tmp/test_workload.XXXXXX");
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_seqwrite();
+	test_seqwrite_errors();
+	test_tree();
+	test_smallfiles_write();
+	test_procstat();
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "test_workload: unable to remove %s\n", tmp);
+	return check_done("test_workload");
+}
