@@ -1,0 +1,145 @@
+/* host_report.h: the results of runs as the report, compare and html subcommands see them.
+ * Loading (host_report_load.c) turns sources into runs of raw records; the model
+ * (host_report_model.c) groups a run's cell records by cell id with statistics over repeats;
+ * the tables (host_report_table.c) lay cells out as grids that the renderers
+ * (host_report_render.c: text, md, csv, html tables) print without knowing what they hold. */
+#ifndef FSM_HOST_REPORT_H
+#define FSM_HOST_REPORT_H
+#include <stdio.h>
+#include <jansson.h>
+
+#include "stats.h"
+
+#define REPORT_MAX_METRICS 8
+
+/* One figure of a workload's result. */
+struct metric {
+	const char *key;     /* field in "result" */
+	const char *label;   /* column heading */
+	const char *unit;
+	int higher_better;   /* 1 for rates (MB/s), 0 for times */
+	int decimals;
+};
+
+/* The figures that matter for a workload type; unknown types get every numeric result field. */
+size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
+
+/* A cell of the matrix, with its repeats folded together. */
+struct rcell {
+	char *id;
+	json_t *axes;           /* from the first record, or parsed from the id when missing */
+	const char *workload;   /* axes.workload (points into axes) */
+	const char *wtype;      /* axes.wtype, else the workload name */
+	const char *status;     /* "ok" when every repeat seen was ok, else the first other */
+	int reps, seen, ok;     /* planned repeats, records seen, of which ok */
+	int missing;            /* planned but never ran */
+	long order;             /* first appearance, for plan order */
+	json_t *bad;            /* array of the records whose status is not ok */
+	const struct metric *m[REPORT_MAX_METRICS];
+	size_t nm;
+	double *v[REPORT_MAX_METRICS];   /* the ok repeats' values */
+	size_t nv[REPORT_MAX_METRICS];
+	struct summary st[REPORT_MAX_METRICS];
+	int has[REPORT_MAX_METRICS];     /* st is valid */
+};
+
+struct rrun {
+	char *source;           /* as the user named it */
+	char *id;               /* run id, or the source's name without a header */
+	json_t *header, *trailer;   /* NULL when absent */
+	json_t *records;        /* the cell records, in order */
+	int from_console;       /* records came from framed console lines */
+	int rejected_crc, rejected_trunc, rejected_json;
+	struct rcell *cells;
+	size_t ncells;
+	int total;              /* planned cell count (trailer, else cell records), 0 unknown */
+	char *missing_idx;      /* e.g. "5-8": positions that never ran, when no id is known */
+	int nmissing;           /* missing cells (by id or by position) */
+};
+
+struct runset {
+	struct rrun *run;
+	size_t n;
+};
+
+/* Reads one source (file, console log, run directory, FAT image, mounted results partition)
+ * and appends its runs. Prints the reason and returns -1 when it cannot be read. */
+int report_load(const char *source, struct runset *rs);
+/* Groups records into cells and computes statistics; call once per run after loading. */
+void report_model(struct rrun *r);
+void report_free(struct runset *rs);
+
+/* The value of an axis as text ("64k" for a chunk of 65536 bytes); "" when absent. */
+void axis_text(json_t *axes, const char *axis, char *out, size_t len);
+
+/* Options shared by report, compare and html. */
+#define REPORT_MAX_AXES 12
+struct report_opts {
+	const char *format;               /* text, md, csv, json, html */
+	const char *by[REPORT_MAX_AXES];  /* grouping and sort order */
+	size_t nby;
+	const char *where_axis[REPORT_MAX_AXES], *where_val[REPORT_MAX_AXES];
+	size_t nwhere;
+	const char *group_by;             /* html charts */
+};
+int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
+int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v */
+int report_cell_selected(const struct report_opts *o, const struct rcell *c);
+/* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. */
+int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
+		const char **outfile);
+
+/* A table of text, the form every renderer takes. */
+struct grid {
+	char *title;
+	char *note;          /* a line under the title, or NULL */
+	size_t ncols, nrows; /* row 0 is the heading */
+	char **cell;         /* nrows * ncols, each malloc'd (never NULL) */
+	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing */
+};
+struct grid *grid_new(const char *title, size_t ncols);
+void grid_add_row(struct grid *g);
+void grid_set(struct grid *g, size_t row, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void grid_free(struct grid *g);
+
+/* Layout: the distinct workloads of a run in plan order, the cells of one workload in the
+ * order --by asks for, and one pivot grid per metric of that workload. */
+size_t report_workloads(const struct rrun *r, const struct report_opts *o, const char **out,
+			size_t max);
+size_t report_cells_of(const struct rrun *r, const struct report_opts *o, const char *workload,
+		       struct rcell **out, size_t max);
+/* The axes that take more than one value among cells[], in --by order then plan order. */
+size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_opts *o,
+			   const char **out, size_t max);
+struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_opts *o,
+			  const struct metric *m, const char *workload);
+struct grid *report_flat(const struct runset *rs, const struct report_opts *o); /* for csv */
+void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len);
+
+/* Renderers. */
+void render_text(FILE *f, const struct grid *g);
+void render_md(FILE *f, const struct grid *g);
+void render_csv(FILE *f, const struct grid *g, int heading);
+void render_html_table(FILE *f, const struct grid *g);
+void html_escape(FILE *f, const char *s);
+
+/* The run header and the problems (errors, skips, missing cells, rejected lines). */
+void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
+void report_problem_lines(const struct rrun *r, const struct report_opts *o,
+			  void (*line)(void *ctx, const char *s), void *ctx);
+
+/* compare: one grid per workload, and the runs' headline. */
+struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
+			  const char *workload);
+void compare_lines(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
+		   void (*line)(void *ctx, const char *s), void *ctx);
+
+/* JSON export of a run set (the model, not the raw records). */
+json_t *report_json(const struct runset *rs, const struct report_opts *o);
+
+/* Charts: an inline SVG bar chart of one metric of one workload. */
+void svg_chart(FILE *f, struct rcell **cells, size_t n, const struct report_opts *o,
+	       const struct metric *m, const char *workload);
+
+#endif
