@@ -1,0 +1,157 @@
+# tests/boot/lib.sh: what every boot test sources. A boot test boots the image through
+# qemu/run once (or a few times) and reports one line per check:
+#
+#   boot NAME [qemu/run flags...]    boots into build/tests/runs/<test>-NAME; sets RUN (the
+#                                    run directory) and BOOT_STATUS (qemu/run's exit status)
+#   expect_status CHECK CODE         qemu/run exited with CODE (0 completed, 2 guest failed,
+#                                    3 timeout: see qemu/run --help)
+#   expect_console CHECK REGEX       an extended regex matches a line of RUN/console.log
+#   expect_no_console CHECK REGEX    ... matches no line
+#   expect_record CHECK FILTER       a CRC-valid record on the console makes the jq FILTER
+#                                    true (or any value but false/null): '.type == "header"'
+#   expect_result_record CHECK FILTER   the same, on the records in RUN/results/*.jsonl
+#   expect_file CHECK GLOB           a non-empty file matches GLOB under RUN
+#   snapshot IMAGE / sha256_unchanged CHECK IMAGE   IMAGE's sha256 did not change since
+#   check CHECK COMMAND...           any command; its last output line is the failure reason
+#   ok CHECK / fail CHECK REASON / skip CHECK REASON   report directly
+#   skip_all REASON                  the whole file cannot run here: one skip line, exit
+#   hello_initrd                     prints the path of a tiny initramfs with out/hello-init
+#
+# Run by tests/run, the lines go to the harness (fd 3) and are counted there; run alone
+# (bash tests/boot/00-runner.sh) they go to the terminal.
+# shellcheck shell=bash
+
+FSM_ROOT=${FSM_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+FSM_TEST_NAME=${FSM_TEST_NAME:-boot/$(basename "$0" .sh)}
+FSM_TEST_RUNS=${FSM_TEST_RUNS:-$FSM_ROOT/build/tests/runs}
+FSM_TEST_OUT=${FSM_TEST_OUT:-/dev/null}
+FSM_BOOT_TIMEOUT=${FSM_BOOT_TIMEOUT:-600}
+# fd 3 is the harness; alone, the terminal.
+{ true >&3; } 2>/dev/null || exec 3>&1
+RUN= BOOT_STATUS=
+RECORDS=$FSM_ROOT/qemu/records
+
+_report() { # LINE
+	printf '%s\n' "$1" >&3
+	[ "$FSM_TEST_OUT" = /dev/null ] || printf '%s\n' "$1" >>"$FSM_TEST_OUT"
+}
+ok() { _report "ok - $FSM_TEST_NAME: $1"; }
+skip() { _report "skip - $FSM_TEST_NAME: $1: $2"; }
+fail() {
+	_report "FAIL - $FSM_TEST_NAME: $1: $2"
+	# the harness shows this run's console tail once the file is done
+	[ -z "$RUN" ] || [ "$FSM_TEST_OUT" = /dev/null ] || echo "$RUN" >>"$FSM_TEST_OUT.runs"
+	[ "$FSM_TEST_OUT" != /dev/null ] || [ -z "$RUN" ] || tail -n 15 "$RUN/console.log" 2>/dev/null | sed 's/^/#   /' >&3
+}
+skip_all() { _report "skip - $FSM_TEST_NAME: $1"; exit 0; }
+
+boot() { # NAME [qemu/run flags...]
+	local name=$1 a reuse=0
+	shift
+	for a in "$@"; do [ "$a" != --reuse ] || reuse=1; done
+	RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-$name
+	mkdir -p "$FSM_TEST_RUNS"
+	[ "$reuse" = 1 ] || rm -rf "$RUN"
+	# qemu/run's stdout (the console) and its own messages, next to the run directory
+	"$FSM_ROOT/qemu/run" --run-dir "$RUN" --mem 1024M --timeout "$FSM_BOOT_TIMEOUT" "$@" \
+		</dev/null >"$RUN.out" 2>&1
+	BOOT_STATUS=$?
+	return 0
+}
+
+check() { # CHECK COMMAND...
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		fail "$name" "$(printf '%s\n' "${out:-$1 failed}" | tail -n 1 | cut -c1-200)"
+	fi
+}
+
+_runner_says() { grep "^qemu/run: " "$RUN.out" 2>/dev/null | tail -n 1 | cut -c1-160; }
+
+expect_status() { # CHECK CODE
+	if [ "$BOOT_STATUS" = "$2" ]; then
+		ok "$1"
+	else
+		fail "$1" "qemu/run exited $BOOT_STATUS, expected $2 ($(_runner_says))"
+	fi
+}
+
+expect_console() { # CHECK REGEX
+	if grep -Eq -- "$2" "$RUN/console.log" 2>/dev/null; then
+		ok "$1"
+	else
+		fail "$1" "no console line matches /$2/"
+	fi
+}
+
+expect_no_console() { # CHECK REGEX
+	local line
+	if line=$(grep -E -m1 -- "$2" "$RUN/console.log" 2>/dev/null); then
+		fail "$1" "console line matches /$2/: $(printf '%s' "$line" | tr -d '\r' | cut -c1-120)"
+	else
+		ok "$1"
+	fi
+}
+
+records_console() { "$RECORDS" "$RUN/console.log" 2>/dev/null; }
+records_results() { cat "$RUN"/results/*.jsonl 2>/dev/null; }
+
+_expect_in() { # CHECK FILTER SOURCE-FUNCTION WHERE
+	local name=$1 filter=$2 recs n out
+	recs=$($3)
+	n=$(printf '%s' "$recs" | grep -c '^{')
+	if out=$(printf '%s\n' "$recs" | jq -e -s \
+		"[.[] | ($filter)] | map(select(. != null and . != false)) | length > 0" 2>&1); then
+		ok "$name"
+	elif [ "$out" = false ]; then
+		fail "$name" "no record of the $n on the $4 makes $filter true"
+	else
+		fail "$name" "jq: $(printf '%s' "$out" | head -n 1)"
+	fi
+}
+expect_record() { _expect_in "$1" "$2" records_console console; }
+expect_result_record() { _expect_in "$1" "$2" records_results "results disk"; }
+
+expect_file() { # CHECK GLOB
+	local f
+	for f in "$RUN"/$2; do
+		if [ -s "$f" ]; then
+			ok "$1"
+			return
+		fi
+	done
+	fail "$1" "no non-empty file $2 in $RUN"
+}
+
+declare -A _SNAP
+snapshot() { _SNAP[$1]=$(sha256sum <"$1" | cut -d' ' -f1); }
+sha256_unchanged() { # CHECK IMAGE
+	local now
+	now=$(sha256sum <"$2" 2>/dev/null | cut -d' ' -f1)
+	if [ -z "${_SNAP[$2]:-}" ]; then
+		fail "$1" "no snapshot of $2 was taken before the boot"
+	elif [ "$now" = "${_SNAP[$2]}" ]; then
+		ok "$1"
+	else
+		fail "$1" "$2 changed: sha256 ${_SNAP[$2]:0:12}... became ${now:0:12}..."
+	fi
+}
+
+# A tiny newc initramfs holding only out/hello-init as /init (the kernel's built-in
+# initramfs supplies /dev/console). Rebuilt when out/hello-init is newer.
+hello_initrd() {
+	local dir=$FSM_ROOT/build/hello img=$FSM_ROOT/build/hello/initramfs.cpio.gz
+	local init=$FSM_ROOT/out/hello-init
+	[ -x "$init" ] || return 1
+	if [ ! -s "$img" ] || [ "$init" -nt "$img" ]; then
+		rm -rf "$dir/root" && mkdir -p "$dir/root/proc" "$dir/root/dev" &&
+			cp "$init" "$dir/root/init" &&
+			(cd "$dir/root" && find . | LC_ALL=C sort |
+				cpio -o -H newc -R +0:+0 --quiet | gzip -n -9) >"$img.tmp" &&
+			mv "$img.tmp" "$img" || return 1
+	fi
+	printf '%s\n' "$img"
+}
