@@ -48,7 +48,7 @@ void disks_select(void)
 
 	int taken = select_disks(boot.disks, n, boot.cmd.disks, boot.cmd.wipe, boot.sel, err, sizeof err);
 	if (taken < 0)
-		fatal("fsmatrix.disks=%s fsmatrix.wipe=%s: %s", boot.cmd.disks, boot.cmd.wipe, err);
+		fatal("%s", err); /* it names the parameter and the item */
 	boot.ntaken = taken;
 
 	say("fsmatrix: %d disk%s found", n, n == 1 ? "" : "s");
