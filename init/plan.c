@@ -180,9 +180,10 @@ int plan_parse_size(const char *s, uint64_t *out)
 	if (*c < '0' || *c > '9')
 		return -1;
 	for (; *c >= '0' && *c <= '9'; c++) {
-		if (v > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*c - '0');
+		if (v > (UINT64_MAX - d) / 10)
 			return -1;
-		v = v * 10 + (uint64_t)(*c - '0');
+		v = v * 10 + d;
 	}
 	if (*c) {
 		const char *u = strchr(units, *c | 0x20);

@@ -1,0 +1,451 @@
+/* test_plan.c: the plan parser. Good plans with the values they give; bad plans with the
+ * exact error lines they must produce. One row per case. */
+#include "check.h"
+#include "plan.h"
+
+#include <stdlib.h>
+
+static struct plan p;
+
+/* The plan in issue 5, as shipped in rootfs/plans/. */
+static const char issue_plan[] =
+	"[global]\n"
+	"name = raid6-degraded-ext3-vs-ext4\n"
+	"repeat = 1            # runs of every cell\n"
+	"resync = wait         ; wait | assume-clean | ignore\n"
+	"drop_caches = yes\n"
+	"timeout = 30m         # per cell\n"
+	"\n"
+	"[array md6]\n"
+	"level = 6\n"
+	"devices = 4\n"
+	"missing = 2\n"
+	"chunk = 16k\n"
+	"# layout = , bitmap = , options =   passed through to mdadm\n"
+	"\n"
+	"[fs ext3]\n"
+	"type = ext3\n"
+	"mkfs = -b 4096 -m 2   # extra mkfs arguments\n"
+	"tune = -c0 -i0\n"
+	"mount = data=ordered,barrier=1,commit=4\n"
+	"mount = data=ordered,barrier=1,commit=60\n"
+	"mount = data=ordered,barrier=0,commit=60\n"
+	"mount = data=writeback,barrier=1,commit=4\n"
+	"\n"
+	"[fs ext4]\n"
+	"type = ext4\n"
+	"mkfs = -b 4096 -m 2\n"
+	"mount = data=ordered,barrier=1,commit=4\n"
+	"mount = data=writeback,barrier=1,commit=4\n"
+	"mount = data=journal,barrier=1,commit=4\n"
+	"\n"
+	"[workload untar]\n"
+	"type = smallfiles\n"
+	"size = 220m\n"
+	"passes = 2\n"
+	"sync = timed\n"
+	"\n"
+	"[workload dd]\n"
+	"type = seqwrite\n"
+	"size = 1g\n"
+	"bs = 1m\n";
+
+/* The smallest plan: every default shows. */
+#define MIN_TAIL "[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n"
+#define MIN_PLAN "[array a]\nlevel = none\n" MIN_TAIL
+
+static int parse(const char *text)
+{
+	return plan_parse("t.ini", text, strlen(text), &p);
+}
+
+static void test_issue_plan(void)
+{
+	CHECK_INT(parse(issue_plan), 0);
+	CHECK_INT(p.nerrors, 0);
+	CHECK_STR(p.name, "raid6-degraded-ext3-vs-ext4");
+	CHECK_INT(p.repeat, 1);
+	CHECK_INT(p.resync, RESYNC_WAIT);
+	CHECK_INT(p.drop_caches, 1);
+	CHECK_INT(p.timeout_s, 1800);
+	CHECK_INT(p.narrays, 1);
+	CHECK_STR(p.arrays[0].name, "md6");
+	CHECK_INT(p.arrays[0].level, 6);
+	CHECK_INT(p.arrays[0].devices, 4);
+	CHECK_INT(p.arrays[0].missing, 2);
+	CHECK_INT(p.arrays[0].nchunk, 1);
+	CHECK_INT(p.arrays[0].chunk[0], 16384);
+	CHECK_INT(p.nfs, 2);
+	CHECK_INT(p.fs[0].type, FS_EXT3);
+	CHECK_STR(p.fs[0].mkfs, "-b 4096 -m 2");
+	CHECK_STR(p.fs[0].tune, "-c0 -i0");
+	CHECK_INT(p.fs[0].nmount, 4);
+	CHECK_STR(p.fs[0].mount[3], "data=writeback,barrier=1,commit=4");
+	CHECK_INT(p.fs[1].nmount, 3);
+	CHECK_STR(p.fs[1].tune, "");
+	CHECK_INT(p.nworkloads, 2);
+	CHECK_INT(p.workloads[0].type, WL_SMALLFILES);
+	CHECK_INT(p.workloads[0].size, 220ull << 20);
+	CHECK_INT(p.workloads[0].passes, 2);
+	CHECK_INT(p.workloads[0].sync, SYNC_TIMED);
+	CHECK_INT(p.workloads[1].type, WL_SEQWRITE);
+	CHECK_INT(p.workloads[1].size, 1ull << 30);
+	CHECK_INT(p.workloads[1].bs, 1 << 20);
+}
+
+static void test_defaults(void)
+{
+	CHECK_INT(parse(MIN_PLAN), 0);
+	CHECK_STR(p.name, "t");             /* the file name without .ini */
+	CHECK_INT(p.repeat, 1);
+	CHECK_INT(p.resync, RESYNC_WAIT);
+	CHECK_INT(p.drop_caches, 1);
+	CHECK_INT(p.timeout_s, 30 * 60);
+	CHECK_INT(p.retries, 1);
+	CHECK_INT(p.arrays[0].level, LEVEL_NONE);
+	CHECK_INT(p.arrays[0].devices, 1);
+	CHECK_INT(p.arrays[0].nchunk, 0);
+	CHECK_INT(p.fs[0].nmount, 1);
+	CHECK_STR(p.fs[0].mount[0], "defaults");
+	CHECK_INT(p.workloads[0].bs, 1 << 20);
+	CHECK_INT(p.workloads[0].data, DATA_RANDOM);
+	CHECK_INT(p.workloads[0].direct, 0);
+	CHECK_INT(p.workloads[0].passes, 1);
+	CHECK_INT(p.workloads[0].seed, PLAN_DEFAULT_SEED);
+}
+
+/* Values of every kind, and the syntax around them. */
+static void test_values(void)
+{
+	const char *text =
+		"# a comment with bytes \xc3\xa9\r\n"   /* UTF-8 and CRLF are fine */
+		"  [ global ]  # spaces inside the brackets\r\n"
+		"repeat=3\r\n"
+		"resync = assume-clean\n"
+		"drop_caches = no\n"
+		"timeout = 2h\n"
+		"retries = 0\n"
+		"\t[array r10]\n"
+		"level = 10\ndevices = 4\nmissing = 2\nchunk = 16k, 64K ,1m\n"
+		"layout = f2\nbitmap = internal\noptions = --name \"my array\" --verbose\n"
+		"[fs x]\ntype = xfs\nmkfs = -d agcount=4;not a comment\nmount = noatime#not-a-comment\n"
+		"[workload tarball]\ntype = tar\nfile = src.tar\nsync = none\n"
+		"[workload s]\ntype = smallfiles\nsize = 2g\nseed = 7\nfiles = 1000\n"
+		"[workload d]\ntype = seqwrite\nsize = 1t\nbs = 4k\ndirect = yes\ndata = zero\n";
+	CHECK_INT(parse(text), 0);
+	for (int i = 0; i < p.nerrors && i < PLAN_ERRORS_MAX; i++)
+		fprintf(stderr, "  %s\n", p.errors[i]);
+	CHECK_INT(p.repeat, 3);
+	CHECK_INT(p.resync, RESYNC_ASSUME_CLEAN);
+	CHECK_INT(p.drop_caches, 0);
+	CHECK_INT(p.timeout_s, 7200);
+	CHECK_INT(p.retries, 0);
+	CHECK_INT(p.arrays[0].level, 10);
+	CHECK_INT(p.arrays[0].nchunk, 3);
+	CHECK_INT(p.arrays[0].chunk[1], 65536);
+	CHECK_INT(p.arrays[0].chunk[2], 1 << 20);
+	CHECK_STR(p.arrays[0].layout, "f2");
+	CHECK_STR(p.arrays[0].bitmap, "internal");
+	CHECK_STR(p.arrays[0].options, "--name \"my array\" --verbose");
+	CHECK_INT(p.fs[0].type, FS_XFS);
+	CHECK_STR(p.fs[0].mkfs, "-d agcount=4;not a comment");
+	CHECK_STR(p.fs[0].mount[0], "noatime#not-a-comment");
+	CHECK_INT(p.workloads[0].type, WL_TAR);
+	CHECK_STR(p.workloads[0].file, "src.tar");
+	CHECK_INT(p.workloads[0].sync, SYNC_NONE);
+	CHECK_INT(p.workloads[1].size, 2ull << 30);
+	CHECK_INT(p.workloads[1].seed, 7);
+	CHECK_INT(p.workloads[1].files, 1000);
+	CHECK_INT(p.workloads[2].size, 1ull << 40);
+	CHECK_INT(p.workloads[2].bs, 4096);
+	CHECK_INT(p.workloads[2].direct, 1);
+	CHECK_INT(p.workloads[2].data, DATA_ZERO);
+}
+
+static const struct bad {
+	const char *text;
+	const char *err;     /* the first error line */
+	int nerrors;
+} bad[] = {
+	/* Syntax. */
+	{ "[global]\nrepeat\n" MIN_PLAN, "t.ini:2: expected \"key = value\"", 1 },
+	{ "[global]\n= 3\n" MIN_PLAN, "t.ini:2: expected \"key = value\"", 1 },
+	{ "repeat = 2\n" MIN_PLAN, "t.ini:1: \"repeat\" is outside any section: start with [global]", 1 },
+	{ "[global\n" MIN_PLAN, "t.ini:1: expected a section header such as [array md6]", 1 },
+	{ "[global] x\n" MIN_PLAN, "t.ini:1: expected a section header such as [array md6]", 1 },
+	{ "[bogus]\nkey = 1\n" MIN_PLAN, "t.ini:1: unknown section [bogus] (known: [global], "
+	  "[array NAME], [fs NAME], [workload NAME])", 1 },
+	{ "[global main]\n" MIN_PLAN, "t.ini:1: [global] takes no name", 1 },
+	{ "[global]\n[global]\n" MIN_PLAN, "t.ini:2: duplicate section [global] (first at line 1)", 1 },
+	{ "[array]\n" MIN_PLAN, "t.ini:1: [array] needs a name: [array NAME]", 1 },
+	{ "[array a b]\n" MIN_PLAN, "t.ini:1: [array a b]: a section name is one word", 1 },
+	{ "[fs a/b]\n" MIN_PLAN, "t.ini:1: [fs a/b]: a name is letters, digits, '.', '_' or '-', "
+	  "at most 47 long", 1 },
+	{ MIN_PLAN "[array a]\nlevel = 0\ndevices = 2\n",
+	  "t.ini:8: duplicate section [array a] (first at line 1)", 1 },
+	{ MIN_PLAN "[fs f]\n", "t.ini:8: duplicate section [fs f] (first at line 3)", 1 },
+	/* Keys. */
+	{ "[global]\nrepaet = 2\n" MIN_PLAN, "t.ini:2: unknown key \"repaet\" in [global] (known: "
+	  "name, repeat, resync, drop_caches, timeout, retries)", 1 },
+	{ "[array a]\nlevel = none\nsize = 1g\n" MIN_TAIL, "t.ini:3: unknown key \"size\" in "
+	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options)", 1 },
+	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
+	  "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)", 1 },
+	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat = : expected a value", 1 },
+	/* Values. */
+	{ "[global]\nrepeat = 0\n" MIN_PLAN,
+	  "t.ini:2: repeat = 0: expected a whole number from 1 to 1000", 1 },
+	{ "[global]\nrepeat = -1\n" MIN_PLAN,
+	  "t.ini:2: repeat = -1: expected a whole number from 1 to 1000", 1 },
+	{ "[global]\nresync = later\n" MIN_PLAN,
+	  "t.ini:2: resync = later: expected wait, assume-clean or ignore", 1 },
+	{ "[global]\ndrop_caches = true\n" MIN_PLAN,
+	  "t.ini:2: drop_caches = true: expected yes or no", 1 },
+	{ "[global]\ntimeout = 30 m\n" MIN_PLAN,
+	  "t.ini:2: timeout = 30 m: expected a duration such as 90s, 30m or 2h", 1 },
+	{ "[global]\ntimeout = 1d\n" MIN_PLAN,
+	  "t.ini:2: timeout = 1d: expected a duration such as 90s, 30m or 2h", 1 },
+	{ "[global]\nname = my plan\n" MIN_PLAN, "t.ini:2: name = my plan: expected a name of "
+	  "letters, digits, '.', '_' or '-', at most 47 long", 1 },
+	{ "[array a]\nlevel = 7\n" MIN_TAIL,
+	  "t.ini:2: level = 7: bad level: expected none, 0, 1, 4, 5, 6 or 10", 1 },
+	{ "[array a]\nlevel = raid5\n" MIN_TAIL,
+	  "t.ini:2: level = raid5: bad level: expected none, 0, 1, 4, 5, 6 or 10", 1 },
+	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 12q\n" MIN_TAIL,
+	  "t.ini:4: chunk = 12q: \"12q\": expected sizes such as 16k or 16k, 64k", 1 },
+	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k, 24k\n" MIN_TAIL,
+	  "t.ini:4: chunk = 16k, 24k: 24k is not a power of two from 4k to 1g", 1 },
+	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 2k\n" MIN_TAIL,
+	  "t.ini:4: chunk = 2k: 2k is not a power of two from 4k to 1g", 1 },
+	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k,16k\n" MIN_TAIL,
+	  "t.ini:4: chunk = 16k,16k: 16k is given twice", 1 },
+	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k,\n" MIN_TAIL,
+	  "t.ini:4: chunk = 16k,: \"\": expected sizes such as 16k or 16k, 64k", 1 },
+	{ "[array a]\nlevel = 5\ndevices = 33\n" MIN_TAIL,
+	  "t.ini:3: devices = 33: expected a whole number from 1 to 32", 1 },
+	{ "[array a]\nlevel = 0\ndevices = 2\noptions = --name \"x\n" MIN_TAIL,
+	  "t.ini:4: options = --name \"x: unterminated double quote", 1 },
+	{ MIN_TAIL "[fs g]\ntype = btrfs\n[array a]\nlevel = none\n",
+	  "t.ini:7: type = btrfs: unknown fs type: expected ext2, ext3, ext4 or xfs", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount =\n[workload w]\ntype = seqwrite\n"
+	  "size = 1m\n", "t.ini:5: mount = : expected options, such as defaults or "
+	  "noatime,data=ordered", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime, nodiratime\n"
+	  "[workload w]\ntype = seqwrite\nsize = 1m\n",
+	  "t.ini:5: mount = noatime, nodiratime: options are one word, separated by commas", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime\nmount = noatime\n"
+	  "[workload w]\ntype = seqwrite\nsize = 1m\n", "t.ini:6: mount = noatime is given twice", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 12q\n", "t.ini:7: size = 12q: expected a size such as 4096, 512k, 220m or 1g", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 99999999999999999999\n", "t.ini:7: size = 99999999999999999999: expected a size "
+	  "such as 4096, 512k, 220m or 1g", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 20000000t\n", "t.ini:7: size = 20000000t: expected a size such as 4096, 512k, "
+	  "220m or 1g", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = dd\n",
+	  "t.ini:6: type = dd: unknown workload type: expected seqwrite, smallfiles or tar", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 1m\nbs = 128m\n", "t.ini:8: bs = 128m: expected at most 64m", 1 },
+	/* Section checks, reported at the key or the header they concern. */
+	{ "[array a]\ndevices = 2\n" MIN_TAIL, "t.ini:1: [array a]: missing required key \"level\"", 1 },
+	{ "[array a]\nlevel = 5\n" MIN_TAIL, "t.ini:1: [array a]: missing required key \"devices\"", 1 },
+	{ "[array a]\nlevel = 0\ndevices = 1\n" MIN_TAIL,
+	  "t.ini:3: [array a]: raid0 needs at least 2 devices, plan gives 1", 1 },
+	{ "[array a]\nlevel = 1\ndevices = 1\n" MIN_TAIL,
+	  "t.ini:3: [array a]: raid1 needs at least 2 devices, plan gives 1", 1 },
+	{ "[array a]\nlevel = 6\ndevices = 3\n" MIN_TAIL,
+	  "t.ini:3: [array a]: raid6 needs at least 4 devices, plan gives 3", 1 },
+	{ "[array a]\nlevel = 0\ndevices = 2\nmissing = 1\n" MIN_TAIL,
+	  "t.ini:4: [array a]: raid0 cannot run with missing members", 1 },
+	{ "[array a]\nlevel = 1\ndevices = 3\nmissing = 3\n" MIN_TAIL,
+	  "t.ini:4: [array a]: raid1 over 3 devices runs with at most 2 missing, plan gives 3", 1 },
+	{ "[array a]\nlevel = 5\ndevices = 3\nmissing = 2\n" MIN_TAIL,
+	  "t.ini:4: [array a]: raid5 over 3 devices runs with at most 1 missing, plan gives 2", 1 },
+	{ "[array a]\nlevel = 6\ndevices = 4\nmissing = 3\n" MIN_TAIL,
+	  "t.ini:4: [array a]: raid6 over 4 devices runs with at most 2 missing, plan gives 3", 1 },
+	{ "[array a]\nlevel = 10\ndevices = 4\nmissing = 3\n" MIN_TAIL,
+	  "t.ini:4: [array a]: raid10 over 4 devices runs with at most 2 missing, plan gives 3", 1 },
+	{ "[array a]\nlevel = 1\ndevices = 2\nchunk = 64k\n" MIN_TAIL,
+	  "t.ini:4: [array a]: \"chunk\" does not apply to raid1", 1 },
+	{ "[array a]\nlevel = none\nchunk = 64k\n" MIN_TAIL,
+	  "t.ini:3: [array a]: \"chunk\" does not apply to level none", 1 },
+	{ "[array a]\nlevel = none\ndevices = 2\n" MIN_TAIL,
+	  "t.ini:3: [array a]: level none is one disk: devices = 1", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\nmkfs = -m 1\n[workload w]\ntype = seqwrite\nsize = 1m\n",
+	  "t.ini:3: [fs f]: missing required key \"type\"", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = xfs\ntune = -c0\n[workload w]\ntype = seqwrite\n"
+	  "size = 1m\n", "t.ini:5: [fs f]: \"tune\" does not apply to xfs", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\nsize = 1m\n",
+	  "t.ini:5: [workload w]: missing required key \"type\"", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n",
+	  "t.ini:5: [workload w]: missing required key \"size\"", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = tar\n",
+	  "t.ini:5: [workload w]: missing required key \"file\"", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\nbs = 4k\ntype = smallfiles\n"
+	  "size = 1m\n", "t.ini:6: [workload w]: \"bs\" does not apply to a smallfiles workload", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 1m\npasses = 2\n",
+	  "t.ini:8: [workload w]: \"passes\" does not apply to a seqwrite workload", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 512k\n", "t.ini:7: [workload w]: size 512k is smaller than bs 1m", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 1m\nbs = 1536\ndirect = yes\n",
+	  "t.ini:9: [workload w]: direct = yes needs bs a multiple of 4k, plan gives 1536", 1 },
+	/* Whole-plan checks, at the last line. */
+	{ "[global]\nrepeat = 2\n", "t.ini:2: no [array NAME] section: a plan needs at least one "
+	  "(level = none for a raw disk)", 3 },
+	{ "", "t.ini:1: no [array NAME] section: a plan needs at least one "
+	  "(level = none for a raw disk)", 3 },
+	{ "[array a]\nlevel = none\n[workload w]\ntype = seqwrite\nsize = 1m\n",
+	  "t.ini:5: no [fs NAME] section: a plan needs at least one", 1 },
+	/* Errors come back in line order, validation ones included. */
+	{ "[array a]\nlevel = 6\ndevices = 3\n[global]\nfoo = 1\n" MIN_TAIL,
+	  "t.ini:3: [array a]: raid6 needs at least 4 devices, plan gives 3", 2 },
+};
+
+static void test_bad(void)
+{
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int rc = parse(bad[i].text);
+		CHECK(rc == -1, "case %zu: accepted", i);
+		CHECK(p.nerrors == bad[i].nerrors, "case %zu: %d errors, want %d (first: %s)", i,
+		      p.nerrors, bad[i].nerrors, p.errors[0]);
+		CHECK(strcmp(p.errors[0], bad[i].err) == 0, "case %zu:\n  got  %s\n  want %s", i,
+		      p.errors[0], bad[i].err);
+	}
+	/* Sorted: the second error of the last case is the later line. */
+	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
+		  "resync, drop_caches, timeout, retries)");
+}
+
+/* Input that is not a plan at all stops at the first sign of it, with a position. */
+static void test_garbage(void)
+{
+	static char big[PLAN_FILE_MAX + 2];
+	char line[PLAN_LINE_MAX + 40];
+
+	const char nul[] = "[global]\nrepeat = 1\x00\n";
+	CHECK_INT(plan_parse("t.ini", nul, sizeof nul - 1, &p), -1);
+	CHECK_INT(p.nerrors, 1);
+	CHECK_STR(p.errors[0], "t.ini:2: binary data (byte 0x00 at column 11): not a plan");
+
+	const char ctl[] = "[global]\n\n\x7f" "ELF\x02\x01";
+	CHECK_INT(parse(ctl), -1);
+	CHECK_STR(p.errors[0], "t.ini:3: binary data (byte 0x02 at column 5): not a plan");
+
+	memset(line, 'a', sizeof line - 1);
+	line[sizeof line - 1] = '\0';
+	memcpy(line, "# ", 2);
+	CHECK_INT(parse(line), -1);
+	CHECK_STR(p.errors[0], "t.ini:1: line longer than 1024 bytes");
+
+	memset(big, '\n', sizeof big);
+	CHECK_INT(plan_parse("t.ini", big, PLAN_FILE_MAX + 1, &p), -1);
+	CHECK_STR(p.errors[0], "t.ini:1: larger than 1048576 bytes: not a plan");
+	/* Exactly at the cap is still read (and then lacks sections). */
+	CHECK_INT(plan_parse("t.ini", big, PLAN_FILE_MAX, &p), -1);
+	CHECK_STR(p.errors[0], "t.ini:1048576: no [array NAME] section: a plan needs at least "
+		  "one (level = none for a raw disk)");
+
+	/* More errors than are kept: the count is right, the kept ones are the first. */
+	char many[4096] = "[global]\n";
+	for (int i = 0; i < 30; i++)
+		strcat(many, "x = 1\n");
+	strcat(many, MIN_PLAN);
+	CHECK_INT(parse(many), -1);
+	CHECK_INT(p.nerrors, 30);
+	CHECK(strncmp(p.errors[PLAN_ERRORS_MAX - 1], "t.ini:17: ", 10) == 0, "%s",
+	      p.errors[PLAN_ERRORS_MAX - 1]);
+}
+
+static void test_sizes(void)
+{
+	static const struct { const char *s; uint64_t v; int rc; } sizes[] = {
+		{ "0", 0, 0 }, { "4096", 4096, 0 }, { "16k", 16384, 0 }, { "16K", 16384, 0 },
+		{ "220m", 220ull << 20, 0 }, { "1g", 1ull << 30, 0 }, { "2t", 2ull << 40, 0 },
+		{ "", 0, -1 }, { "k", 0, -1 }, { "1.5g", 0, -1 }, { "1kb", 0, -1 }, { "-1", 0, -1 },
+		{ "1p", 0, -1 }, { " 1k", 0, -1 }, { "18446744073709551615", UINT64_MAX, 0 },
+		{ "18446744073709551616", 0, -1 }, { "16777216t", 0, -1 },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		uint64_t v = 0;
+		int rc = plan_parse_size(sizes[i].s, &v);
+		CHECK(rc == sizes[i].rc, "size \"%s\": rc %d", sizes[i].s, rc);
+		if (rc == 0)
+			CHECK(v == sizes[i].v, "size \"%s\": %llu", sizes[i].s, (unsigned long long)v);
+	}
+	static const struct { const char *s; unsigned v; int rc; } durs[] = {
+		{ "0", 0, 0 }, { "90", 90, 0 }, { "90s", 90, 0 }, { "30m", 1800, 0 }, { "2h", 7200, 0 },
+		{ "1d", 0, -1 }, { "m", 0, -1 }, { "1ms", 0, -1 }, { "99999999999h", 0, -1 },
+	};
+	for (size_t i = 0; i < sizeof durs / sizeof durs[0]; i++) {
+		unsigned v = 0;
+		int rc = plan_parse_duration(durs[i].s, &v);
+		CHECK(rc == durs[i].rc, "duration \"%s\": rc %d", durs[i].s, rc);
+		if (rc == 0)
+			CHECK_INT(v, durs[i].v);
+	}
+	static const struct { uint64_t v; const char *s; } fmt[] = {
+		{ 0, "0" }, { 1536, "1536" }, { 16384, "16k" }, { 1ull << 20, "1m" },
+		{ 3ull << 29, "1536m" }, { 1ull << 40, "1t" }, { 1ull << 50, "1024t" },
+	};
+	for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+		char buf[32];
+		plan_fmt_size(fmt[i].v, buf, sizeof buf);
+		CHECK_STR(buf, fmt[i].s);
+	}
+}
+
+static void test_scale_and_disks(void)
+{
+	CHECK_INT(parse(issue_plan), 0);
+	plan_scale(&p, 0.01);
+	CHECK(p.scale == 0.01, "scale %g", p.scale);
+	/* 220m * 0.01 = 2306867.2 bytes, down to whole 4k pages. */
+	CHECK_INT(p.workloads[0].size, 2306048);
+	/* 1g * 0.01 in whole 1m blocks. */
+	CHECK_INT(p.workloads[1].size, 10 << 20);
+	plan_scale(&p, 0.0001);
+	CHECK_INT(p.workloads[0].size, 4096);      /* never below a page */
+	CHECK_INT(p.workloads[1].size, 1 << 20);   /* never below one block */
+
+	CHECK_INT(parse(issue_plan), 0);
+	CHECK_INT(plan_array_disks(&p.arrays[0]), 2);   /* 4 devices, 2 missing */
+	CHECK_INT(plan_check_disks(&p, 2), 0);
+	CHECK_INT(plan_check_disks(&p, 1), -1);
+	CHECK_STR(p.errors[0], "t.ini:10: [array md6]: more devices than test disks: needs 2, "
+		  "1 available");
+	CHECK_INT(parse(MIN_PLAN), 0);
+	CHECK_INT(plan_check_disks(&p, 0), -1);
+	CHECK_STR(p.errors[0], "t.ini:1: [array a]: more devices than test disks: needs 1, "
+		  "0 available");
+}
+
+/* The shipped plans parse, and a missing file says so with its name. */
+static void test_files(void)
+{
+	static const char *const shipped[] = {
+		"rootfs/plans/default.ini", "rootfs/plans/raid6-degraded-ext3-vs-ext4.ini",
+	};
+	for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+		int rc = plan_load(shipped[i], &p);
+		CHECK(rc == 0, "%s: %s", shipped[i], p.errors[0]);
+	}
+	CHECK_INT(plan_load("tests/fixtures/plans/no-such.ini", &p), -1);
+	CHECK_STR(p.errors[0], "tests/fixtures/plans/no-such.ini:0: unable to read: No such file "
+		  "or directory");
+}
+
+int main(void)
+{
+	test_issue_plan();
+	test_defaults();
+	test_values();
+	test_bad();
+	test_garbage();
+	test_sizes();
+	test_scale_and_disks();
+	test_files();
+	return check_done("test_plan");
+}
