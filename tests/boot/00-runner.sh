@@ -4,7 +4,6 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-KERNEL=${FSM_TEST_KERNEL:-$FSM_ROOT/out/vmlinuz}
 [ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make out/vmlinuz)"
 [ -x "$FSM_ROOT/out/hello-init" ] || skip_all "out/hello-init is missing (make out/hello-init)"
 HELLO=$(hello_initrd) || skip_all "unable to pack out/hello-init into an initramfs"

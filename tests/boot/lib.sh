@@ -17,6 +17,8 @@
 #   skip_all REASON                  the whole file cannot run here: one skip line, exit
 #   hello_initrd                     prints the path of a tiny initramfs with out/hello-init
 #
+# KERNEL and INITRD are the image (out/vmlinuz, out/initramfs.cpio.gz; FSM_TEST_KERNEL and
+# FSM_TEST_INITRD override them).
 # Run by tests/run, the lines go to the harness (fd 3) and are counted there; run alone
 # (bash tests/boot/00-runner.sh) they go to the terminal.
 # shellcheck shell=bash
@@ -26,6 +28,10 @@ FSM_TEST_NAME=${FSM_TEST_NAME:-boot/$(basename "$0" .sh)}
 FSM_TEST_RUNS=${FSM_TEST_RUNS:-$FSM_ROOT/build/tests/runs}
 FSM_TEST_OUT=${FSM_TEST_OUT:-/dev/null}
 FSM_BOOT_TIMEOUT=${FSM_BOOT_TIMEOUT:-600}
+# The image every boot uses unless a test passes --kernel/--initrd itself; the variables let
+# a developer try the tests on another image.
+KERNEL=${FSM_TEST_KERNEL:-$FSM_ROOT/out/vmlinuz}
+INITRD=${FSM_TEST_INITRD:-$FSM_ROOT/out/initramfs.cpio.gz}
 # fd 3 is the harness; alone, the terminal.
 { true >&3; } 2>/dev/null || exec 3>&1
 RUN= BOOT_STATUS=
@@ -53,7 +59,8 @@ boot() { # NAME [qemu/run flags...]
 	mkdir -p "$FSM_TEST_RUNS"
 	[ "$reuse" = 1 ] || rm -rf "$RUN"
 	# qemu/run's stdout (the console) and its own messages, next to the run directory
-	"$FSM_ROOT/qemu/run" --run-dir "$RUN" --mem 1024M --timeout "$FSM_BOOT_TIMEOUT" "$@" \
+	"$FSM_ROOT/qemu/run" --run-dir "$RUN" --kernel "$KERNEL" --initrd "$INITRD" --mem 1024M \
+		--timeout "$FSM_BOOT_TIMEOUT" "$@" \
 		</dev/null >"$RUN.out" 2>&1
 	BOOT_STATUS=$?
 	return 0

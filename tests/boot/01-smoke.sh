@@ -1,0 +1,56 @@
+# 01-smoke: the real image boots under qemu/run on four small virtio disks, shows the versions
+# of its tools and the modules it loaded, writes its records to the FSMRESULTS disk, and
+# powers off; the host copies the results into the run directory (issues 2 and 3).
+# shellcheck shell=bash
+. "$(dirname "$0")/lib.sh"
+
+[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
+[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+
+boot main --disks 4 --size 256M --timeout 300
+expect_status "the run completes: trailer printed, powered off (exit 0)" 0
+expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
+expect_record "a header record opens the run" '.type == "header" and (.run | type == "string")'
+
+# The pinned versions of issue 2: the header holds each tool's own version line, and the
+# console shows it too (records are on the console, progress lines between them).
+hdr='select(.type == "header") | .tools'
+expect_record "header: mdadm 4.2" "$hdr | (.mdadm // \"\") | test(\"v4\\\\.2\\\\b\")"
+expect_record "header: mke2fs 1.47.0" "$hdr | (.mke2fs // \"\") | test(\"1\\\\.47\\\\.0\")"
+expect_record "header: mkfs.xfs 6.1.0" "$hdr | (.[\"mkfs.xfs\"] // \"\") | test(\"6\\\\.1\\\\.0\")"
+expect_record "header: busybox 1.35.0" "$hdr | (.busybox // \"\") | test(\"1\\\\.35\\\\.0\")"
+expect_record "header: the /init version" "$hdr | (.init // \"\") | length > 0"
+
+# The runner's disks reached the guest by serial, and the results disk was recognised.
+expect_record "header lists the four disks fsmtest0..3 by serial" \
+	'select(.type == "header") | [.disks[] | .serial // "" | select(test("^fsmtest[0-3]$"))] | unique | length == 4'
+expect_record "header marks one disk as the results disk" \
+	'select(.type == "header") | [.disks[] | select(.results == true)] | length == 1'
+
+# The modules /init loaded itself, each with its time: at least virtio_blk (the disks) and
+# vfat (the results partition).
+mods='select(.type == "event" and .event == "modules") | .modules'
+expect_record "modules event lists the loaded modules with their times" \
+	"$mods | length > 0 and all(.[]; (.name | type == \"string\") and (.ms | type == \"number\"))"
+expect_record "modules event: virtio_blk loaded" \
+	"$mods | any(.[]; .name == \"virtio_blk\" and (.status == \"ok\" or .status == \"already\"))"
+expect_record "modules event: vfat loaded" \
+	"$mods | any(.[]; .name == \"vfat\" and (.status == \"ok\" or .status == \"already\"))"
+expect_record "a trailer record closes the run" '.type == "trailer"'
+
+# Issue 3: the guest wrote onto FSMRESULTS, and the host read it back without mounting.
+expect_file "the results disk's records were copied to the run directory" 'results/*.jsonl'
+expect_file "the results disk's console log was copied to the run directory" 'results/*.console.log'
+expect_result_record "the copied records hold the header" '.type == "header"'
+expect_result_record "the copied records hold the trailer" '.type == "trailer"'
+run_id=$(records_console | jq -r 'select(.type == "header") | .run' 2>/dev/null | head -n 1)
+check "the results file is named after the guest's run id ($run_id)" test -n "$run_id" -a -s "$RUN/results/$run_id.jsonl"
+# Issue 4, boot test 4: the two copies of the records are the same records.
+same_records() {
+	local d
+	d=$(diff <(records_console) "$RUN/results/$run_id.jsonl" 2>&1) && return 0
+	echo "they differ: $(printf '%s' "$d" | head -n 3 | cut -c1-70 | tr '\n' ' ')"
+	return 1
+}
+check "records on the console and in the results file are identical" same_records
+check "the test disks are removed after the run" test ! -e "$RUN/disks/fsmtest0.img"
