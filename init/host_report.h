@@ -138,8 +138,14 @@ void compare_lines(const struct rrun *a, const struct rrun *b, const struct repo
 /* JSON export of a run set (the model, not the raw records). */
 json_t *report_json(const struct runset *rs, const struct report_opts *o);
 
-/* Charts: an inline SVG bar chart of one metric of one workload. */
-void svg_chart(FILE *f, struct rcell **cells, size_t n, const struct report_opts *o,
-	       const struct metric *m, const char *workload);
+/* Charts: an inline SVG bar chart of one metric, bars grouped in clusters along the x axis
+ * and coloured by series; each bar is the median, its whisker min..max over repeats. */
+struct chart_item {
+	const struct rcell *c;
+	char cluster[128];   /* x-axis group */
+	char series[128];    /* colour, with a legend */
+};
+void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metric *m,
+	       const char *title, const char *xlabel);
 
 #endif
