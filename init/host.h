@@ -6,6 +6,9 @@
 
 int host_cmd_disks(int argc, char **argv);
 int host_cmd_check(int argc, char **argv);
+int host_cmd_report(int argc, char **argv);
+int host_cmd_compare(int argc, char **argv);
+int host_cmd_html(int argc, char **argv);
 int host_cmd_workload(int argc, char **argv);
 
 #endif

@@ -80,7 +80,7 @@ void render_md(FILE *f, const struct grid *g)
 		if (r == 0) {
 			fputs("|", f);
 			for (size_t c = 0; c < g->ncols; c++)
-				fputs(c ? "---:|" : "---|", f);
+				fputs("---|", f);
 			fputs("\n", f);
 		}
 	}

@@ -1,0 +1,160 @@
+#!/bin/bash
+# tests/report/run.sh: golden-file tests of `fsmatrix report`, `compare` and `html` on the
+# recorded runs in tests/report/fixtures/ (written by tests/report/make-fixtures).
+#
+#   tests/report/run.sh [--update] [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
+#
+# One line per test, "ok - report/NAME" or "FAIL - report/NAME: why" followed by the diff as
+# "#" lines, as tests/run expects. --update rewrites the expected files from the current
+# output instead (review the diff with git before committing). Runs from the repository root,
+# so that the sources named in the outputs read the same everywhere. Exit status 1 on failure.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+update=0
+[ "${1:-}" != --update ] || { update=1; shift; }
+FSM=${1:-out/fsmatrix}
+F=tests/report/fixtures
+E=tests/report/expected
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failed=0
+
+ok() { echo "ok - report/$1"; }
+fail() { echo "FAIL - report/$1: $2"; failed=1; }
+skip() { echo "skip - report/$1: $2"; }
+
+# golden NAME EXPECTED ARGS...: fsmatrix ARGS must print exactly EXPECTED's contents.
+golden() {
+	local name=$1 want=$E/$2
+	shift 2
+	if ! "$FSM" "$@" >"$TMP/out" 2>"$TMP/err"; then
+		fail "$name" "fsmatrix $* exited with status $?"
+		sed 's/^/#   /' "$TMP/err" | head -n 10
+		return
+	fi
+	if [ "$update" = 1 ]; then
+		cp "$TMP/out" "$want"
+		ok "$name (updated $want)"
+	elif [ ! -f "$want" ]; then
+		fail "$name" "$want is missing (tests/report/run.sh --update writes it)"
+	elif diff -u "$want" "$TMP/out" >"$TMP/diff"; then
+		ok "$name"
+	else
+		fail "$name" "output differs from $want"
+		sed 's/^/#   /' "$TMP/diff" | head -n 40
+	fi
+}
+
+# The table of cases: name, expected file, arguments.
+golden text-run-a        run-a.txt             report "$F/run-a.jsonl"
+golden md-run-a          run-a.md              report --format md "$F/run-a.jsonl"
+golden csv-run-a         run-a.csv             report --format csv "$F/run-a.jsonl"
+golden json-partial      partial.json          report --format json "$F/partial.jsonl"
+golden text-partial      partial.txt           report "$F/partial.jsonl"
+golden text-planned      partial-planned.txt   report "$F/partial-planned.jsonl"
+golden text-console      console-garbled.txt   report "$F/console-garbled.log"
+golden by          run-b-by.txt          report --by mount,fs "$F/run-b.jsonl"
+golden by-where          run-b-by-where.txt    report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
+golden compare-differs   compare-a-b.txt       compare "$F/run-a.jsonl" "$F/run-b.jsonl"
+golden compare-same      compare-a-c.txt       compare "$F/run-a.jsonl" "$F/run-c.jsonl"
+golden compare-single    compare-single.txt    compare "$F/single-1.jsonl" "$F/single-2.jsonl"
+golden compare-md        compare-a-b.md        compare --format md "$F/run-a.jsonl" "$F/run-b.jsonl"
+
+# same_csv NAME SOURCE WANT: a source read another way gives the same cells as WANT (the CSV
+# names no source, so the outputs must be identical).
+same_csv() {
+	if "$FSM" report --format csv "$2" >"$TMP/csv" 2>"$TMP/err" && cmp -s "$TMP/csv" "$3"; then
+		ok "$1"
+	else
+		fail "$1" "report --format csv $2 differs from $3"
+		{ cat "$TMP/err"; diff "$3" "$TMP/csv"; } | sed 's/^/#   /' | head -n 20
+	fi
+}
+
+# A run directory of qemu/run: the results copy is preferred over the console log.
+mkdir -p "$TMP/rundir" "$TMP/consoledir" "$TMP/mounted/fsmatrix/results"
+cp "$F/run-a.jsonl" "$TMP/rundir/20260101-120000-a1a1a1.jsonl"
+cp "$F/console-garbled.log" "$TMP/rundir/console.log"
+same_csv run-dir "$TMP/rundir" "$E/run-a.csv"
+# ... and without it, the console log.
+cp "$F/console-garbled.log" "$TMP/consoledir/console.log"
+"$FSM" report --format csv "$F/console-garbled.log" >"$TMP/console.csv"
+same_csv run-dir-console "$TMP/consoledir" "$TMP/console.csv"
+# A mounted results partition.
+cp "$F/run-a.jsonl" "$TMP/mounted/fsmatrix/results/20260101-120000-a1a1a1.jsonl"
+same_csv mounted-dir "$TMP/mounted" "$E/run-a.csv"
+
+# FAT images, bare and partitioned, read with mtools.
+if command -v mkfs.vfat >/dev/null && command -v mcopy >/dev/null && command -v sfdisk >/dev/null; then
+	export MTOOLS_SKIP_CHECK=1
+	img=$TMP/results.img
+	truncate -s 8M "$img"
+	mkfs.vfat -n FSMRESULTS "$img" >/dev/null
+	mmd -i "$img" ::fsmatrix ::fsmatrix/results
+	mcopy -i "$img" "$F/run-a.jsonl" ::fsmatrix/results/20260101-120000-a1a1a1.jsonl
+	same_csv fat-image "$img" "$E/run-a.csv"
+	disk=$TMP/disk.img
+	truncate -s 16M "$disk"
+	echo 'start=2048, size=14336, type=c' | sfdisk -q "$disk"
+	mkfs.vfat -n FSMRESULTS --offset 2048 "$disk" 14336 >/dev/null 2>&1
+	mmd -i "$disk@@1M" ::fsmatrix ::fsmatrix/results
+	mcopy -i "$disk@@1M" "$F/run-a.jsonl" ::fsmatrix/results/20260101-120000-a1a1a1.jsonl
+	same_csv fat-partitioned "$disk" "$E/run-a.csv"
+else
+	skip fat-image "mkfs.vfat, mcopy or sfdisk is missing (make deps)"
+fi
+
+# The CSV loads as a table: a header row and every row as wide as it (RFC 4180 quoting).
+if command -v python3 >/dev/null; then
+	if python3 -c 'import csv,sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), "ragged rows"
+assert rows[0][:2] == ["run", "cell"]' "$E/run-a.csv" 2>"$TMP/err"; then
+		ok csv-loads
+	else
+		fail csv-loads "$(tail -n 1 "$TMP/err")"
+	fi
+fi
+
+# HTML: self-contained, with SVG charts, rendered by headless Chromium without console errors.
+html=$TMP/report.html
+if "$FSM" html "$F/run-a.jsonl" "$F/run-b.jsonl" -o "$html" 2>"$TMP/err"; then
+	if grep -Eq '(src|href)="?(https?:)?//' "$html"; then
+		fail html-self-contained "the page fetches from the network"
+	elif [ "$(grep -c '<svg' "$html")" -lt 4 ] || ! grep -q '<rect' "$html"; then
+		fail html-self-contained "no SVG bar charts in the page"
+	else
+		ok html-self-contained
+	fi
+	chrome=$(command -v chromium || command -v chromium-browser || true)
+	if [ -z "$chrome" ]; then
+		skip html-chromium "chromium is not installed (make deps)"
+	else
+		flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+		       --disable-background-networking --disable-component-update --disable-sync
+		       --user-data-dir="$TMP/chrome" --window-size=1280,2000)
+		timeout 120 "$chrome" "${flags[@]}" --enable-logging=stderr --v=0 \
+			--screenshot="$TMP/report.png" "file://$html" >"$TMP/shot.log" 2>&1
+		timeout 120 "$chrome" "${flags[@]}" --dump-dom "file://$html" >"$TMP/dom.html" 2>"$TMP/dom.log"
+		size=$(stat -c %s "$TMP/report.png" 2>/dev/null || echo 0)
+		nsvg=$(grep -o '<svg' "$TMP/dom.html" | wc -l)
+		nrect=$(grep -o '<rect' "$TMP/dom.html" | wc -l)
+		if [ "$size" -lt 20000 ]; then
+			fail html-chromium "no screenshot, or a blank one ($size bytes)"
+			sed 's/^/#   /' "$TMP/shot.log" | tail -n 5
+		elif [ "$nsvg" -lt 4 ] || [ "$nrect" -lt 8 ]; then
+			fail html-chromium "the rendered page has $nsvg charts and $nrect bars"
+		elif grep -Eh 'Uncaught|ERROR:CONSOLE|CONSOLE\(' "$TMP/shot.log" "$TMP/dom.log" >"$TMP/console"; then
+			fail html-chromium "console errors in the page"
+			sed 's/^/#   /' "$TMP/console" | head -n 5
+		else
+			ok "html-chromium ($size-byte PNG, $nsvg charts, $nrect bars)"
+		fi
+	fi
+else
+	fail html "fsmatrix html exited with status $?"
+	sed 's/^/#   /' "$TMP/err" | head -n 5
+fi
+
+exit $failed
