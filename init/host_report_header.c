@@ -78,7 +78,7 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
 		say(line, ctx, "  memory    %s", b);
 		json_t *p = json_object_get(h, "plan");
-		if (p)
+		if (*str(p, "name") || *str(p, "source"))
 			say(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
 			    str(p, "sha256"));
 		json_t *tools = json_object_get(h, "tools");

@@ -226,13 +226,26 @@ static int load_results_dir(struct loader *l, const char *dir)
 	return 0;
 }
 
+/* A mounted results partition holds fsmatrix/results/; a run directory of qemu/run holds
+ * results/ (the guest's files, copied back) beside console.log, which is the fallback when
+ * the guest wrote nothing to its results disk. */
 static int load_dir(struct loader *l, const char *dir)
 {
+	static const char *const subdirs[] = { "fsmatrix/results", "results" };
 	char sub[4096];
 	struct stat st;
-	snprintf(sub, sizeof sub, "%s/fsmatrix/results", dir);
-	if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-		return load_results_dir(l, sub);
+	for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
+		snprintf(sub, sizeof sub, "%s/%s", dir, subdirs[i]);
+		if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		char **v;
+		size_t nj = list_dir(sub, ".jsonl", &v);
+		free_list(v, nj);
+		size_t nc = list_dir(sub, ".console.log", &v);
+		free_list(v, nc);
+		if (nj + nc)
+			return load_results_dir(l, sub);
+	}
 	return load_results_dir(l, dir);
 }
 

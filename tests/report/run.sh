@@ -56,6 +56,7 @@ golden text-planned      partial-planned.txt   report "$F/partial-planned.jsonl"
 golden text-console      console-garbled.txt   report "$F/console-garbled.log"
 golden by          run-b-by.txt          report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
+golden real-run-dir      real-smoke.txt        report "$F/real-smoke"
 golden compare-differs   compare-a-b.txt       compare "$F/run-a.jsonl" "$F/run-b.jsonl"
 golden compare-same      compare-a-c.txt       compare "$F/run-a.jsonl" "$F/run-c.jsonl"
 golden compare-single    compare-single.txt    compare "$F/single-1.jsonl" "$F/single-2.jsonl"
@@ -73,8 +74,8 @@ same_csv() {
 }
 
 # A run directory of qemu/run: the results copy is preferred over the console log.
-mkdir -p "$TMP/rundir" "$TMP/consoledir" "$TMP/mounted/fsmatrix/results"
-cp "$F/run-a.jsonl" "$TMP/rundir/20260101-120000-a1a1a1.jsonl"
+mkdir -p "$TMP/rundir/results" "$TMP/consoledir" "$TMP/mounted/fsmatrix/results"
+cp "$F/run-a.jsonl" "$TMP/rundir/results/20260101-120000-a1a1a1.jsonl"
 cp "$F/console-garbled.log" "$TMP/rundir/console.log"
 same_csv run-dir "$TMP/rundir" "$E/run-a.csv"
 # ... and without it, the console log.
