@@ -673,6 +673,7 @@ static void set_key(struct state *st, char *line_text, int line)
 	/* Strings may be empty (mkfs = ); everything else needs a value. */
 	if (!*val && k->kind != K_STR && k->kind != K_WORDS) {
 		add_error(p, line, "%s = : expected a value", key);
+		st->key_line[idx] = -line;
 		return;
 	}
 	if (set_value(k, st->base, val, msg, sizeof msg) < 0) {

@@ -192,6 +192,9 @@ static const struct bad {
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
 	  "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)", 1 },
 	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat = : expected a value", 1 },
+	/* An empty required value is one error, not a follow-on one (found by fuzzing). */
+	{ "[array a]\nlevel = none\n[fs f]\ntype =\n[workload w]\ntype = seqwrite\nsize = 1m\n",
+	  "t.ini:4: type = : expected a value", 1 },
 	/* Values. */
 	{ "[global]\nrepeat = 0\n" MIN_PLAN,
 	  "t.ini:2: repeat = 0: expected a whole number from 1 to 1000", 1 },
