@@ -213,7 +213,7 @@ static void print_line(void *ctx, const char *s)
 int host_cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .format = "text" };
-	const char *src[8];
+	const char *src[32];
 	size_t nsrc = 0;
 	if (argc > 20 || report_args(argc, argv, &o, src, &nsrc, NULL) != 0 || nsrc != 2 ||
 	    (strcmp(o.format, "text") && strcmp(o.format, "md"))) {
