@@ -47,6 +47,7 @@ struct rrun {
 	char *source;           /* as the user named it */
 	char *id;               /* run id, or the source's name without a header */
 	json_t *header, *trailer;   /* NULL when absent */
+	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json;

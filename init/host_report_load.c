@@ -77,6 +77,10 @@ static void feed(struct loader *l, json_t *rec)
 	} else if (strcmp(type, "trailer") == 0) {
 		json_decref(l->cur->trailer);
 		l->cur->trailer = rec;
+	} else if (strcmp(type, "event") == 0 &&
+		   strcmp(json_string_value(json_object_get(rec, "event")) ?: "", "plan") == 0) {
+		json_decref(l->cur->plan);
+		l->cur->plan = rec;
 	} else {
 		json_decref(rec);   /* events and summaries: the model recomputes what it shows */
 	}
@@ -359,6 +363,7 @@ void report_free(struct runset *rs)
 		free(r->missing_idx);
 		json_decref(r->header);
 		json_decref(r->trailer);
+		json_decref(r->plan);
 		json_decref(r->records);
 	}
 	free(rs->run);

@@ -279,9 +279,15 @@ void report_model(struct rrun *r)
 			c->has[m] = c->nv[m] && stats_summary(c->v[m], c->nv[m], &c->st[m]) == 0;
 	}
 
-	/* Planned cells: the header's list of ids when it carries one, else positions. */
+	/* Planned cells: a list of ids when the header or the plan event (of a dry run) carries
+	 * one, else positions 1..total that no record took. */
 	json_t *planned = json_object_get(r->header, "cells");
+	if (!json_is_array(planned))
+		planned = json_object_get(r->plan, "cell_list");
 	json_int_t tc = json_integer_value(json_object_get(r->trailer, "cells"));
+	if (tc > total)
+		total = (int)tc;
+	tc = json_integer_value(json_object_get(r->plan, "cells"));
 	if (tc > total)
 		total = (int)tc;
 	r->total = total;
