@@ -44,10 +44,12 @@ void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metr
 	static char clusters[64][128], series[16][128];
 	size_t nc = 0, ns = 0;
 	double top = 0;
+	int nofig = 0;
 	for (size_t i = 0; i < n; i++) {
 		index_of(clusters, &nc, it[i].cluster, 64);
 		index_of(series, &ns, it[i].series, 16);
 		int k = metric_of(it[i].c, m);
+		nofig += k < 0;
 		if (k >= 0 && it[i].c->st[k].max > top)
 			top = it[i].c->st[k].max;
 	}
@@ -72,7 +74,8 @@ void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metr
 	fputs("\">\n<text x=\"4\" y=\"16\" class=\"title\">", f);
 	html_escape(f, title);
 	fprintf(f, "</text>\n<text x=\"4\" y=\"32\" class=\"sub\">bar: median; whisker: min to max over "
-		"repeats; %s is better</text>\n", m->higher_better ? "higher" : "lower");
+		"repeats; %s is better%s</text>\n", m->higher_better ? "higher" : "lower",
+		nofig ? "; &#215;: no figures (error, skipped or missing)" : "");
 
 	/* y axis: gridlines with values, and the unit */
 	for (double y = 0; y <= ymax + step / 2; y += step) {
