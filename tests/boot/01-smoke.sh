@@ -1,13 +1,15 @@
 # 01-smoke: the real image boots under qemu/run on four small virtio disks, shows the versions
 # of its tools and the modules it loaded, writes its records to the FSMRESULTS disk, and
-# powers off; the host copies the results into the run directory (issues 2 and 3).
+# powers off; the host copies the results into the run directory (issues 2 and 3). The plan,
+# tests/boot/smoke.ini (one raw disk, ext4, 16 MiB streamed), goes in through the results disk.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
 [ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
 [ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
 
-boot main --disks 4 --size 256M --timeout 300
+PLAN=$(dirname "$0")/smoke.ini
+boot main --disks 4 --size 256M --timeout 300 --plan "$PLAN"
 expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
 expect_record "a header record opens the run" '.type == "header" and (.run | type == "string")'
@@ -37,6 +39,14 @@ expect_record "modules event: virtio_blk loaded" \
 expect_record "modules event: vfat loaded" \
 	"$mods | any(.[]; .name == \"vfat\" and (.status == \"ok\" or .status == \"already\"))"
 expect_record "a trailer record closes the run" '.type == "trailer"'
+
+# The plan went in through the results disk (fsmatrix/plan.ini), and its one cell ran.
+expect_record "header: the plan is smoke.ini, read from the results disk" \
+	'select(.type == "header") | .plan.name == "smoke" and .plan.source == "results"'
+expect_record "the cell disk/ext4/defaults/seq ran ok with a throughput" \
+	'select(.type == "cell") | (.cell | test("^disk/ext4/")) and .status == "ok" and ((.result.mbps // 0) > 0)'
+expect_record "the trailer counts that one cell as ok" \
+	'select(.type == "trailer") | .counts.ok == 1'
 
 # Issue 3: the guest wrote onto FSMRESULTS, and the host read it back without mounting.
 expect_file "the results disk's records were copied to the run directory" 'results/*.jsonl'
