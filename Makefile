@@ -72,6 +72,11 @@ $(B)/%/.installed: $(B)/%/.built
 
 .PRECIOUS: $(B)/%/.downloaded $(B)/%/.verified $(B)/%/.extracted $(B)/%/.patched \
 	$(B)/%/.built $(B)/%/.installed
+# Every stamp named as a target: a package's dependency (xfsprogs needs liburcu) would
+# otherwise sit in the dependent's implicit chain, where make uses no pattern rule twice
+# ("No rule to make target build/xfsprogs/.installed") and skips missing intermediates.
+PKG_STAMPS := $(foreach p,$(PKGS),$(foreach s,downloaded verified extracted patched built installed,$(B)/$(p)/.$(s)))
+$(PKG_STAMPS):
 
 USERLAND_STAMPS := $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/.installed)
 userland: $(USERLAND_STAMPS)
