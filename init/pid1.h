@@ -25,6 +25,12 @@ struct boot {
 	struct selection sel[DISK_MAX];
 	int ndisks, ntaken;
 	int results;                      /* index of the disk holding FSMRESULTS, or -1 */
+	/* the plan (pid1_plan.c), for the header */
+	char plan_name[64], plan_source[16], plan_path[300], plan_sha256[65];
+	/* the matrix (pid1_matrix.c), for the trailer: cells planned, and cell records by
+	 * status in the order of cell_status_names[] */
+	int cells;
+	int counts[5];
 };
 
 extern struct boot boot;
@@ -66,6 +72,19 @@ void disks_event(void);           /* the "selected" record: chosen disks, before
 /* pid1_results.c */
 void results_open(void);          /* mount FSMRESULTS, mark a boot disk, open the files */
 void results_close(void);         /* detach, sync, unmount */
+
+/* pid1_plan.c: the plan, found and loaded before anything is destroyed; its errors are
+ * fatal "FILE:LINE: message" lines. */
+struct plan;
+const struct plan *plan_stage(void);
+void plan_modules(const struct plan *p);   /* md personalities and filesystems it needs */
+void plan_event(const struct plan *p);     /* the "plan" event; in a dry run, every cell */
+void plan_header_json(struct jw *w);       /* the header's "plan" field */
+
+/* pid1_matrix.c: every cell of the plan, its records, progress lines and summaries. */
+enum cell_status { CELL_OK, CELL_ERROR, CELL_SKIPPED, CELL_TIMEOUT, CELL_INTERRUPTED };
+extern const char *const cell_status_names[5]; /* "ok", "error", "skipped", ... */
+void matrix_run(const struct plan *p);
 
 /* pid1_header.c */
 void header_emit(void);

@@ -149,8 +149,7 @@ void header_emit(void)
 	int have_sha = sha256_file(MANIFEST_PATH, sha) == 0;
 	say("fsmatrix: manifest sha256: %s", have_sha ? sha : "(no " MANIFEST_PATH ")");
 	jw_kstr(&w, "manifest_sha256", have_sha ? sha : NULL);
-	jw_key(&w, "plan");
-	jw_null(&w); /* no matrix yet: the plan arrives with it */
+	plan_header_json(&w);
 	jw_kbool(&w, "dry", boot.cmd.dry);
 	jw_key(&w, "boot");
 	jw_obj(&w);
@@ -168,12 +167,11 @@ void trailer_emit(void)
 	jw_init(&w, buf, sizeof buf);
 	record_begin(&w, "trailer");
 	jw_kstr(&w, "run", boot.run_id);
-	jw_kint(&w, "cells", 0);
+	jw_kint(&w, "cells", boot.cells);
 	jw_key(&w, "counts");
 	jw_obj(&w);
-	static const char *const statuses[] = { "ok", "error", "skipped", "timeout", "interrupted" };
-	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
-		jw_kint(&w, statuses[i], 0);
+	for (size_t i = 0; i < sizeof boot.counts / sizeof boot.counts[0]; i++)
+		jw_kint(&w, cell_status_names[i], boot.counts[i]);
 	jw_end_obj(&w);
 	jw_kint(&w, "events", console_records("event"));
 	jw_kint(&w, "disks_found", boot.ndisks);

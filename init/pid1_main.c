@@ -19,13 +19,6 @@ struct boot boot;
  * codepage and iocharset need their nls modules. */
 static const char *const results_modules[] = { "vfat", "nls_cp437", "nls_ascii", "nls_utf8", NULL };
 
-/* Until the matrix arrives with its plan, these are loaded only when a disk was taken
- * and the run is not dry, so that a run that cannot write anything does not pay for them.
- * The matrix will call modules_load_named() with just what its plan needs. */
-static const char *const matrix_modules[] = {
-	"raid0", "raid1", "raid10", "raid456", "ext4", "xfs", NULL,
-};
-
 static void read_cmdline(void)
 {
 	char text[4096], err[300];
@@ -96,16 +89,20 @@ int main(void)
 	disks_stage();
 	results_open();
 	disks_select();
+	/* After the results partition (it may hold the plan), before any disk is written. */
+	const struct plan *plan = plan_stage();
+	/* Only what the plan needs, and only when something will run. */
 	if (boot.ntaken && !boot.cmd.dry)
-		modules_load_named(matrix_modules);
+		plan_modules(plan);
 	header_emit();
 	modules_event();
 	disks_event();
+	plan_event(plan);
 
 	boot.ready_ms = boottime_ms();
 	say("fsmatrix: ready after %lld ms since the kernel started (/init started at %lld ms)",
 	    boot.ready_ms, boot.init_ms);
-	/* The matrix runs here once it exists. */
+	matrix_run(plan);
 	trailer_emit();
 	power_off();
 }

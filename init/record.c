@@ -66,6 +66,15 @@ static void close_(struct jw *w, char c)
 	putc_(w, c);
 }
 
+void jw_raw(struct jw *w, const char *json, size_t n)
+{
+	sep(w);
+	if (json && n)
+		put(w, json, n);
+	else
+		put(w, "null", 4);
+}
+
 void jw_obj(struct jw *w) { open_(w, '{'); }
 void jw_end_obj(struct jw *w) { close_(w, '}'); }
 void jw_arr(struct jw *w) { open_(w, '['); }

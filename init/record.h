@@ -35,6 +35,9 @@ void jw_int(struct jw *w, long long v);
 void jw_double(struct jw *w, double v, int decimals); /* NaN and inf write null */
 void jw_bool(struct jw *w, int v);
 void jw_null(struct jw *w);
+/* A value another writer already made (a complete JSON value), placed like any value: how a
+ * record takes in parts gathered while a cell ran. An empty or NULL json writes null. */
+void jw_raw(struct jw *w, const char *json, size_t n);
 /* "key": value shorthands */
 void jw_kstr(struct jw *w, const char *key, const char *s);
 void jw_kint(struct jw *w, const char *key, long long v);
