@@ -9,6 +9,7 @@
 #   expect_no_console CHECK REGEX    ... matches no line
 #   expect_record CHECK FILTER       a CRC-valid record on the console makes the jq FILTER
 #                                    true (or any value but false/null): '.type == "header"'
+#                                    (a record on which FILTER raises an error counts as false)
 #   expect_result_record CHECK FILTER   the same, on the records in RUN/results/*.jsonl
 #   expect_file CHECK GLOB           a non-empty file matches GLOB under RUN
 #   snapshot IMAGE / sha256_unchanged CHECK IMAGE   IMAGE's sha256 did not change since
@@ -111,7 +112,7 @@ _expect_in() { # CHECK FILTER SOURCE-FUNCTION WHERE
 	recs=$($3)
 	n=$(printf '%s' "$recs" | grep -c '^{')
 	if out=$(printf '%s\n' "$recs" | jq -e -s \
-		"[.[] | ($filter)] | map(select(. != null and . != false)) | length > 0" 2>&1); then
+		"[.[] | try ($filter) catch false] | map(select(. != null and . != false)) | length > 0" 2>&1); then
 		ok "$name"
 	elif [ "$out" = false ]; then
 		fail "$name" "no record of the $n on the $4 makes $filter true"
