@@ -110,8 +110,14 @@ void wl_cpu_delta(const struct wl_cpu_snap *a, const struct wl_cpu_snap *b, int 
 	}
 	if (isnan(cap) && b->t > a->t)
 		cap = (b->t - a->t) * (ncpu > 0 ? ncpu : 1);
-	out->user_pct = cap > 0 ? 100.0 * user / cap : NAN;
-	out->sys_pct = cap > 0 ? 100.0 * sys / cap : NAN;
+	/* getrusage is charged in scheduler slices: below 10 ms it says nothing (it can even
+	 * exceed the interval), so report no figure rather than a wrong one */
+	if (!(b->t - a->t >= 0.01) || !(cap > 0)) {
+		out->user_pct = out->sys_pct = NAN;
+		return;
+	}
+	out->user_pct = fmin(100.0, fmax(0.0, 100.0 * user / cap));
+	out->sys_pct = fmin(100.0, fmax(0.0, 100.0 * sys / cap));
 }
 
 void wl_cpu_end(const struct wl_cpu_snap *start, struct wl_cpu *out)

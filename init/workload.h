@@ -39,8 +39,8 @@ struct wl_cpu_snap {
 /* Percentages of all the machine's CPU time over the interval (the /proc/stat total, as
  * top and iostat count): user and sys are this process and the children it reaped
  * (getrusage), iowait is the whole machine's. A single busy thread on 2 CPUs is 50%.
- * Writeback done by kernel threads is not in sys. NaN where /proc/stat was unreadable
- * (iowait) or the interval was empty. */
+ * Writeback done by kernel threads is not in sys. NaN (null in JSON) where /proc/stat was
+ * unreadable or the interval under a second (iowait), or the interval under 10 ms (all). */
 struct wl_cpu {
 	double user_pct, sys_pct, iowait_pct;
 };
