@@ -5,6 +5,7 @@
 #   make test     unit tests, image checks, boot tests (one line each, then "N passed, N failed")
 #   make deps     apt-get installs what the host lacks (as root), else prints the command
 #   make bench    the harness measured against fio, tar and a hello-world boot (ratios)
+#   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
 #
 # Bring your own kernel: make KERNEL=path/to/bzImage MODULES=path/to/lib/modules/VERSION
@@ -31,7 +32,8 @@ all: image
 # them; every other target checks them first and calls it when something is missing.
 DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip \
 	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
-	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi dpkg-dev jq chromium
+	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi dpkg-dev jq chromium \
+	clang libclang-rt-14-dev
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip qemu-system-x86_64 qemu-img \
 	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source jq
 
@@ -142,6 +144,44 @@ $(B)/unit/%: tests/unit/%.c tests/unit/check.h $(UNIT_LIB_SRCS) $(INIT_HDRS)
 unit: $(UNIT_BINS)
 	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
+## ---------------------------------------------------------------- sanitizers and fuzzing
+# The unit programs again under ASan and UBSan (make unit-asan), and libFuzzer harnesses for
+# the parsers that read what a user or a serial line hands us (tests/fuzz/fuzz_NAME.c, seeds
+# in tests/fuzz/corpus/NAME/). `make fuzz` runs each for FUZZ_SECONDS, one after another, and
+# fails on a crash, whose input it keeps as build/fuzz/NAME/crash-*; `make test` runs a short
+# smoke of each (tests/fuzz/run.sh). Objects are built once per flavour and shared.
+SAN_FLAGS := -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 600
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(patsubst %,$(B)/fuzz/fuzz_%,$(FUZZ_NAMES))
+FUZZ_OBJS := $(patsubst init/%.c,$(B)/fuzz/obj/%.o,$(UNIT_LIB_SRCS))
+UNIT_ASAN_BINS := $(patsubst tests/unit/%.c,$(B)/unit-asan/%,$(UNIT_SRCS))
+UNIT_ASAN_OBJS := $(patsubst init/%.c,$(B)/unit-asan/obj/%.o,$(UNIT_LIB_SRCS))
+.SECONDARY: $(FUZZ_OBJS) $(UNIT_ASAN_OBJS)
+
+$(B)/unit-asan/obj/%.o: init/%.c $(INIT_HDRS)
+	@mkdir -p $(@D)
+	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -c -o $@ $<
+
+$(B)/unit-asan/%: tests/unit/%.c tests/unit/check.h $(UNIT_ASAN_OBJS)
+	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -Iinit -o $@ $< $(UNIT_ASAN_OBJS) $(HOST_LIBS)
+
+unit-asan: $(UNIT_ASAN_BINS)
+	@rc=0; for t in $(UNIT_ASAN_BINS); do $$t || rc=1; done; exit $$rc
+
+# Debian's clang 14 carries libFuzzer (package libclang-rt-14-dev).
+$(B)/fuzz/obj/%.o: init/%.c $(INIT_HDRS) | $(B)/.deps-ok
+	@mkdir -p $(@D)
+	clang $(CFLAGS_OURS) $(SAN_FLAGS) -O1 -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	clang $(CFLAGS_OURS) $(SAN_FLAGS) -O1 -fsanitize=fuzzer -Iinit -o $@ $< $(FUZZ_OBJS) $(HOST_LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	@tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
 ## ---------------------------------------------------------------- the image
 # rootfs/ is copied as is; binaries and modules are added; every entry gets owner 0:0 and
 # mtime SOURCE_DATE_EPOCH, and the archive is written in sorted order with gzip -n, so the
@@ -165,7 +205,7 @@ run: image
 
 # The unit programs are built here but run by tests/run, so that a failing one is one FAIL
 # line among the rest rather than the end of make.
-test: image $(UNIT_BINS) $(OUT)/hello-init
+test: image $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init
 	@tests/run
 
 bench: image $(OUT)/hello-init
@@ -174,4 +214,4 @@ bench: image $(OUT)/hello-init
 clean:
 	rm -rf $(OUT) $(B)
 
-.PHONY: all deps userland unit image run test bench clean
+.PHONY: all deps userland unit unit-asan fuzz fuzz-build image run test bench clean

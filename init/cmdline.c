@@ -123,6 +123,16 @@ static void set_defaults(struct cmdline *out)
 	out->settle_ms = 10000;
 }
 
+/* The message quotes the parameter as given, and quotes let a newline into a word: shown as
+ * '?', so the error stays one line on the console. Returns -1 for the caller. */
+static int one_line(char *err, size_t errlen)
+{
+	for (; errlen && *err; err++)
+		if ((unsigned char)*err < ' ' || *err == 0x7f)
+			*err = '?';
+	return -1;
+}
+
 int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errlen)
 {
 	char word[CMDLINE_VALUE_MAX + 64];
@@ -148,12 +158,12 @@ int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errle
 		if (!p) {
 			snprintf(err, errlen, PREFIX "%s: unknown parameter (known: disks, wipe, plan, "
 				 "dry, shell, debug, scale, settle)", key);
-			return -1;
+			return one_line(err, errlen);
 		}
 		const char *why = too_long ? "value too long" : set_value(p, val, eq != NULL, out);
 		if (why) {
 			snprintf(err, errlen, PREFIX "%s%s%.200s: %s", key, eq ? "=" : "", val, why);
-			return -1;
+			return one_line(err, errlen);
 		}
 	}
 	return 0;

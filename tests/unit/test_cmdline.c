@@ -48,6 +48,11 @@ static const struct bad {
 	{ "fsmatrix.settle=-5", "fsmatrix.settle=-5: expected milliseconds, 0 to 600000" },
 	{ "fsmatrix.settle=600001", "fsmatrix.settle=600001: expected milliseconds, 0 to 600000" },
 	{ "fsmatrix.settle", "fsmatrix.settle: expected milliseconds, 0 to 600000" },
+	/* Quotes let control characters into a word: the message stays one line (found by
+	 * tests/fuzz/fuzz_cmdline). */
+	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
+	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
+	  "dry, shell, debug, scale, settle)" },
 };
 
 int main(void)
