@@ -35,7 +35,7 @@ DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip \
 	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi dpkg-dev jq chromium \
 	clang libclang-rt-14-dev
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip qemu-system-x86_64 qemu-img \
-	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source jq
+	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source jq fio debootstrap
 
 deps:
 	@recipes/host-deps install $(DEPS_PKGS)
