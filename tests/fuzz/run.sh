@@ -6,10 +6,11 @@
 #                                             FSM_FUZZ_SMOKE seconds (default 15) from its seeds
 #   tests/fuzz/run.sh --seconds N NAME...     make fuzz: each for N seconds, one after another
 #
-# Seeds are tests/fuzz/corpus/NAME/ and stay as they are; what a run learns goes to
+# Seeds are tests/fuzz/corpus/NAME/ and stay as they are; what a long run learns goes to
 # build/fuzz/NAME/corpus/, which the next long run starts from. A crash, a sanitizer report or
-# a broken invariant leaves its input as build/fuzz/NAME/crash-* and the log build/fuzz/NAME.log;
-# replay it with build/fuzz/fuzz_NAME FILE. Exit status 1 if any harness failed.
+# a broken invariant leaves its input as build/fuzz/NAME/crash-* and the log build/fuzz/NAME.log
+# (build/fuzz/smoke/NAME* for a smoke run); replay it with build/fuzz/fuzz_NAME FILE.
+# Exit status 1 if any harness failed.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -30,17 +31,15 @@ fi
 rc=0
 for n in "${names[@]}"; do
 	bin=build/fuzz/fuzz_$n work=build/fuzz/$n
+	# a smoke run keeps out of a long run's way: make test may run while make fuzz does
+	[ "$smoke" = 0 ] || work=build/fuzz/smoke/$n
 	if [ ! -x "$bin" ]; then
 		echo "FAIL - fuzz/$n: $bin is not built (make fuzz-build)"
 		rc=1
 		continue
 	fi
-	if [ "$smoke" = 1 ]; then
-		corpus=$work/smoke-corpus   # a fresh one: a smoke run starts from the seeds alone
-		rm -rf "$corpus"
-	else
-		corpus=$work/corpus
-	fi
+	corpus=$work/corpus
+	[ "$smoke" = 0 ] || rm -rf "$corpus"   # a smoke run starts from the seeds alone
 	mkdir -p "$corpus"
 	rm -f "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*
 	log=$work.log
