@@ -318,7 +318,7 @@ static int wait_resync(void)
 		}
 		usleep(idle ? 500 * 1000 : 250 * 1000);
 	}
-	x.resync_s = (double)(boottime_ms() - t0 - 500) / 1000; /* less the confirming wait */
+	x.resync_s = (double)(boottime_ms() - t0 - 700) / 1000; /* less the settling waits */
 	if (x.resync_s < 0)
 		x.resync_s = 0;
 	return 0;
