@@ -1,6 +1,7 @@
 # 02-buses: the other disk buses of qemu/run (--disk-bus nvme and virtio-scsi): /init loads
 # their drivers itself, sees each test disk by the serial qemu/run gave it, and takes it
-# through fsmatrix.disks=serial:fsmtest* (01-smoke covers virtio-blk).
+# through fsmatrix.disks=serial:fsmtest*, and runs smoke.ini's one ext4 cell on it (01-smoke
+# covers virtio-blk).
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -9,10 +10,12 @@
 
 for bus in nvme virtio-scsi; do
 	driver=nvme; [ $bus = nvme ] || driver=virtio_scsi
-	boot "$bus" --disks 2 --size 256M --disk-bus "$bus" --timeout 300
+	boot "$bus" --disks 2 --size 256M --disk-bus "$bus" --timeout 300 --plan "$(dirname "$0")/smoke.ini"
 	expect_status "$bus: the run completes (exit 0)" 0
 	expect_record "$bus: /init loaded $driver" \
 		"select(.type == \"event\" and .event == \"modules\") | any(.modules[]; .name == \"$driver\" and (.status == \"ok\" or .status == \"already\"))"
 	expect_record "$bus: fsmtest0 and fsmtest1 are seen by serial and taken" \
 		'select(.type == "header") | [.disks[] | select((.serial // "" | test("^fsmtest[01]$")) and .verdict == "taken")] | length == 2'
+	expect_record "$bus: the ext4 cell ran ok on it" \
+		'select(.type == "cell") | (.cell | test("^disk/ext4/")) and .status == "ok"'
 done
