@@ -5,6 +5,8 @@
 #   make test     unit tests, image checks, boot tests (one line each, then "N passed, N failed")
 #   make deps     apt-get installs what the host lacks (as root), else prints the command
 #   make bench    the harness measured against fio, tar and a hello-world boot (ratios)
+#   make usb      out/fsmatrix-usb.img: a USB stick (BIOS and UEFI) holding its plan and results
+#   make pxe      out/pxe/: a TFTP root (pxelinux and iPXE) for network boot
 #   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
 #
@@ -32,10 +34,10 @@ all: image
 # them; every other target checks them first and calls it when something is missing.
 DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip \
 	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
-	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi dpkg-dev jq chromium \
+	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi pxelinux dpkg-dev jq chromium \
 	clang libclang-rt-14-dev fio debootstrap
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip qemu-system-x86_64 qemu-img \
-	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source jq fio debootstrap
+	mcopy mkfs.vfat sfdisk syslinux pkg-config dpkg-deb dpkg-source jq fio debootstrap
 
 deps:
 	@recipes/host-deps install $(DEPS_PKGS)
@@ -107,8 +109,13 @@ $(OUT)/vmlinuz: $(KERNEL_DEP)
 
 # The module closure for the image: recipes/linux/modules.list, plus everything those need
 # through modules.dep and modules.softdep, with depmod metadata for just that set.
-$(B)/modules/.done: $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
-	@recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(B)/modules
+# A kernel brought with MODULES= gets a closure and an image tree of its own, so that both
+# builds can sit side by side (tests/image/run.sh compares them).
+KMODS := $(B)/modules$(if $(MODULES),-custom)
+TREE := $(B)/rootfs$(if $(MODULES),-custom)
+
+$(KMODS)/.done: $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
+	@recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
 	@touch $@
 
 ## ---------------------------------------------------------------- our C: /init and the host CLI
@@ -188,15 +195,31 @@ fuzz: $(FUZZ_BINS)
 # same inputs give the same bytes.
 ROOTFS_FILES := $(shell find rootfs -type f 2>/dev/null)
 
-$(OUT)/initramfs.cpio.gz: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules/.done $(ROOTFS_FILES) \
+$(OUT)/initramfs.cpio.gz: $(OUT)/init $(USERLAND_STAMPS) $(KMODS)/.done $(ROOTFS_FILES) \
 		recipes/pack recipes/manifest $(wildcard recipes/*/hash)
-	@recipes/pack $(B)/rootfs $@ $(OUT)/init $(B)/modules $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)
+	@recipes/pack $(TREE) $@ $(OUT)/init $(KMODS) $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)
 
 $(OUT)/MANIFEST: $(OUT)/initramfs.cpio.gz $(OUT)/vmlinuz $(OUT)/fsmatrix recipes/manifest
 	@recipes/manifest all $(OUT) $(KERNEL_IMAGE) > $@.tmp && mv $@.tmp $@
 
 image: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(OUT)/MANIFEST $(OUT)/fsmatrix
-	@recipes/sizes $(B)/rootfs $(OUT)/initramfs.cpio.gz
+	@recipes/sizes $(TREE) $(OUT)/initramfs.cpio.gz
+
+## ---------------------------------------------------------------- boot media for bare hardware
+# media/usb and media/pxe put the image on a stick image and into a TFTP root, without root
+# or loop devices. Both boot a dry run that names no disks unless a user edits them.
+USB_PLAN := rootfs/plans/default.ini
+
+$(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(USB_PLAN) media/usb \
+		media/syslinux.cfg media/README.txt | $(B)/.deps-ok
+	@media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(USB_PLAN)
+
+$(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz media/pxe media/pxelinux.cfg \
+		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-ok
+	@media/pxe $(OUT)/pxe $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz
+
+usb: $(OUT)/fsmatrix-usb.img
+pxe: $(OUT)/pxe/vmlinuz
 
 ## ---------------------------------------------------------------- running and testing
 # Until rootfs/plans/default.ini exists, the run is whatever /init does without a plan.
@@ -205,7 +228,7 @@ run: image
 
 # The unit programs are built here but run by tests/run, so that a failing one is one FAIL
 # line among the rest rather than the end of make.
-test: image $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init
+test: image usb pxe $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init
 	@tests/run
 
 bench: image $(OUT)/hello-init
@@ -214,4 +237,4 @@ bench: image $(OUT)/hello-init
 clean:
 	rm -rf $(OUT) $(B)
 
-.PHONY: all deps userland unit unit-asan fuzz fuzz-build image run test bench clean
+.PHONY: all deps usb pxe userland unit unit-asan fuzz fuzz-build image run test bench clean
