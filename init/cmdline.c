@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_STRING, K_BOOL, K_SCALE, K_MS };
+enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS };
 
 struct param {
 	const char *key;       /* after "fsmatrix." */
@@ -22,7 +22,7 @@ static const struct param params[] = {
 	{ "wipe",   K_STRING, offsetof(struct cmdline, wipe) },
 	{ "plan",   K_STRING, offsetof(struct cmdline, plan) },
 	{ "dry",    K_BOOL,   offsetof(struct cmdline, dry) },
-	{ "shell",  K_BOOL,   offsetof(struct cmdline, shell) },
+	{ "shell",  K_SHELL,  offsetof(struct cmdline, shell) },
 	{ "debug",  K_BOOL,   offsetof(struct cmdline, debug) },
 	{ "scale",  K_SCALE,  offsetof(struct cmdline, scale) },
 	{ "settle", K_MS,     offsetof(struct cmdline, settle_ms) },
@@ -63,6 +63,19 @@ static const char *set_value(const struct param *p, const char *val, int has_val
 			*(int *)field = 0;
 		else
 			return "expected 0 or 1";
+		return NULL;
+	case K_SHELL:
+		/* "now" is the boot menu's shell entry: a look at the machine, not a run. */
+		if (has_val && strcmp(val, "now") == 0) {
+			*(int *)field = CMDLINE_SHELL_NOW;
+			return NULL;
+		}
+		if (!has_val || strcmp(val, "1") == 0)
+			*(int *)field = 1;
+		else if (strcmp(val, "0") == 0)
+			*(int *)field = 0;
+		else
+			return "expected 0, 1 or now";
 		return NULL;
 	case K_SCALE: {
 		if (!has_val || !*val)

@@ -5,13 +5,16 @@
 #include <stddef.h>
 
 #define CMDLINE_VALUE_MAX 512
+#define CMDLINE_SHELL_NOW 2
 
 struct cmdline {
 	char disks[CMDLINE_VALUE_MAX]; /* fsmatrix.disks=  ("" = not given: nothing destructive) */
 	char wipe[CMDLINE_VALUE_MAX];  /* fsmatrix.wipe=   named disks whose signatures may be destroyed */
 	char plan[CMDLINE_VALUE_MAX];  /* fsmatrix.plan=   plan name or path ("" = default lookup) */
 	int dry;                       /* fsmatrix.dry=0|1 */
-	int shell;                     /* fsmatrix.shell=0|1: fatal error drops to a shell */
+	int shell;                     /* fsmatrix.shell=0|1|now: 1, a fatal error drops to a
+	                                  shell; now (CMDLINE_SHELL_NOW), also a shell once the
+	                                  disks and the plan are shown, instead of the run */
 	double scale;                  /* fsmatrix.scale= sizes multiplier, default 1.0 */
 	int settle_ms;                 /* fsmatrix.settle= max wait for block devices, default 10000 */
 	int debug;                     /* fsmatrix.debug=0|1 */

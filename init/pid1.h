@@ -49,6 +49,7 @@ _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 _Noreturn void power_off(void);
 long long boottime_ms(void);
 void reap_orphans(void);          /* between steps only: never while run_argv() waits */
+void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 
 /* pid1_mounts.c: the boot mounts. Returns 0, or -1 with the first required failure. */
 int mounts_boot(char *err, size_t errlen);

@@ -28,9 +28,10 @@ void reap_orphans(void)
 		;
 }
 
-static void shell(void)
+void console_shell(void)
 {
-	say("fsmatrix: starting a shell on the console (fsmatrix.shell=1); exit it to power off");
+	say("fsmatrix: starting a shell on the console (fsmatrix.shell=%s); exit it to power off",
+	    boot.cmd.shell == CMDLINE_SHELL_NOW ? "now" : "1");
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -95,7 +96,7 @@ _Noreturn void fatal(const char *fmt, ...)
 		results_close();
 		sync();
 		if (boot.cmd.shell)
-			shell();
+			console_shell();
 	}
 	power_off();
 }

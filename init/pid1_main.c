@@ -102,6 +102,11 @@ int main(void)
 	boot.ready_ms = boottime_ms();
 	say("fsmatrix: ready after %lld ms since the kernel started (/init started at %lld ms)",
 	    boot.ready_ms, boot.init_ms);
+	if (boot.cmd.shell == CMDLINE_SHELL_NOW) {
+		/* The boot menu's shell entry: everything above was shown, nothing runs. */
+		console_shell();
+		power_off();
+	}
 	matrix_run(plan);
 	trailer_emit();
 	power_off();

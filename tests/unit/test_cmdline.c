@@ -17,6 +17,8 @@ static const struct good {
 	{ "fsmatrix.dry=1 fsmatrix.shell=1 fsmatrix.debug=1", "", "", "", 1, 1, 1, 10000, 1.0 },
 	{ "fsmatrix.dry=1 fsmatrix.dry=0", "", "", "", 0, 0, 0, 10000, 1.0 },   /* last wins */
 	{ "fsmatrix.dry", "", "", "", 1, 0, 0, 10000, 1.0 },                   /* bare flag */
+	{ "fsmatrix.shell", "", "", "", 0, 1, 0, 10000, 1.0 },
+	{ "fsmatrix.dry=1 fsmatrix.shell=now", "", "", "", 1, CMDLINE_SHELL_NOW, 0, 10000, 1.0 },
 	{ "fsmatrix.scale=0.25 fsmatrix.settle=2500", "", "", "", 0, 0, 0, 2500, 0.25 },
 	{ "fsmatrix.settle=0", "", "", "", 0, 0, 0, 0, 1.0 },
 	/* Quotes, as the kernel allows them: around the value or around the whole word. */
@@ -33,7 +35,8 @@ static const struct bad {
 	const char *err;
 } bad[] = {
 	{ "fsmatrix.dry=maybe", "fsmatrix.dry=maybe: expected 0 or 1" },
-	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0 or 1" },
+	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
+	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, dry, "
 	  "shell, debug, scale, settle)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, dry, "
