@@ -94,6 +94,46 @@ static void read_first(const char *dir, const char *const *files, char *buf, siz
 }
 
 static const char *const serial_files[] = { "device/serial", "serial", NULL };
+
+int vpd_pg80_serial(const unsigned char *page, size_t n, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (n < 4 || page[1] != 0x80 || len == 0)
+		return -1;
+	size_t plen = (size_t)page[2] << 8 | page[3];
+	if (plen > n - 4)
+		plen = n - 4;
+	const unsigned char *s = page + 4, *e = s + plen;
+	while (s < e && (*s == ' ' || *s == '\0'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\0'))
+		e--;
+	size_t k = 0;
+	for (; s < e && k + 1 < len; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return out[0] = '\0', -1; /* a serial is printable ASCII (SPC-4 7.8.18) */
+		else
+			out[k++] = (char)*s;
+	out[k] = '\0';
+	return k ? 0 : -1;
+}
+
+/* SCSI disks (virtio-scsi, SATA behind libata, USB) have no serial attribute: it is in the
+ * Unit Serial Number VPD page, which the kernel exposes raw. */
+static void read_vpd_serial(const char *dir, char *buf, size_t len)
+{
+	char path[512];
+	unsigned char page[256];
+	if (join(path, sizeof path, dir, "/", "device/vpd_pg80") < 0)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, page, sizeof page);
+	close(fd);
+	if (n > 0)
+		vpd_pg80_serial(page, (size_t)n, buf, len);
+}
 static const char *const wwn_files[] = { "device/wwid", "wwid", "device/wwn", NULL };
 static const char *const model_files[] = { "device/model", NULL };
 
@@ -195,6 +235,8 @@ static void read_disk(const char *sysroot, const char *devroot, const char *name
 	d->readonly = (int)read_number(dir, "ro", 0);
 	read_first(dir, model_files, d->model, sizeof d->model);
 	read_first(dir, serial_files, d->serial, sizeof d->serial);
+	if (!d->serial[0])
+		read_vpd_serial(dir, d->serial, sizeof d->serial);
 	read_first(dir, wwn_files, d->wwn, sizeof d->wwn);
 
 	/* /sys/block/<name> is a symlink into /sys/devices: the path is the topology. */

@@ -41,4 +41,8 @@ int disks_discover(const char *sysroot, const char *devroot, struct disk *out, i
  * medium is found is the caller's business. Returns 1 if a disk was marked, else 0. */
 int disks_mark_boot(struct disk *d, int n, const char *name);
 
+/* The serial in a raw SCSI Unit Serial Number VPD page (sysfs device/vpd_pg80): 4 header
+ * bytes, then ASCII padded with blanks. Returns 0, or -1 (and "") if there is none. */
+int vpd_pg80_serial(const unsigned char *page, size_t n, char *out, size_t len);
+
 #endif

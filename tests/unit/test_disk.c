@@ -296,8 +296,35 @@ static void test_devpath(void)
 	}
 }
 
+/* Raw Unit Serial Number pages as the kernel exposes them in device/vpd_pg80. */
+static void test_vpd_serial(void)
+{
+	static const struct {
+		unsigned char page[24];
+		size_t n;
+		int rc;
+		const char *serial;
+	} cases[] = {
+		{ { 0, 0x80, 0, 8, 'f', 's', 'm', 't', 'e', 's', 't', '0' }, 12, 0, "fsmtest0" },
+		/* ATA disks behind libata pad with blanks on both sides */
+		{ { 0, 0x80, 0, 12, ' ', ' ', 'S', '4', 'E', 'W', ' ', ' ', ' ', ' ', ' ', ' ' }, 16, 0, "S4EW" },
+		/* the length says more than was read: take what is there */
+		{ { 0, 0x80, 0, 20, 'a', 'b', 'c' }, 7, 0, "abc" },
+		{ { 0, 0x83, 0, 4, 'w', 'w', 'n', '1' }, 8, -1, "" },  /* another page */
+		{ { 0, 0x80, 0, 4, ' ', ' ', ' ', ' ' }, 8, -1, "" }, /* blanks only */
+		{ { 0, 0x80, 0, 3, 'a', 1, 'b' }, 7, -1, "" },        /* not printable */
+		{ { 0, 0x80 }, 2, -1, "" },                          /* short header */
+	};
+	char out[64];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		CHECK_INT(vpd_pg80_serial(cases[i].page, cases[i].n, out, sizeof out), cases[i].rc);
+		CHECK_STR(out, cases[i].serial);
+	}
+}
+
 int main(void)
 {
+	test_vpd_serial();
 	test_discover();
 	test_probe_fd_window();
 	test_probe_buffers();
