@@ -131,9 +131,17 @@ $(OUT)/init: $(PID1_SRCS) $(INIT_HDRS) | $(B)/.deps-ok
 	@mkdir -p $(OUT)
 	musl-gcc $(CFLAGS_OURS) -Os -static -s -o $@ $(PID1_SRCS) -lm
 
-$(OUT)/fsmatrix: $(HOST_SRCS) $(INIT_HDRS) | $(B)/.deps-ok
+# Host objects are compiled once and shared by out/fsmatrix and every unit program.
+HOST_OBJS := $(patsubst init/%.c,$(B)/host-obj/%.o,$(HOST_SRCS))
+.SECONDARY: $(HOST_OBJS)
+
+$(B)/host-obj/%.o: init/%.c $(INIT_HDRS) | $(B)/.deps-ok
+	@mkdir -p $(@D)
+	gcc $(CFLAGS_OURS) -c -o $@ $<
+
+$(OUT)/fsmatrix: $(HOST_OBJS)
 	@mkdir -p $(OUT)
-	gcc $(CFLAGS_OURS) -o $@ $(HOST_SRCS) $(HOST_LIBS)
+	gcc $(CFLAGS_OURS) -o $@ $(HOST_OBJS) $(HOST_LIBS)
 
 # A static hello-world /init: the baseline for boot-time measurements.
 $(OUT)/hello-init: tests/hello-init.c | $(B)/.deps-ok
@@ -144,9 +152,11 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRCS))
 UNIT_LIB_SRCS := $(SHARED_SRCS) $(filter-out init/host_main.c,$(wildcard init/host_*.c))
 
-$(B)/unit/%: tests/unit/%.c tests/unit/check.h $(UNIT_LIB_SRCS) $(INIT_HDRS)
+UNIT_OBJS := $(patsubst init/%.c,$(B)/host-obj/%.o,$(UNIT_LIB_SRCS))
+
+$(B)/unit/%: tests/unit/%.c tests/unit/check.h $(UNIT_OBJS)
 	@mkdir -p $(B)/unit
-	gcc $(CFLAGS_OURS) -Iinit -o $@ $< $(UNIT_LIB_SRCS) $(HOST_LIBS)
+	gcc $(CFLAGS_OURS) -Iinit -o $@ $< $(UNIT_OBJS) $(HOST_LIBS)
 
 unit: $(UNIT_BINS)
 	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
