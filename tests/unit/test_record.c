@@ -139,10 +139,38 @@ static void test_sha256(void)
 	CHECK_INT(sha256_file("tests/fixtures/does-not-exist", hex), -1);
 }
 
+/* jw_raw: a value made by another writer, placed with the same commas as any value */
+static void test_raw(void)
+{
+	char buf[256];
+	struct jw w;
+	static const struct { const char *raw; const char *want; } rows[] = {
+		{ "{\"a\":1}", "{\"x\":0,\"r\":{\"a\":1},\"l\":[[1,2],3]}" },
+		{ "", "{\"x\":0,\"r\":null,\"l\":[[1,2],3]}" },
+		{ NULL, "{\"x\":0,\"r\":null,\"l\":[[1,2],3]}" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		jw_init(&w, buf, sizeof buf);
+		jw_obj(&w);
+		jw_kint(&w, "x", 0);
+		jw_key(&w, "r");
+		jw_raw(&w, rows[i].raw, rows[i].raw ? strlen(rows[i].raw) : 0);
+		jw_key(&w, "l");
+		jw_arr(&w);
+		jw_raw(&w, "[1,2]", 5);
+		jw_int(&w, 3);
+		jw_end_arr(&w);
+		jw_end_obj(&w);
+		CHECK_INT(jw_done(&w), 0);
+		CHECK_STR(buf, rows[i].want);
+	}
+}
+
 int main(void)
 {
 	test_crc();
 	test_writer();
+	test_raw();
 	test_frame();
 	test_run_id();
 	test_sha256();
