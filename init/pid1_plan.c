@@ -153,6 +153,12 @@ static void dry_cell_json(struct jw *w, const struct plan *p, const struct cell 
 	jw_kint(w, "index", c->index + 1);
 	jw_kstr(w, "cell", c->id);
 	jw_kint(w, "rep", c->rep);
+	/* cell_target() would hand back disks[0], which does not exist. */
+	if (ndisks == 0) {
+		jw_kstr(w, "skipped", "no test disk taken");
+		jw_end_obj(w);
+		return;
+	}
 	if (cell_mdadm_argv(p, c, "/dev/md0", disks, ndisks, &a, err, sizeof err) < 0) {
 		jw_kstr(w, "skipped", err);
 		jw_end_obj(w);
