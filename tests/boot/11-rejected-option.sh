@@ -1,6 +1,7 @@
 # 11-rejected-option: options the kernel or mkfs refuses (issues 5 and 8): a mount option
 # ext4 rejects and two invalid mkfs options give error cells carrying the kernel's and the
 # tools' own messages; the cell after the failing one still runs, and the run finishes.
+# A plan with mistakes stops the boot before any test disk is written.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -25,3 +26,20 @@ expect_record "error cells still tear down: the disk is wiped after the failure"
 expect_record "the trailer counts 1 ok and 3 errors" \
 	'select(.type == "trailer") | .cells == 4 and .counts.ok == 1 and .counts.error == 3'
 expect_console "the progress line shows the reason" '^\[1/4\] disk ext4 data=bogus seq rep 1/1: error: unable to mount'
+
+# A plan with mistakes stops the boot with its FILE:LINE lines, and nothing is written to
+# the test disk (it stays all zeros).
+boot badplan --disks 1 --size 64M --keep --timeout 300 --plan "$FSM_ROOT/tests/plans/bad-plan.ini"
+expect_status "bad plan: the guest stops without a trailer (exit 2)" 2
+expect_console "bad plan: each mistake as FILE:LINE: message" \
+	'^fsmatrix: /results/fsmatrix/plan\.ini:15: size = 12q: expected a size'
+expect_console "bad plan: the first mistake is the fatal line" \
+	'^fsmatrix: fatal: /results/fsmatrix/plan\.ini:5: unknown key "timout" in \[global\]'
+expect_record "bad plan: a fatal event naming the plan line" \
+	'select(.type == "event" and .event == "fatal") | .error | test("plan\\.ini:5: unknown key")'
+zeros() {
+	cmp -s "$RUN/disks/fsmtest0.img" <(head -c "$(stat -c %s "$RUN/disks/fsmtest0.img")" /dev/zero) ||
+		{ echo "fsmtest0.img is not all zeros"; return 1; }
+}
+check "bad plan: the test disk was not written" zeros
+rm -rf "$RUN/disks"
