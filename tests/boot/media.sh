@@ -1,0 +1,80 @@
+# tests/boot/media.sh: what the boot-media tests (2x-*.sh) share, sourced after lib.sh.
+# They boot out/fsmatrix-usb.img through SeaBIOS and OVMF, and out/pxe/ over qemu's TFTP.
+# The stick is a virtio disk, not USB: qemu's usb-storage under TCG adds minutes of slow
+# emulated transfers for nothing the firmware and /init do not already do with virtio.
+#
+#   usb_test_copy IMG PLAN PARAMS   a copy of the stick (the shipped one stays as built) with
+#                                   PLAN as fsmatrix/plan.ini and a boot menu whose default
+#                                   is "run" with PARAMS added, after a 0.1 s timeout
+#   pxe_test_copy DIR PARAMS        the same for a copy of out/pxe (pxelinux.cfg/default)
+#   stick_records IMG               the records in fsmatrix/results/*.jsonl on IMG, read
+#                                   with mtools (no mount, no loop device)
+#   stick_file IMG PATH             one file of the stick's FAT partition on stdout
+# shellcheck shell=bash
+
+USB_IMG=${FSM_TEST_USB:-$FSM_ROOT/out/fsmatrix-usb.img}
+PXE_DIR=${FSM_TEST_PXE:-$FSM_ROOT/out/pxe}
+export MTOOLS_SKIP_CHECK=1 MTOOLS_NO_VFAT=0
+
+# mtools' IMG@@OFFSET for the first partition, wherever the builder put it.
+stick_part() {
+	local start
+	start=$(sfdisk -d "$1" 2>/dev/null | sed -n 's/^[^:]*1 : start= *\([0-9]*\).*/\1/p')
+	[ -n "$start" ] || return 1
+	printf '%s@@%s\n' "$1" $((start * 512))
+}
+
+stick_file() { # IMG PATH
+	local p
+	p=$(stick_part "$1") && mtype -t -i "$p" "::$2"
+}
+
+# A syslinux config whose default is "run" with PARAMS, booted after a 0.1 s timeout.
+_cfg_run() { # FILE PARAMS
+	sed -i -e 's/^TIMEOUT .*/TIMEOUT 1/' -e 's/^DEFAULT .*/DEFAULT run/' \
+		-e "/^LABEL run\$/,/APPEND/ s|^\\(  APPEND .*\\)|\\1 $2|" "$1"
+	grep -qF -- " $2" "$1"
+}
+
+usb_test_copy() { # IMG PLAN PARAMS
+	local img=$1 p
+	cp --sparse=always "$USB_IMG" "$img" && p=$(stick_part "$img") &&
+		mcopy -o -i "$p" "$2" ::fsmatrix/plan.ini &&
+		mcopy -o -n -i "$p" ::syslinux.cfg "$img.cfg" &&
+		_cfg_run "$img.cfg" "$3" &&
+		mcopy -o -i "$p" "$img.cfg" ::syslinux.cfg
+}
+
+pxe_test_copy() { # DIR PARAMS
+	rm -rf "$1" && cp -r "$PXE_DIR" "$1" && _cfg_run "$1/pxelinux.cfg/default" "$2"
+}
+
+stick_records() { # IMG
+	local p d
+	p=$(stick_part "$1") || return 1
+	d=$(mktemp -d) || return 1
+	mcopy -s -n -i "$p" ::fsmatrix/results "$d/" 2>/dev/null
+	cat "$d"/results/*.jsonl 2>/dev/null
+	rm -rf "$d"
+}
+
+# CHECK IMG FILTER: a record read back from the stick with mtools makes the jq FILTER true.
+expect_stick_record() {
+	local n out
+	n=$(stick_records "$2" | grep -c '^{')
+	if out=$(stick_records "$2" | jq -e -s "[.[] | ($3)] | map(select(. != null and . != false)) | length > 0" 2>&1); then
+		ok "$1"
+	else
+		fail "$1" "no record of the $n in fsmatrix/results/ on $(basename "$2") makes $3 true${out:+ ($out)}"
+	fi
+}
+
+# CHECK REGEX: as expect_console, with terminal escapes removed first (OVMF draws its console,
+# and syslinux.efi's text, one cursor-positioned character at a time).
+expect_console_text() {
+	if sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' "$RUN/console.log" 2>/dev/null | grep -Eq -- "$2"; then
+		ok "$1"
+	else
+		fail "$1" "no console line matches /$2/ (escapes removed)"
+	fi
+}
