@@ -1,7 +1,9 @@
 # 23-pxe: out/pxe/ network-boots through qemu's user-mode network and built-in TFTP server:
 # the virtio NIC's iPXE ROM (Debian's ipxe-qemu) loads pxelinux.0, which reads
 # pxelinux.cfg/default and fetches the kernel and initramfs. A copy of the tree whose default
-# entry names fsmtest*, the one-cell plan on a separate FSMRESULTS disk.
+# entry names fsmtest*, the one-cell plan on a separate FSMRESULTS disk. Then the shipped
+# tree again, with boot.ipxe as the boot file, which iPXE runs as a script: a dry run that
+# takes no disk.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/media.sh"
@@ -28,3 +30,11 @@ expect_record "the cell disk/ext4/defaults/seq ran ok" \
 expect_record "a trailer record closes the run" '.type == "trailer"'
 expect_result_record "the results disk holds the cell" 'select(.type == "cell") | .status == "ok"'
 expect_result_record "the results disk holds the trailer" '.type == "trailer"'
+
+boot ipxe --pxe "$PXE_DIR" --pxe-file boot.ipxe --disks 1 --size 64M --plan "$(dirname "$0")/smoke.ini" --timeout 300
+expect_status "boot.ipxe: the run completes (exit 0)" 0
+expect_record "boot.ipxe: its command line, a dry run naming no disk" \
+	'select(.type == "header") | (.kernel.cmdline | test("initrd=initramfs\\.cpio\\.gz .*fsmatrix\\.dry=1") and (test("fsmatrix\\.disks=") | not))'
+expect_record "boot.ipxe: the test disk was seen and not taken" \
+	'select(.type == "header") | .disks[] | select(.serial == "fsmtest0") | .verdict == "not-named"'
+expect_record "boot.ipxe: the trailer: no disk taken" 'select(.type == "trailer") | .disks_taken == 0'
