@@ -1,7 +1,7 @@
 # 20-usb-bios: out/fsmatrix-usb.img boots through SeaBIOS (syslinux from the stick's MBR and
 # FAT32 partition), runs a one-cell plan written onto a copy of the stick with mtools on the
 # test disk its boot menu names, and leaves the records on the stick, read back with mtools.
-# The stick is a virtio disk (see media.sh); the shipped image must not change.
+# The stick is a USB disk (qemu usb-storage, see media.sh); the shipped image must not change.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/media.sh"
@@ -21,6 +21,8 @@ expect_no_console "booted without EFI" '\] efi: EFI v'
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
 expect_record "header: the kernel command line is syslinux.cfg's run entry" \
 	'select(.type == "header") | .kernel.cmdline | test("BOOT_IMAGE=/vmlinuz .*console=ttyS0,115200 fsmatrix\\.disks=serial:fsmtest\\*")'
+expect_record "header: the stick is a USB disk" \
+	'select(.type == "header") | .disks[] | select(.results) | .transport == "usb"'
 expect_record "header: the stick is the results disk and the boot medium, never taken" \
 	'select(.type == "header") | [.disks[] | select(.results)] | length == 1 and .[0].boot == true and .[0].verdict == "results-disk"'
 expect_record "header: fsmtest0 is taken" \

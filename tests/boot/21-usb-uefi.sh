@@ -1,8 +1,8 @@
 # 21-usb-uefi: out/fsmatrix-usb.img boots through OVMF (EFI/BOOT/BOOTX64.EFI, which is
 # syslinux.efi reading the same syslinux.cfg as BIOS), runs a one-cell plan written onto a
 # copy of the stick with mtools on the test disk its boot menu names, and leaves the records
-# on the stick, read back with mtools. OVMF adds ~10-30 s under TCG; the shipped image must
-# not change.
+# on the stick, read back with mtools. The stick is a USB disk (qemu usb-storage, see
+# media.sh). OVMF adds ~10-30 s under TCG; the shipped image must not change.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/media.sh"
@@ -22,6 +22,8 @@ expect_console "the kernel booted through EFI" '\] efi: EFI v'
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
 expect_record "header: the kernel command line is syslinux.cfg's run entry" \
 	'select(.type == "header") | .kernel.cmdline | test("BOOT_IMAGE=/vmlinuz .*console=ttyS0,115200 fsmatrix\\.disks=serial:fsmtest\\*")'
+expect_record "header: the stick is a USB disk" \
+	'select(.type == "header") | .disks[] | select(.results) | .transport == "usb"'
 expect_record "header: the stick is the results disk and the boot medium, never taken" \
 	'select(.type == "header") | [.disks[] | select(.results)] | length == 1 and .[0].boot == true and .[0].verdict == "results-disk"'
 expect_record "header: fsmtest0 is taken" \

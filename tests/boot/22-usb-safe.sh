@@ -1,7 +1,8 @@
 # 22-usb-safe: the stick exactly as shipped (its default entry after its own 10 s timeout),
 # booted next to a disk holding an ext4 filesystem with a file and a blank disk. It names no
 # disks: it lists both, takes neither, runs nothing, and neither disk changes by one byte.
-# The shipped boot configs (stick and PXE) name no disk.
+# The shipped boot configs (stick and PXE) name no disk. The stick is a virtio disk here,
+# so that the virtio path of --boot-disk is booted too (20 and 21 boot it as USB).
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/media.sh"
@@ -33,7 +34,7 @@ snapshot "$RUN/disks/fsmtest0.img"
 snapshot "$RUN/disks/fsmtest1.img"
 snapshot "$USB_IMG"
 
-boot main --boot-disk "$USB_IMG" --firmware bios --disks 2 --size 64M --reuse --keep --timeout 300
+boot main --boot-disk "$USB_IMG" --boot-bus virtio-blk --firmware bios --disks 2 --size 64M --reuse --keep --timeout 300
 expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_record "header: the default entry booted (a dry run with no fsmatrix.disks=)" \
 	'select(.type == "header") | (.kernel.cmdline | test("fsmatrix\\.dry=1") and (test("fsmatrix\\.disks=") | not)) and .dry == true'

@@ -1,7 +1,9 @@
 # tests/boot/media.sh: what the boot-media tests (2x-*.sh) share, sourced after lib.sh.
 # They boot out/fsmatrix-usb.img through SeaBIOS and OVMF, and out/pxe/ over qemu's TFTP.
-# The stick is a virtio disk, not USB: qemu's usb-storage under TCG adds minutes of slow
-# emulated transfers for nothing the firmware and /init do not already do with virtio.
+# The stick is qemu's usb-storage on an xhci controller (qemu/run --boot-bus usb, its
+# default), as on bare hardware: under TCG it costs only a few seconds more than virtio
+# (a dry run boots in ~16 s either way), and it is the path where /init must load
+# xhci, usb-storage and sd_mod and wait for USB enumeration before it finds its own stick.
 #
 #   usb_test_copy IMG PLAN PARAMS   a copy of the stick (the shipped one stays as built) with
 #                                   PLAN as fsmatrix/plan.ini and a boot menu whose default
