@@ -692,6 +692,9 @@ static void teardown(void)
 {
 	if (x.mounted)
 		unmount_fs();
+	/* An mdadm --create killed by the timeout may still have started the array. */
+	if (x.md && !x.created && access("/sys/block/" MD_NAME "/md", F_OK) == 0)
+		x.created = 1;
 	if (x.created)
 		stop_array(1);
 	if (x.md && x.created)
