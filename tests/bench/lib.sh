@@ -9,6 +9,9 @@
 #   note TEXT                any other line of detail, printed as "#   TEXT"
 #   unmeasured KEY REASON    the figure is null, and the line says why
 #   drop_caches              sync, then drop the page cache when root (else says so once)
+#   order I A B              the two sides of run I: "A B" for even I, "B A" for odd I, so
+#                            that neither side always runs first (A B B A A B ...: on this
+#                            host, whichever ran second in a pair was seen slower)
 # shellcheck shell=bash
 
 stats() { # NUMBER...
@@ -47,3 +50,5 @@ drop_caches() {
 		_drop_warned=1
 	fi
 }
+
+order() { if [ $(($1 % 2)) = 0 ]; then echo "$2 $3"; else echo "$3 $2"; fi; }

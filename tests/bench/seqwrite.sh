@@ -1,5 +1,5 @@
 # seqwrite: our engine (the host CLI runs the code /init runs) against fio, on the same host
-# filesystem (build/bench/seqwrite/), buffered and O_DIRECT, runs interleaved A B A B, the
+# filesystem (build/bench/seqwrite/), buffered and O_DIRECT, runs interleaved A B B A, the
 # page cache dropped before every run. Both sides flush inside the timed region: ours with
 # fdatasync, fio with end_fsync=1 (its bandwidth counts the final fsync). Both start from no
 # file: ours unlinks its file afterwards, fio is given --unlink=1; fio otherwise keeps its
@@ -8,9 +8,9 @@
 # shellcheck shell=bash
 
 bench_seqwrite() {
-	local dir=$BENCH_DIR/seqwrite mode i ours fio oj fj err=
+	local dir=$BENCH_DIR/seqwrite mode i side ours fio oj fj err=
 	local -A raw=()
-	echo "== seqwrite: fsmatrix workload seqwrite against fio ($SEQ_SIZE, bs 1m, $RUNS runs each after a warm-up, interleaved)"
+	echo "== seqwrite: fsmatrix workload seqwrite against fio ($SEQ_SIZE, bs 1m, $RUNS runs each after a warm-up, interleaved A B B A ...)"
 	command -v fio >/dev/null || { unmeasured seqwrite_ratio "fio is not installed (make deps)";
 		unmeasured seqwrite_cv_ratio "fio is not installed (make deps)"; return; }
 	rm -rf "$dir" && mkdir -p "$dir"
@@ -21,16 +21,20 @@ bench_seqwrite() {
 		# Run 0 of each side is a warm-up, not counted: the first write after the page
 		# cache was dropped (and after the image build) ran several times slower here.
 		for i in $(seq 0 "$RUNS"); do
-			drop_caches
-			oj=$("$FSM_ROOT/out/fsmatrix" workload seqwrite --size "$SEQ_SIZE" --bs 1m $dflag \
-				"$dir/ours.dat" 2>>"$BENCH_DIR/seqwrite.log") &&
-				ours=$(jq -er 'select(.type == "workload") | .mbps' <<<"$oj") ||
-				{ err="ours failed in run $i ($mode): $(tail -n 1 "$BENCH_DIR/seqwrite.log")"; break 2; }
-			drop_caches
-			fj=$(fio --name=seq --rw=write --bs=1m --size="$SEQ_SIZE" --end_fsync=1 $fflag \
-				--unlink=1 --filename="$dir/fio.dat" --output-format=json 2>>"$BENCH_DIR/seqwrite.log") &&
-				fio=$(jq -er '.jobs[0] | select(.error == 0) | .write.bw_bytes / 1e6' <<<"$fj") ||
-				{ err="fio failed in run $i ($mode): $(tail -n 1 "$BENCH_DIR/seqwrite.log")"; break 2; }
+			for side in $(order "$i" ours fio); do
+				drop_caches
+				if [ $side = ours ]; then
+					oj=$("$FSM_ROOT/out/fsmatrix" workload seqwrite --size "$SEQ_SIZE" --bs 1m $dflag \
+						"$dir/ours.dat" 2>>"$BENCH_DIR/seqwrite.log") &&
+						ours=$(jq -er 'select(.type == "workload") | .mbps' <<<"$oj") ||
+						{ err="ours failed in run $i ($mode): $(tail -n 1 "$BENCH_DIR/seqwrite.log")"; break 3; }
+				else
+					fj=$(fio --name=seq --rw=write --bs=1m --size="$SEQ_SIZE" --end_fsync=1 $fflag \
+						--unlink=1 --filename="$dir/fio.dat" --output-format=json 2>>"$BENCH_DIR/seqwrite.log") &&
+						fio=$(jq -er '.jobs[0] | select(.error == 0) | .write.bw_bytes / 1e6' <<<"$fj") ||
+						{ err="fio failed in run $i ($mode): $(tail -n 1 "$BENCH_DIR/seqwrite.log")"; break 3; }
+				fi
+			done
 			[ "$i" = 0 ] || a+=("$ours") b+=("$fio")
 		done
 		raw[$mode]=$(jq -n --argjson o "$(stats "${a[@]}")" --argjson f "$(stats "${b[@]}")" \

@@ -1,6 +1,6 @@
 # smallfiles: our engine creating the generated file set in-process against GNU tar
 # extracting a tarball of the identical set, into the same host filesystem
-# (build/bench/smallfiles/), each followed by a timed syncfs, runs interleaved A B A B.
+# (build/bench/smallfiles/), each followed by a timed syncfs, runs interleaved A B B A.
 # Both are timed by the same code and clock: `fsmatrix workload tar` forks tar and times it
 # from fork to reaping, then syncfs, as `fsmatrix workload smallfiles` times its own writes
 # then syncfs. Before every run the previous tree is removed and the page cache dropped
@@ -10,8 +10,8 @@
 
 bench_smallfiles() {
 	local dir=$BENCH_DIR/smallfiles fsm=$FSM_ROOT/out/fsmatrix log=$BENCH_DIR/smallfiles.log
-	local i oj tj a=() b=() set
-	echo "== smallfiles: fsmatrix workload smallfiles against GNU tar -xf of the same set ($RUNS runs each after a warm-up, interleaved)"
+	local i side oj tj a=() b=() set
+	echo "== smallfiles: fsmatrix workload smallfiles against GNU tar -xf of the same set ($RUNS runs each after a warm-up, interleaved A B B A ...)"
 	: >"$log"
 	rm -rf "$dir" && mkdir -p "$dir"
 	if ! "$fsm" workload gen-tree --list "$dir/src" >"$dir/list" 2>>"$log" ||
@@ -22,17 +22,20 @@ bench_smallfiles() {
 	rm -rf "$dir/src"
 	# Run 0 is a warm-up of each side, not counted (as for seqwrite).
 	for i in $(seq 0 "$RUNS"); do
-		rm -rf "$dir/ours" "$dir/tar"
-		drop_caches
-		oj=$("$fsm" workload smallfiles "$dir/ours" 2>>"$log") &&
-			oj=$(jq -ec 'select(.type == "workload" and .error == null)' <<<"$oj") ||
-			{ unmeasured smallfiles_ratio "ours failed in run $i: $(tail -n 1 "$log")"; return; }
-		rm -rf "$dir/ours" "$dir/tar"
-		drop_caches
-		cat "$dir/set.tar" >/dev/null
-		tj=$("$fsm" workload tar "$dir/set.tar" "$dir/tar" 2>>"$log") &&
-			tj=$(jq -ec 'select(.type == "workload" and .error == null and .status == 0)' <<<"$tj") ||
-			{ unmeasured smallfiles_ratio "tar failed in run $i: $(tail -n 1 "$log")"; return; }
+		for side in $(order "$i" ours tar); do
+			rm -rf "$dir/ours" "$dir/tar"
+			drop_caches
+			if [ $side = ours ]; then
+				oj=$("$fsm" workload smallfiles "$dir/ours" 2>>"$log") &&
+					oj=$(jq -ec 'select(.type == "workload" and .error == null)' <<<"$oj") ||
+					{ unmeasured smallfiles_ratio "ours failed in run $i: $(tail -n 1 "$log")"; return; }
+			else
+				cat "$dir/set.tar" >/dev/null
+				tj=$("$fsm" workload tar "$dir/set.tar" "$dir/tar" 2>>"$log") &&
+					tj=$(jq -ec 'select(.type == "workload" and .error == null and .status == 0)' <<<"$tj") ||
+					{ unmeasured smallfiles_ratio "tar failed in run $i: $(tail -n 1 "$log")"; return; }
+			fi
+		done
 		[ -n "${set:-}" ] || set=$(jq -nc --argjson o "$oj" --argjson t "$tj" \
 			'{files: $o.files, dirs: $o.dirs, bytes: $o.bytes, seed: $o.seed,
 			  same_set: ($o.files == $t.files and $o.bytes == $t.bytes)}')
