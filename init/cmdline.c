@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS };
+enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL };
 
 struct param {
 	const char *key;       /* after "fsmatrix." */
@@ -26,11 +26,15 @@ static const struct param params[] = {
 	{ "debug",  K_BOOL,   offsetof(struct cmdline, debug) },
 	{ "scale",  K_SCALE,  offsetof(struct cmdline, scale) },
 	{ "settle", K_MS,     offsetof(struct cmdline, settle_ms) },
+	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s) },
+	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
 };
 
 #define PREFIX "fsmatrix."
 #define SETTLE_MAX_MS 600000   /* ten minutes: anything longer is a typo, not a slow HBA */
 #define SCALE_MAX 1000.0
+#define WATCHDOG_MAX_S 65535   /* softdog's own limit */
+#define CELL_MAX 1000000
 
 static const struct param *find_param(const char *key)
 {
@@ -97,6 +101,27 @@ static const char *set_value(const struct param *p, const char *val, int has_val
 		*(int *)field = (int)v;
 		return NULL;
 	}
+	case K_WATCHDOG:
+		/* auto: the cell's timeout plus a margin (pid1_watchdog.c); 0: none */
+		if (has_val && strcmp(val, "auto") == 0) {
+			*(int *)field = CMDLINE_WATCHDOG_AUTO;
+			return NULL;
+		}
+		/* fall through: seconds */
+		__attribute__((fallthrough));
+	case K_CELL: {
+		const char *want = p->kind == K_CELL ? "expected a cell number, 1 to 1000000"
+						     : "expected auto, or seconds 0 to 65535";
+		if (!has_val || !*val || *val == '-' || *val == '+')
+			return want;
+		errno = 0;
+		long v = strtol(val, &end, 10);
+		if (errno || *end || v < (p->kind == K_CELL) ||
+		    v > (p->kind == K_CELL ? CELL_MAX : WATCHDOG_MAX_S))
+			return want;
+		*(int *)field = (int)v;
+		return NULL;
+	}
 	}
 	return "internal error: unknown parameter kind";
 }
@@ -134,6 +159,7 @@ static void set_defaults(struct cmdline *out)
 	memset(out, 0, sizeof *out);
 	out->scale = 1.0;
 	out->settle_ms = 10000;
+	out->watchdog_s = CMDLINE_WATCHDOG_AUTO;
 }
 
 /* The message quotes the parameter as given, and quotes let a newline into a word: shown as
@@ -170,7 +196,7 @@ int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errle
 		const struct param *p = find_param(key);
 		if (!p) {
 			snprintf(err, errlen, PREFIX "%s: unknown parameter (known: disks, wipe, plan, "
-				 "dry, shell, debug, scale, settle)", key);
+				 "dry, shell, debug, scale, settle, watchdog, debug_hang)", key);
 			return one_line(err, errlen);
 		}
 		const char *why = too_long ? "value too long" : set_value(p, val, eq != NULL, out);

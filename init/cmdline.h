@@ -6,6 +6,7 @@
 
 #define CMDLINE_VALUE_MAX 512
 #define CMDLINE_SHELL_NOW 2
+#define CMDLINE_WATCHDOG_AUTO (-1)
 
 struct cmdline {
 	char disks[CMDLINE_VALUE_MAX]; /* fsmatrix.disks=  ("" = not given: nothing destructive) */
@@ -18,6 +19,12 @@ struct cmdline {
 	double scale;                  /* fsmatrix.scale= sizes multiplier, default 1.0 */
 	int settle_ms;                 /* fsmatrix.settle= max wait for block devices, default 10000 */
 	int debug;                     /* fsmatrix.debug=0|1 */
+	int watchdog_s;                /* fsmatrix.watchdog=auto|0|SECONDS: the watchdog's
+	                                  timeout; auto (CMDLINE_WATCHDOG_AUTO, the default)
+	                                  derives it from the cell timeout, 0 leaves it off */
+	int debug_hang;                /* fsmatrix.debug_hang=N: cell N's first attempt hangs
+	                                  PID 1 in the kernel (a frozen filesystem), for the
+	                                  watchdog test; 0 = never */
 	char raw[4096];                /* the whole command line, for the run header */
 };
 

@@ -38,9 +38,9 @@ static const struct bad {
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle)" },
+	  "shell, debug, scale, settle, watchdog, debug_hang)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle)" },
+	  "shell, debug, scale, settle, watchdog, debug_hang)" },
 	{ "fsmatrix.disks=", "fsmatrix.disks=: expected a value" },
 	{ "fsmatrix.disks", "fsmatrix.disks: expected a value" },
 	{ "fsmatrix.scale=0", "fsmatrix.scale=0: expected a number greater than 0 and at most 1000" },
@@ -55,11 +55,36 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "dry, shell, debug, scale, settle)" },
+	  "dry, shell, debug, scale, settle, watchdog, debug_hang)" },
+	{ "fsmatrix.watchdog=-1", "fsmatrix.watchdog=-1: expected auto, or seconds 0 to 65535" },
+	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
+	{ "fsmatrix.watchdog=on", "fsmatrix.watchdog=on: expected auto, or seconds 0 to 65535" },
+	{ "fsmatrix.debug_hang=0", "fsmatrix.debug_hang=0: expected a cell number, 1 to 1000000" },
+	{ "fsmatrix.debug_hang", "fsmatrix.debug_hang: expected a cell number, 1 to 1000000" },
 };
+
+/* The watchdog and debug_hang values, which the table above does not carry. */
+static void test_watchdog(void)
+{
+	static const struct { const char *in; int watchdog_s, debug_hang; } rows[] = {
+		{ "", CMDLINE_WATCHDOG_AUTO, 0 },
+		{ "fsmatrix.watchdog=auto", CMDLINE_WATCHDOG_AUTO, 0 },
+		{ "fsmatrix.watchdog=0", 0, 0 },
+		{ "fsmatrix.watchdog=30 fsmatrix.debug_hang=2", 30, 2 },
+		{ "fsmatrix.watchdog=65535", 65535, 0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct cmdline c;
+		char err[300] = "";
+		CHECK(cmdline_parse(rows[i].in, &c, err, sizeof err) == 0, "%s: %s", rows[i].in, err);
+		CHECK_INT(c.watchdog_s, rows[i].watchdog_s);
+		CHECK_INT(c.debug_hang, rows[i].debug_hang);
+	}
+}
 
 int main(void)
 {
+	test_watchdog();
 	struct cmdline c;
 	char err[256];
 
