@@ -54,7 +54,7 @@ bench_image() {
 	fi
 	# Unpacked beside the root, then copied in: extracted straight into it, the package's
 	# lib/ directory would replace the merged-/usr symlink /lib -> usr/lib.
-	rm -rf "$root/usr/lib/modules/$kver" "$root/boot"/*"$kver"* "$root/tmp/initrd.img" "$BENCH_DIR/kernel-deb"
+	rm -rf "${root:?}/usr/lib/modules/${kver:?}" "$root/boot"/*"$kver"* "$root/tmp/initrd.img" "$BENCH_DIR/kernel-deb"
 	dpkg-deb -x "$deb" "$BENCH_DIR/kernel-deb" &&
 		mkdir -p "$root/usr/lib/modules" &&
 		cp -a "$BENCH_DIR/kernel-deb/lib/modules/$kver" "$root/usr/lib/modules/" &&
