@@ -49,6 +49,7 @@ bench_smallfiles() {
 		'{value: ($o.median / $t.median), goal: "<= 1.0", ours_s: $o, tar_s: $t, set: $set,
 		  tar_version: $tarv, archive_bytes: $tarbytes, filesystem: $fs,
 		  timed: "creation or extraction, then syncfs of the target filesystem"}')"
+	rm -rf "$dir"
 	jq -r '.smallfiles_ratio | "\(.value * 1000 | round / 1000)  (ours \(.ours_s.median * 1000 | round / 1000) s / tar \(.tar_s.median * 1000 | round / 1000) s, medians incl. sync; goal <= 1.0)"' \
 		"$FIGS/smallfiles_ratio.json" | sed 's/^/smallfiles_ratio     /'
 	note "$(jq -r '.smallfiles_ratio | "set: \(.set.files) files, \(.set.dirs) dirs, \(.set.bytes) bytes (seed \(.set.seed)); tar extracted the same files and bytes: \(.set.same_set); CV ours \(.ours_s.cv * 1000 | round / 10)% / tar \(.tar_s.cv * 1000 | round / 10)%"' "$FIGS/smallfiles_ratio.json")"
