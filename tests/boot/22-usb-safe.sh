@@ -79,6 +79,7 @@ RUN=$FSM_TEST_RUNS/22-usb-safe-shell
 rm -rf "$RUN"
 type_exit | "$FSM_ROOT/qemu/run" --run-dir "$RUN" --mem 1024M --timeout 300 \
 	--boot-disk "$stick" --boot-bus virtio-blk --disks 1 --size 64M >"$RUN.out" 2>&1
+# shellcheck disable=SC2034 # read by lib.sh's expect_status
 BOOT_STATUS=${PIPESTATUS[1]}
 expect_status "shell: exit powers the guest off, without a trailer (exit 2)" 2
 expect_console "shell: /init starts a shell once the disks are shown" \
