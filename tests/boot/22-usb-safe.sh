@@ -24,6 +24,17 @@ if [ -d "$PXE_DIR" ]; then
 	check "out/pxe/boot.ipxe names no disk" names_no_disk cat "$PXE_DIR/boot.ipxe"
 fi
 
+# A stick's command line is its own: qemu/run cannot add to it behind the user's back.
+refuses_append() {
+	local out
+	out=$("$FSM_ROOT/qemu/run" --boot-disk "$USB_IMG" --append fsmatrix.disks=blank --dry-run \
+		--run-dir "$FSM_TEST_RUNS/22-usb-safe-refused" 2>&1) && { echo "accepted: $out"; return 1; }
+	printf '%s\n' "$out" | grep -q 'cannot reach a kernel the firmware loads' || { echo "$out"; return 1; }
+}
+check "qemu/run refuses --append with --boot-disk" refuses_append
+check "qemu/run --boot-disk adds no fsmatrix.disks= to anything" \
+	bash -c "! '$FSM_ROOT/qemu/run' --boot-disk '$USB_IMG' --disks 2 --dry-run --run-dir '$FSM_TEST_RUNS/22-usb-safe-refused' 2>&1 | grep fsmatrix.disks"
+
 # The run directory is made here with the disks already in it; qemu/run --reuse uses them.
 RUN=$FSM_TEST_RUNS/22-usb-safe-main
 rm -rf "$RUN" && mkdir -p "$RUN/disks" "$RUN.data"
