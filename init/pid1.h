@@ -21,6 +21,7 @@ struct boot {
 	char run_id[32];
 	long long start_epoch;
 	long long init_ms, ready_ms;      /* CLOCK_BOOTTIME: since the kernel started */
+	long long entropy_ms;             /* waited for the random pool (pid1_entropy.c) */
 	struct disk disks[DISK_MAX];
 	struct selection sel[DISK_MAX];
 	int ndisks, ntaken;
@@ -90,5 +91,8 @@ void matrix_run(const struct plan *p);
 /* pid1_header.c */
 void header_emit(void);
 void trailer_emit(void);
+
+/* pid1_entropy.c */
+void entropy_wait(void);
 
 #endif

@@ -155,6 +155,7 @@ void header_emit(void)
 	jw_obj(&w);
 	jw_kint(&w, "init_ms", boot.init_ms);
 	jw_kint(&w, "probed_ms", boottime_ms());
+	jw_kint(&w, "entropy_ms", boot.entropy_ms);
 	jw_end_obj(&w);
 	jw_end_obj(&w);
 	emit(&w);

@@ -84,6 +84,7 @@ int main(void)
 	/* Without module metadata the drivers may be built in: still wait for their disks. */
 	modules_init();
 	settle_block_devices(boot.cmd.settle_ms);
+	entropy_wait();
 	modules_load_named(results_modules);
 
 	disks_stage();
