@@ -37,7 +37,8 @@ DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip \
 	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi pxelinux dpkg-dev jq chromium \
 	clang libclang-rt-14-dev fio debootstrap
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip qemu-system-x86_64 qemu-img \
-	mcopy mkfs.vfat sfdisk syslinux pkg-config dpkg-deb dpkg-source jq fio debootstrap
+	mcopy mkfs.vfat sfdisk syslinux pkg-config dpkg-deb dpkg-source jq fio debootstrap \
+	clang chromium
 
 deps:
 	@recipes/host-deps install $(DEPS_PKGS)
@@ -232,9 +233,9 @@ usb: $(OUT)/fsmatrix-usb.img
 pxe: $(OUT)/pxe/vmlinuz
 
 ## ---------------------------------------------------------------- running and testing
-# Until rootfs/plans/default.ini exists, the run is whatever /init does without a plan.
+# The default plan on four fresh 1 GiB disks, then the text report and report.html.
 run: image
-	@qemu/run --disks 4 --size 1G $(if $(wildcard rootfs/plans/default.ini),--plan rootfs/plans/default.ini) --report
+	@qemu/run --disks 4 --size 1G --plan rootfs/plans/default.ini --report
 
 # The unit programs are built here but run by tests/run, so that a failing one is one FAIL
 # line among the rest rather than the end of make.
