@@ -50,7 +50,8 @@ static void count_reject(struct loader *l, char kind)
 	(*c)++;
 }
 
-/* One record; a header opens a new run, unless the current one has no header and no cells. */
+/* One record; a header opens a new run, unless the current one has no header and no cells,
+ * or is the same run resumed. */
 static void feed(struct loader *l, json_t *rec)
 {
 	const char *type = json_string_value(json_object_get(rec, "type"));
@@ -60,6 +61,13 @@ static void feed(struct loader *l, json_t *rec)
 		return;
 	}
 	if (strcmp(type, "header") == 0) {
+		const char *rid = json_string_value(json_object_get(rec, "run"));
+		/* A run resumed after a reboot (pid1_resume.c) writes a header per boot under its
+		 * first id: the run goes on, and its first header describes it. */
+		if (l->cur && l->cur->header && l->cur->id && rid && strcmp(l->cur->id, rid) == 0) {
+			json_decref(rec);
+			return;
+		}
 		if (!l->cur || l->cur->header || json_array_size(l->cur->records))
 			new_run(l);
 		l->cur->header = rec;

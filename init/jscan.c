@@ -184,6 +184,32 @@ int json_member(const char *obj, size_t len, const char *key, const char **val, 
 	}
 }
 
+int json_item(const char *arr, size_t len, int i, const char **val, size_t *vlen)
+{
+	struct js j = { arr, arr + len, 0 };
+	blanks(&j);
+	if (j.s >= j.end || *j.s != '[')
+		return -1;
+	j.s++;
+	blanks(&j);
+	if (j.s < j.end && *j.s == ']')
+		return -1;
+	for (int k = 0;; k++) {
+		blanks(&j);
+		const char *v = j.s;
+		if (skip_value(&j) < 0)
+			return -1;
+		if (k == i) {
+			*val = v;
+			*vlen = (size_t)(j.s - v);
+			return 0;
+		}
+		blanks(&j);
+		if (j.s >= j.end || *j.s++ != ',')
+			return -1;
+	}
+}
+
 int json_member_str(const char *obj, size_t len, const char *key, char *out, size_t outlen)
 {
 	const char *v;

@@ -16,6 +16,9 @@ int json_valid(const char *text, size_t len);
  * only): *val and *vlen span its text. Returns 0, or -1 if there is none. */
 int json_member(const char *obj, size_t len, const char *key, const char **val, size_t *vlen);
 
+/* Item i (0-based) of a valid array. Returns 0, or -1 past its end. */
+int json_item(const char *arr, size_t len, int i, const char **val, size_t *vlen);
+
 /* A member that is a string without escapes (ids, names, statuses, hashes), copied into out.
  * Returns 0, or -1 if missing, not a string, escaped or too long. */
 int json_member_str(const char *obj, size_t len, const char *key, char *out, size_t outlen);

@@ -32,15 +32,20 @@ struct boot {
 	 * status in the order of cell_status_names[] */
 	int cells;
 	int counts[5];
+	int resumed;                      /* boots of this run before this one (pid1_resume.c) */
+	int results_ro;                   /* FSMRESULTS mounted read-only: records on the console */
 };
 
 extern struct boot boot;
+struct plan;
 
 /* pid1_console.c: every line the console shows, and every record. Until the results
  * files are open both are kept in memory, then written there first. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void emit(struct jw *w);          /* a finished record: framed on the console, json to .jsonl */
 int console_attach(const char *jsonl_path, const char *log_path);
+void console_files_off(void);     /* no results files will come: stop keeping early text */
+int console_attached(void);       /* console_attach or console_files_off was called */
 void console_detach(void);        /* fsync and close the results files */
 int console_records(const char *type); /* how many of this type were emitted */
 void console_fix_fds(void);       /* fds 0-2 on /dev/console if the kernel gave none */
@@ -48,6 +53,9 @@ void console_fix_fds(void);       /* fds 0-2 on /dev/console if the kernel gave 
 /* pid1_fatal.c */
 _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void power_off(void);
+void signals_init(void);          /* busybox poweroff/reboot/halt signal PID 1 */
+int shutdown_requested(void);     /* one of them arrived */
+_Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do what it asked */
 long long boottime_ms(void);
 void reap_orphans(void);          /* between steps only: never while run_argv() waits */
 void console_shell(void);         /* /bin/sh on /dev/console until it exits */
@@ -72,8 +80,26 @@ void disks_select(void);          /* verdicts and the chosen disks, printed */
 void disks_event(void);           /* the "selected" record: chosen disks, before any write */
 
 /* pid1_results.c */
-void results_open(void);          /* mount FSMRESULTS, mark a boot disk, open the files */
+void results_open(void);          /* mount FSMRESULTS (read-only if it must), mark a boot disk */
+int results_writable(void);       /* mounted read-write, its directory made */
+void results_attach(void);        /* open <run>.jsonl and .console.log under boot.run_id */
 void results_close(void);         /* detach, sync, unmount */
+
+/* pid1_resume.c: after the plan is known, go on with the last run when its journal says it
+ * is unfinished with this plan (resume.h), else start this boot's run; then attach the
+ * results files. resume_cell: what cell index (0-based) does in this boot. */
+struct resume_step;
+void resume_stage(const struct plan *p);
+void resume_cell(int index, int retries, struct resume_step *s);
+void resume_event(void);          /* the "resume" event, on a resumed boot */
+
+/* pid1_watchdog.c: /dev/watchdog (hardware, else softdog) armed before the first cell with
+ * a margin over the longest step, petted between steps, closed with the magic 'V' before a
+ * clean power-off. */
+void watchdog_start(const struct plan *p);
+void watchdog_pet(void);
+void watchdog_stop(void);
+void watchdog_json(struct jw *w); /* the header's "watchdog" field */
 
 /* pid1_plan.c: the plan, found and loaded before anything is destroyed; its errors are
  * fatal "FILE:LINE: message" lines. */

@@ -26,11 +26,13 @@
 #ifndef BLKFLSBUF
 #define BLKFLSBUF _IO(0x12, 97)
 #endif
+#ifndef FIFREEZE
+#define FIFREEZE _IOWR('X', 119, int)
+#endif
 
 #define STEP_MAX 48
 #define STEP_ERR_MAX 1024
 #define WIPE_BYTES (1 << 20)
-#define TEARDOWN_MS 120000        /* each teardown command, whatever the cell's deadline */
 #define TEXT_MAX (16 * 1024)      /* md --detail and fs geometry texts */
 
 struct step {
@@ -45,6 +47,7 @@ struct step {
 struct ctx {
 	const struct plan *p;
 	const struct cell *c;
+	int attempt;                        /* 1, or more after reboots interrupted it */
 	char names[PLAN_DEVICES_MAX][32];   /* members: vdb ... */
 	char paths[PLAN_DEVICES_MAX][48];   /* /dev/vdb ... */
 	char *name_v[PLAN_DEVICES_MAX + 1];
@@ -115,6 +118,8 @@ static struct step *step_new(const char *const *argv)
 	static struct step spare;
 	struct step *s = x.nsteps < STEP_MAX ? &x.steps[x.nsteps++] : &spare;
 	size_t used = 0;
+	/* Each step is a sign of life: the watchdog's timeout covers the longest one. */
+	watchdog_pet();
 	memset(s, 0, sizeof *s);
 	for (int i = 0; argv[i]; i++) {
 		size_t l = strlen(argv[i]) + 1;
@@ -308,6 +313,7 @@ static int wait_resync(void)
 			return -1;
 		}
 		idle = strcmp(action, "idle") == 0 ? idle + 1 : 0;
+		watchdog_pet(); /* a long resync is waiting, not a hang */
 		if (idle == 2)
 			break;
 		if (remaining_ms() < 0) {
@@ -572,6 +578,7 @@ static void emit_record(int trimmed)
 	jw_kint(&w, "reps", x.p->repeat);
 	jw_kint(&w, "index", x.c->index + 1);
 	jw_kint(&w, "total", matrix_count(x.p));
+	jw_kint(&w, "attempt", x.attempt);
 	axes_json(&w);
 	jw_kstr(&w, "status", cell_status_names[x.status]);
 	jw_kstr(&w, "error", x.status == CELL_OK ? NULL : x.error);
@@ -659,6 +666,30 @@ static int pick_members(int need, char *why, size_t len)
 	return -1;
 }
 
+/* fsmatrix.debug_hang=N: a kernel-level hang on demand, for the watchdog boot test. PID 1
+ * freezes the test filesystem and writes to it itself: the write waits in the kernel,
+ * uninterruptibly, for a thaw that never comes, as a process stuck on a dead disk or a
+ * filesystem deadlock does. Nothing in userspace can end it; only the watchdog can. */
+static void debug_hang(void)
+{
+	say("fsmatrix: debug_hang: cell %d, attempt 1: freezing " TEST_MNT " and writing to it "
+	    "from PID 1; only the watchdog can end this", x.c->index + 1);
+	fflush(stdout);
+	sync();
+	int dir = open(TEST_MNT, O_RDONLY | O_CLOEXEC);
+	if (dir < 0 || ioctl(dir, FIFREEZE, 0) < 0) {
+		say("fsmatrix: debug_hang: unable to freeze " TEST_MNT ": %s; hanging in pause() instead",
+		    strerror(errno));
+		for (;;)
+			pause();
+	}
+	int fd = open(TEST_MNT "/debug-hang", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	say("fsmatrix: debug_hang: the write returned (%s): hanging in pause() instead",
+	    fd < 0 ? strerror(errno) : "opened");
+	for (;;)
+		pause();
+}
+
 static void setup_and_measure(void)
 {
 	/* A leftover array from a teardown that failed would hold the disks. */
@@ -676,6 +707,8 @@ static void setup_and_measure(void)
 	if (make_fs() < 0 || mount_fs() < 0)
 		return;
 	capture_json(x.queue, sizeof x.queue, queue_part);
+	if (boot.cmd.debug_hang == x.c->index + 1 && x.attempt == 1)
+		debug_hang();
 	run_workload();
 	if (x.md) {
 		capture_json(x.mdstate, sizeof x.mdstate, md_part);
@@ -705,13 +738,29 @@ static void teardown(void)
 			warn_add(&x.warn, "teardown: %s", x.steps[x.nsteps - 1].err);
 }
 
-void cell_run(const struct plan *p, const struct cell *c, struct cell_result *r)
+void cell_record_status(const struct plan *p, const struct cell *c, enum cell_status st,
+			int attempt, const char *error)
+{
+	memset(&x, 0, sizeof x);
+	x.p = p;
+	x.c = c;
+	x.attempt = attempt;
+	x.resync_s = -1;
+	x.kmsg = -1;
+	x.target = "";
+	x.status = st;
+	snprintf(x.error, sizeof x.error, "%s", error);
+	emit_record(0);
+}
+
+void cell_run(const struct plan *p, const struct cell *c, int attempt, struct cell_result *r)
 {
 	char why[300];
 	memset(&x, 0, sizeof x);
 	memset(r, 0, sizeof *r);
 	x.p = p;
 	x.c = c;
+	x.attempt = attempt;
 	x.resync_s = -1;
 	x.kmsg = -1;
 	x.md = p->arrays[c->array].level != LEVEL_NONE;

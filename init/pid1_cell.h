@@ -11,6 +11,7 @@
 #define TEST_MNT "/mnt/test"
 #define MD_NAME "md0"
 #define METRIC_MAX 12
+#define TEARDOWN_MS 120000        /* each teardown command, whatever the cell's deadline */
 
 /* What the matrix keeps of one (cell, rep) for progress lines and summaries. */
 struct cell_result {
@@ -23,7 +24,11 @@ struct cell_result {
 
 /* Runs cell c on the taken disks that are still present, emits its cell record, and
  * fills r. Never fails: whatever goes wrong is the cell's status. */
-void cell_run(const struct plan *p, const struct cell *c, struct cell_result *r);
+void cell_run(const struct plan *p, const struct cell *c, int attempt, struct cell_result *r);
+/* A record for a cell that does not run in this boot: an attempt interrupted by a reboot,
+ * or a cell failed after too many of them (pid1_matrix.c). */
+void cell_record_status(const struct plan *p, const struct cell *c, enum cell_status st,
+			int attempt, const char *error);
 
 /* ------------------------------------------------------------ pid1_workload.c */
 #define PASS_REC_MAX 32

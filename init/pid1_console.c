@@ -1,8 +1,8 @@
 /* pid1_console.c: the console and the results files. Human lines and framed records go to
  * stdout (the console); the same text goes to <run>.console.log and each record's JSON to
  * <run>.jsonl, fsynced record by record. Before the results partition is mounted the text
- * is kept in memory. A results file that fails is reported once and dropped: the console
- * keeps carrying everything. */
+ * is kept in memory. When a results file fails (a full or read-only partition), the
+ * console says so once and both files are dropped: the console keeps carrying everything. */
 #include "pid1.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -58,19 +58,22 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-static void file_failed(int *fd, const char *path)
+/* The first failure of either file ends both: a full or read-only partition fails them
+ * alike, and the console says so once, then alone carries the run. */
+static void file_failed(const char *path)
 {
 	int e = errno;
-	close(*fd);
-	*fd = -1;
-	/* Said once per file, then the console alone carries the run. */
-	printf("fsmatrix: unable to write %s: %s (records continue on the console)\n", path, strerror(e));
-	if (log_fd >= 0) {
-		char line[400];
-		int n = snprintf(line, sizeof line, "fsmatrix: unable to write %s: %s\n", path, strerror(e));
-		if (write_all(log_fd, line, (size_t)n) < 0)
-			file_failed(&log_fd, log_path);
-	}
+	static int said;
+	if (jsonl_fd >= 0)
+		close(jsonl_fd);
+	if (log_fd >= 0)
+		close(log_fd);
+	jsonl_fd = log_fd = -1;
+	if (said++)
+		return;
+	printf("fsmatrix: unable to write %s: %s (records continue on the console only)\n", path,
+	       strerror(e));
+	fflush(stdout);
 }
 
 /* Text the console showed: to stdout, and to the console log or its memory. */
@@ -80,7 +83,7 @@ static void shown(const char *s, size_t n, int sync_now)
 	fflush(stdout);
 	if (log_fd >= 0) {
 		if (write_all(log_fd, s, n) < 0 || (sync_now && fsync(log_fd) < 0))
-			file_failed(&log_fd, log_path);
+			file_failed(log_path);
 	} else if (!log_path[0]) {
 		keep(&early_log, s, n);
 	}
@@ -124,9 +127,18 @@ void emit(struct jw *w)
 	}
 	framed[n++] = '\n';
 	if (jsonl_fd >= 0) {
-		if (write_all(jsonl_fd, w->buf, w->len) < 0 || write_all(jsonl_fd, "\n", 1) < 0 ||
-		    fsync(jsonl_fd) < 0)
-			file_failed(&jsonl_fd, jsonl_path);
+		/* One write for the line and its newline, so that a power cut leaves at most one
+		 * line torn (resume.h) */
+		int rc;
+		if (w->len < w->cap) {
+			w->buf[w->len] = '\n';
+			rc = write_all(jsonl_fd, w->buf, w->len + 1);
+			w->buf[w->len] = '\0';
+		} else {
+			rc = write_all(jsonl_fd, w->buf, w->len) < 0 ? -1 : write_all(jsonl_fd, "\n", 1);
+		}
+		if (rc < 0 || fsync(jsonl_fd) < 0)
+			file_failed(jsonl_path);
 	} else if (!jsonl_path[0]) {
 		keep(&early_jsonl, w->buf, w->len);
 		keep(&early_jsonl, "\n", 1);
@@ -150,8 +162,7 @@ static int open_with(const char *path, struct early *e, char *keep_path, size_t 
 		int err = errno;
 		if (fd >= 0)
 			close(fd);
-		printf("fsmatrix: unable to write %s: %s (records continue on the console)\n", path,
-		       strerror(err));
+		errno = err;
 		fd = -1;
 	}
 	free(e->buf);
@@ -162,8 +173,36 @@ static int open_with(const char *path, struct early *e, char *keep_path, size_t 
 int console_attach(const char *jsonl, const char *log)
 {
 	jsonl_fd = open_with(jsonl, &early_jsonl, jsonl_path, sizeof jsonl_path);
+	if (jsonl_fd < 0) {
+		file_failed(jsonl);
+		console_files_off();
+		return -1;
+	}
 	log_fd = open_with(log, &early_log, log_path, sizeof log_path);
-	return jsonl_fd >= 0 && log_fd >= 0 ? 0 : -1;
+	if (log_fd < 0) {
+		file_failed(log);
+		console_files_off();
+		return -1;
+	}
+	return 0;
+}
+
+void console_files_off(void)
+{
+	/* nothing more is kept for files that will never be opened */
+	free(early_log.buf);
+	free(early_jsonl.buf);
+	memset(&early_log, 0, sizeof early_log);
+	memset(&early_jsonl, 0, sizeof early_jsonl);
+	if (!log_path[0])
+		snprintf(log_path, sizeof log_path, "-");
+	if (!jsonl_path[0])
+		snprintf(jsonl_path, sizeof jsonl_path, "-");
+}
+
+int console_attached(void)
+{
+	return jsonl_fd >= 0 || log_fd >= 0 || jsonl_path[0];
 }
 
 void console_detach(void)

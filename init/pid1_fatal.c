@@ -1,9 +1,11 @@
 /* pid1_fatal.c: how PID 1 stops. It never exits (the kernel would panic): it says why,
  * records it, syncs, then powers off, or first gives a shell with fsmatrix.shell=1. If
- * power-off itself fails it says so and waits. */
+ * power-off itself fails it says so and waits. busybox's poweroff, reboot and halt signal
+ * PID 1 (SIGUSR2, SIGTERM, SIGUSR1): the same clean stop, then what was asked. */
 #include "pid1.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,10 +30,80 @@ void reap_orphans(void)
 		;
 }
 
+/* ------------------------------------------------------------------ signals */
+
+/* What busybox's poweroff, reboot and halt send to a PID 1 that is not busybox init. */
+static const struct {
+	int sig;
+	int how;
+	const char *what;
+} stops[] = {
+	{ SIGUSR2, RB_POWER_OFF, "powering off" },
+	{ SIGTERM, RB_AUTOBOOT, "rebooting" },
+	{ SIGUSR1, RB_HALT_SYSTEM, "halting" },
+};
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+void signals_init(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		sigaction(stops[i].sig, &sa, NULL);
+}
+
+int shutdown_requested(void)
+{
+	return stop_sig != 0;
+}
+
+static _Noreturn void stop_machine(int how, const char *what)
+{
+	watchdog_stop();
+	results_close();
+	sync();
+	say("fsmatrix: %s", what);
+	fflush(stdout);
+	reboot(how);
+	say("fsmatrix: unable to %s: %s; halted here, switch the machine off",
+	    how == (int)RB_AUTOBOOT ? "reboot" : how == (int)RB_HALT_SYSTEM ? "halt" : "power off", strerror(errno));
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+_Noreturn void shutdown_by_signal(void)
+{
+	size_t i = 0;
+	while (i < sizeof stops / sizeof stops[0] - 1 && stops[i].sig != stop_sig)
+		i++;
+	say("fsmatrix: %s asked for (signal %d): stopping every process, then unmounting the "
+	    "results", stops[i].what, (int)stop_sig);
+	/* Every process but PID 1: the shell, and anything it started. */
+	kill(-1, SIGTERM);
+	for (int t = 0; t < 20 && waitpid(-1, NULL, WNOHANG) >= 0; t++) {
+		reap_orphans();
+		usleep(100 * 1000);
+	}
+	kill(-1, SIGKILL);
+	reap_orphans();
+	stop_machine(stops[i].how, stops[i].what);
+}
+
+/* ------------------------------------------------------------------ the shell */
+
 void console_shell(void)
 {
-	say("fsmatrix: starting a shell on the console (fsmatrix.shell=%s); exit it to power off",
-	    boot.cmd.shell == CMDLINE_SHELL_NOW ? "now" : "1");
+	say("fsmatrix: starting a shell on the console (fsmatrix.shell=%s); exit it or type "
+	    "poweroff to power off (reboot, halt)", boot.cmd.shell == CMDLINE_SHELL_NOW ? "now" : "1");
+	/* a person at a shell is no hang */
+	watchdog_stop();
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -51,26 +123,25 @@ void console_shell(void)
 		say("fsmatrix: unable to start a shell: %s", strerror(errno));
 		return;
 	}
-	/* Reap everything until the shell itself is gone: orphans come to PID 1. */
+	/* Reap everything until the shell itself is gone: orphans come to PID 1. Polled, so
+	 * that `poweroff` typed in the shell (a signal to PID 1) is seen at once. */
 	for (;;) {
+		if (shutdown_requested())
+			shutdown_by_signal();
 		int ws;
-		pid_t w = waitpid(-1, &ws, 0);
-		if (w == pid || (w < 0 && errno != EINTR))
+		pid_t w = waitpid(-1, &ws, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR && errno != ECHILD))
 			break;
+		if (w < 0 && errno == ECHILD)
+			break;
+		if (w == 0)
+			usleep(100 * 1000);
 	}
 }
 
 _Noreturn void power_off(void)
 {
-	results_close();
-	sync();
-	say("fsmatrix: powering off");
-	fflush(stdout);
-	reboot(RB_POWER_OFF);
-	say("fsmatrix: unable to power off: %s; halted here, switch the machine off", strerror(errno));
-	fflush(stdout);
-	for (;;)
-		pause();
+	stop_machine(RB_POWER_OFF, "powering off");
 }
 
 _Noreturn void fatal(const char *fmt, ...)

@@ -151,6 +151,8 @@ void header_emit(void)
 	jw_kstr(&w, "manifest_sha256", have_sha ? sha : NULL);
 	plan_header_json(&w);
 	jw_kbool(&w, "dry", boot.cmd.dry);
+	watchdog_json(&w);
+	jw_kint(&w, "resumed", boot.resumed);
 	jw_key(&w, "boot");
 	jw_obj(&w);
 	jw_kint(&w, "init_ms", boot.init_ms);

@@ -70,6 +70,7 @@ int main(void)
 	/* Line-buffered before any fork, or children inherit and repeat buffered text. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
+	signals_init();
 	setenv("PATH", "/sbin:/bin", 1);
 
 	int mrc = mounts_boot(err, sizeof err);
@@ -88,14 +89,20 @@ int main(void)
 	modules_load_named(results_modules);
 
 	disks_stage();
-	results_open();
+	results_open();   /* mounted; its files are opened by resume_stage() */
 	disks_select();
 	/* After the results partition (it may hold the plan), before any disk is written. */
 	const struct plan *plan = plan_stage();
+	/* Now the plan is known: this boot's run, or the unfinished one it resumes (which may
+	 * take back its disks). */
+	resume_stage(plan);
 	/* Only what the plan needs, and only when something will run. */
 	if (boot.ntaken && !boot.cmd.dry)
 		plan_modules(plan);
+	if (boot.cmd.shell != CMDLINE_SHELL_NOW)
+		watchdog_start(plan);
 	header_emit();
+	resume_event();
 	modules_event();
 	disks_event();
 	plan_event(plan);

@@ -1,8 +1,10 @@
 /* pid1_matrix.c: the plan's cells in order, one record each (pid1_cell.c), a progress line
  * after each, and with repeat > 1 a summary record for a cell after its last repetition.
  * Repetition is the outermost loop (matrix.h), so the figures of every repetition are kept
- * until the last one comes round. */
+ * until the last one comes round. On a resumed boot (pid1_resume.c) cells recorded before are
+ * not run again, and a summary covers the repetitions measured in this boot ("n"). */
 #include "pid1_cell.h"
+#include "resume.h"
 #include "stats.h"
 #include <math.h>
 #include <stdio.h>
@@ -105,6 +107,58 @@ static void summary_emit(const struct plan *p, const struct cell *c, struct kept
 	memset(k, 0, sizeof *k);
 }
 
+/* Announced, written and fsynced before the cell touches a disk: a boot that finds this
+ * with no cell record after it knows the cell was interrupted (resume.h). */
+static void cell_start_event(const struct cell *c, int attempt, int total)
+{
+	char buf[1024];
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "event");
+	jw_kstr(&w, "event", "cell-start");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kint(&w, "index", c->index + 1);
+	jw_kint(&w, "total", total);
+	jw_kstr(&w, "cell", c->id);
+	jw_kint(&w, "rep", c->rep);
+	jw_kint(&w, "attempt", attempt);
+	jw_end_obj(&w);
+	emit(&w);
+}
+
+/* What an earlier boot left of this cell: records still owed, or a verdict already given.
+ * Returns 1 when the cell needs no run in this boot. */
+static int settle_earlier(const struct plan *p, const struct cell *c, const struct resume_step *rs,
+			  const char *name, int total)
+{
+	char msg[300];
+	boot.counts[CELL_INTERRUPTED] += rs->recorded;
+	if (rs->action == RESUME_SKIP) {
+		boot.counts[rs->final]++;
+		say("[%d/%d] %s rep %d/%d: %s (recorded in an earlier boot)", c->index + 1, total, name,
+		    c->rep, p->repeat, cell_status_names[rs->final]);
+		return 1;
+	}
+	for (int k = 0; k < rs->record_interrupted; k++) {
+		int attempt = rs->recorded + k + 1;
+		snprintf(msg, sizeof msg, "attempt %d was interrupted: the machine restarted (watchdog, "
+			 "crash or power loss) before the cell ended", attempt);
+		cell_record_status(p, c, CELL_INTERRUPTED, attempt, msg);
+		boot.counts[CELL_INTERRUPTED]++;
+		say("[%d/%d] %s rep %d/%d: interrupted: %s", c->index + 1, total, name, c->rep,
+		    p->repeat, msg);
+	}
+	if (rs->action == RESUME_FAIL) {
+		snprintf(msg, sizeof msg, "interrupted %d times (the plan allows %d retr%s): not tried "
+			 "again", rs->interruptions, p->retries, p->retries == 1 ? "y" : "ies");
+		cell_record_status(p, c, CELL_ERROR, rs->interruptions, msg);
+		boot.counts[CELL_ERROR]++;
+		say("[%d/%d] %s rep %d/%d: error: %s", c->index + 1, total, name, c->rep, p->repeat, msg);
+		return 1;
+	}
+	return 0;
+}
+
 void matrix_run(const struct plan *p)
 {
 	int total = matrix_count(p), per = matrix_per_rep(p);
@@ -125,8 +179,22 @@ void matrix_run(const struct plan *p)
 		if (matrix_cell(p, i, &c) < 0)
 			break;
 		spaced(c.id, name, sizeof name);
-		say("[%d/%d] %s rep %d/%d: running", i + 1, total, name, c.rep, p->repeat);
-		cell_run(p, &c, &r);
+		watchdog_pet();
+		/* poweroff typed at a shell on another console: stop between cells; the run is
+		 * left unfinished and the next boot resumes it */
+		if (shutdown_requested())
+			shutdown_by_signal();
+		struct resume_step rs;
+		resume_cell(i, p->retries, &rs);
+		if (settle_earlier(p, &c, &rs, name, total))
+			continue;
+		cell_start_event(&c, rs.attempt, total);
+		if (rs.attempt > 1)
+			say("[%d/%d] %s rep %d/%d: running (attempt %d)", i + 1, total, name, c.rep,
+			    p->repeat, rs.attempt);
+		else
+			say("[%d/%d] %s rep %d/%d: running", i + 1, total, name, c.rep, p->repeat);
+		cell_run(p, &c, rs.attempt, &r);
 		boot.counts[r.status]++;
 		eta_text(start, i + 1, total, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
@@ -138,6 +206,7 @@ void matrix_run(const struct plan *p)
 		}
 	}
 	free(kept);
-	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout", boot.counts[CELL_OK],
-	    boot.counts[CELL_ERROR], boot.counts[CELL_SKIPPED], boot.counts[CELL_TIMEOUT]);
+	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted",
+	    boot.counts[CELL_OK], boot.counts[CELL_ERROR], boot.counts[CELL_SKIPPED],
+	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED]);
 }

@@ -40,6 +40,44 @@ static void header_line(const char *line, size_t n, struct journal *j)
 		if (json_member(plan, pl, "scale", &sc, &sl) == 0 && sl < sizeof j->scale)
 			snprintf(j->scale, sizeof j->scale, "%.*s", (int)sl, sc);
 	}
+	const char *arr, *d;
+	size_t al, dl;
+	if (json_member(line, n, "disks", &arr, &al) < 0)
+		return;
+	for (int i = 0; j->ndisks < RESUME_DISKS_MAX && json_item(arr, al, i, &d, &dl) == 0; i++) {
+		char verdict[32];
+		struct resume_disk *r = &j->disks[j->ndisks];
+		if (json_member_str(d, dl, "verdict", verdict, sizeof verdict) < 0 ||
+		    strcmp(verdict, "taken") != 0)
+			continue;
+		memset(r, 0, sizeof *r);
+		/* a name missing, null or escaped is left empty: it then matches nothing */
+		json_member_str(d, dl, "serial", r->serial, sizeof r->serial);
+		json_member_str(d, dl, "wwn", r->wwn, sizeof r->wwn);
+		json_member_str(d, dl, "by_path", r->by_path, sizeof r->by_path);
+		if (r->serial[0] || r->wwn[0] || r->by_path[0])
+			j->ndisks++;
+	}
+}
+
+int journal_took(const struct journal *j, const char *serial, const char *wwn, const char *by_path)
+{
+	for (int i = 0; i < j->ndisks; i++) {
+		const struct resume_disk *r = &j->disks[i];
+		if (r->serial[0] || serial[0]) {
+			if (strcmp(r->serial, serial) == 0)
+				return 1;
+			continue;
+		}
+		if (r->wwn[0] || wwn[0]) {
+			if (strcmp(r->wwn, wwn) == 0)
+				return 1;
+			continue;
+		}
+		if (r->by_path[0] && strcmp(r->by_path, by_path) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 static void record_line(const char *line, size_t n, struct journal *j, struct resume_cell *cells,
@@ -129,6 +167,7 @@ void resume_decide(const struct resume_cell *c, int retries, struct resume_step 
 		out->attempt = 1;
 		return;
 	}
+	out->recorded = c->interrupted;
 	if (c->final >= 0) {
 		out->action = RESUME_SKIP;
 		out->final = c->final;

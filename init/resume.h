@@ -20,6 +20,12 @@ struct resume_cell {
 	int final;          /* status of its final (not interrupted) record, -1: none */
 };
 
+/* A disk the run's first boot took, by the names that survive a reboot. */
+#define RESUME_DISKS_MAX 32
+struct resume_disk {
+	char serial[64], wwn[64], by_path[160];
+};
+
 struct journal {
 	char run[32];       /* the header's run id, "" if no valid header */
 	char plan_sha256[65];
@@ -31,6 +37,8 @@ struct journal {
 	int torn;           /* the last line is cut short: drop it before appending */
 	int need_newline;   /* the last record is complete but its newline was not written */
 	size_t keep;        /* the journal's length without a torn last line */
+	int ndisks;         /* disks the first header lists as taken */
+	struct resume_disk disks[RESUME_DISKS_MAX];
 };
 
 /* Reads a journal's text. cells[0..ncells) are filled from the records' 1-based "index";
@@ -46,6 +54,11 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
 int journal_resumable(const struct journal *j, const char *plan_sha256, const char *scale,
 		      char *why, size_t len);
 
+/* 1 when a disk with these names is one the run took in its first boot: by serial, else by
+ * wwn, else (a disk with neither) by its by-path name. A resumed run takes such a disk
+ * again although it carries the filesystem or array the interrupted cell left on it. */
+int journal_took(const struct journal *j, const char *serial, const char *wwn, const char *by_path);
+
 enum resume_action { RESUME_RUN, RESUME_SKIP, RESUME_FAIL };
 
 struct resume_step {
@@ -55,6 +68,7 @@ struct resume_step {
 	                           with no record and were not yet recorded as interrupted) */
 	int final;          /* SKIP: the status index of the record it already has */
 	int interruptions;  /* FAIL: attempts interrupted, more than retries allows */
+	int recorded;       /* interrupted records the journal already holds (for counts) */
 };
 
 /* A cell with a final record is skipped; one begun n times without a final record was

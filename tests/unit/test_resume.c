@@ -172,8 +172,43 @@ static void test_decide(void)
 	CHECK(s.action == RESUME_RUN && s.attempt == 1, "a cell no journal knows runs");
 }
 
+static void test_disks(void)
+{
+	const char *h = "{\"v\":1,\"type\":\"header\",\"run\":\"R1\",\"disks\":["
+		"{\"name\":\"vda\",\"serial\":\"fsmresults\",\"wwn\":\"\",\"by_path\":\"pci-3\",\"verdict\":\"results-disk\"},"
+		"{\"name\":\"vdb\",\"serial\":\"fsmtest0\",\"wwn\":\"\",\"by_path\":\"pci-4\",\"verdict\":\"taken\"},"
+		"{\"name\":\"sda\",\"serial\":\"\",\"wwn\":\"0x5000\",\"by_path\":\"pci-5\",\"verdict\":\"taken\"},"
+		"{\"name\":\"sdb\",\"serial\":\"\",\"wwn\":\"\",\"by_path\":\"pci-6\",\"verdict\":\"taken\"},"
+		"{\"name\":\"sdc\",\"serial\":\"other\",\"wwn\":\"\",\"by_path\":\"pci-7\",\"verdict\":\"has-signature\"}"
+		"],\"plan\":null}\n";
+	static const struct { const char *serial, *wwn, *by_path; int took; } rows[] = {
+		{ "fsmtest0", "", "pci-9", 1 },     /* moved to another slot: still the disk */
+		{ "fsmtest0", "", "pci-4", 1 },
+		{ "fsmtest1", "", "pci-4", 0 },     /* another disk in its slot is not it */
+		{ "", "0x5000", "", 1 },
+		{ "", "", "pci-6", 1 },
+		{ "", "", "pci-7", 0 },
+		{ "other", "", "pci-7", 0 },        /* not taken then */
+		{ "fsmresults", "", "pci-3", 0 },   /* the results disk never */
+		{ "", "", "", 0 },
+	};
+	struct journal j;
+	struct resume_cell c[1];
+	journal_scan(h, strlen(h), &j, c, 1);
+	CHECK_INT(j.ndisks, 3);
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		CHECK(journal_took(&j, rows[i].serial, rows[i].wwn, rows[i].by_path) == rows[i].took,
+		      "row %zu: %s %s %s", i, rows[i].serial, rows[i].wwn, rows[i].by_path);
+	const char *v;
+	size_t n;
+	CHECK(json_item("[1, {\"a\":[2]} ,3]", 18, 1, &v, &n) == 0 && n == 9 && v[0] == '{', "item 1");
+	CHECK(json_item("[1,2]", 5, 2, &v, &n) < 0, "past the end");
+	CHECK(json_item("[]", 2, 0, &v, &n) < 0, "empty");
+}
+
 int main(void)
 {
+	test_disks();
 	test_valid();
 	test_members();
 	test_journals();
