@@ -121,4 +121,7 @@ void trailer_emit(void);
 /* pid1_entropy.c */
 void entropy_wait(void);
 
+/* pid1_probe.c: the first line of a small (sysfs) file, 0 or -1 */
+int sysfs_read(const char *path, char *buf, size_t len);
+
 #endif

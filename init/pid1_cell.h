@@ -57,7 +57,6 @@ void workload_cpu_json(struct jw *jw, const struct wl_outcome *o);
 void workload_metrics(const struct wl_outcome *o, struct cell_result *r);
 
 /* ------------------------------------------------------------ pid1_probe.c */
-int sysfs_read(const char *path, char *buf, size_t len);   /* first line, 0 or -1 */
 void probe_queue_json(struct jw *w, const char *target, char *const *members, int nmembers);
 void probe_md_json(struct jw *w, const char *md);
 void probe_df_json(struct jw *w, const char *key, const char *mnt);

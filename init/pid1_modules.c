@@ -50,20 +50,6 @@ static double now_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* Modules already in the kernel (none at a normal boot) are not loaded again. */
 static void mark_loaded(void)
 {
@@ -255,7 +241,7 @@ int modules_scan_hardware(void)
 				continue;
 			fresh++;
 			snprintf(path + strlen(path), sizeof path - strlen(path), "/modalias");
-			if (read_line(path, alias, sizeof alias) < 0 || !alias[0])
+			if (sysfs_read(path, alias, sizeof alias) < 0 || !alias[0])
 				continue;
 			int hits[4], n = kmod_match(&db, alias, hits, 4);
 			for (int k = 0; k < n && nwant < LOADS_MAX; k++)
@@ -311,7 +297,7 @@ int modules_pending(char *what, size_t len)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "/sys/class/nvme/%s/state", e->d_name);
-		if (read_line(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
+		if (sysfs_read(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
 		    strcmp(buf, "dead") != 0) {
 			n++;
 			add_what(what, len, e->d_name);
@@ -325,7 +311,7 @@ int modules_pending(char *what, size_t len)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/proc_name", e->d_name);
-		if (read_line(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
+		if (sysfs_read(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
 			continue;
 		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/device", e->d_name);
 		DIR *h = opendir(path);
