@@ -1,0 +1,35 @@
+# 18-shell-poweroff: `poweroff` typed at the rescue shell (fsmatrix.shell=now) reaches PID 1
+# as busybox's SIGUSR2: /init stops the shell, unmounts the results partition and powers
+# off, and qemu ends on its own (issue 8).
+# shellcheck shell=bash
+. "$(dirname "$0")/lib.sh"
+
+[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
+[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+
+RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-shell
+rm -rf "$RUN" "$RUN.in"
+mkfifo "$RUN.in"
+# The console's input: held open until the shell is up, then one line.
+"$FSM_ROOT/qemu/run" --run-dir "$RUN" --kernel "$KERNEL" --initrd "$INITRD" --mem 1024M \
+	--timeout 180 --append "fsmatrix.shell=now" <"$RUN.in" >"$RUN.out" 2>&1 &
+booting=$!
+exec 4>"$RUN.in"
+typed=no
+for _ in $(seq 240); do
+	if grep -q 'starting a shell on the console' "$RUN/console.log" 2>/dev/null; then
+		sleep 2
+		printf 'poweroff\n' >&4 && typed=yes
+		break
+	fi
+	sleep 0.5
+done
+wait "$booting"
+BOOT_STATUS=$?
+exec 4>&-
+rm -f "$RUN.in"
+check "poweroff was typed at the shell" test "$typed" = yes
+expect_console "PID 1 took busybox's signal" 'fsmatrix: powering off asked for \(signal 12\)'
+expect_console "the guest powered off" 'reboot: Power down'
+check "qemu ended by itself, before the runner's timeout (guest-failed: a shell run has no trailer)" \
+	test "$BOOT_STATUS" = 2
