@@ -15,7 +15,8 @@ static const char style[] =
 	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"td.error{background:#fde2e2}td.missing{background:#eee;color:#777}"
 	"td.better{background:#dff3df}td.worse{background:#fde2e2}"
-	"table.kv th{background:none;border:0;text-align:right;color:#555}table.kv td{border:0}"
+	"table.kv th{background:none;border:0;text-align:right;color:#555}"
+	"table.kv td{border:0;white-space:normal;overflow-wrap:anywhere}"
 	".note{color:#555;margin:0}.charts{display:flex;flex-wrap:wrap;gap:16px}"
 	"svg.chart{border:1px solid #ddd;background:#fff}"
 	"svg .title{font-weight:bold;font-size:13px}svg .sub{font-size:11px;fill:#555}"
@@ -69,6 +70,8 @@ static void label(const struct rcell *c, const char **axes, size_t n, const char
 		if (skip && strcmp(axes[i], skip) == 0)
 			continue;
 		axis_text(c->axes, axes[i], w, sizeof w);
+		if (!w[0])
+			continue;   /* e.g. no chunk on a raw disk: "disk/ext4", not "disk//ext4" */
 		k += (size_t)snprintf(out + k, len - k, "%s%s", k ? "/" : "", w);
 	}
 }

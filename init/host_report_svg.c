@@ -59,13 +59,15 @@ void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metr
 		ymax = 1;
 
 	const int bw = 26, gap = 28, left = 70, right = 20, topm = 40, plot_h = 240;
-	int legend_h = ns > 1 ? 18 * (int)((ns + 2) / 3) + 10 : 0;
 	int cluster_w = (int)ns * bw + gap;
 	if (nc && (int)nc * cluster_w < 360)
 		cluster_w = 360 / (int)nc;   /* few bars: spread the clusters over a readable width */
 	int plot_w = (int)nc * cluster_w;
 	if (plot_w < 360)
 		plot_w = 360;
+	/* As many 200-pixel legend entries to a row as the chart is wide, so none is clipped. */
+	int per_row = (plot_w + right) / 200 > 0 ? (plot_w + right) / 200 : 1;
+	int legend_h = ns > 1 ? 18 * (((int)ns + per_row - 1) / per_row) + 10 : 0;
 	int width = left + plot_w + right, height = topm + plot_h + 50 + legend_h;
 
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" "
@@ -141,7 +143,7 @@ void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metr
 	/* legend, when bars in a cluster differ */
 	if (ns > 1)
 		for (size_t si = 0; si < ns; si++) {
-			int lx = left + (int)(si % 3) * 200, ly = topm + plot_h + 50 + (int)(si / 3) * 18;
+			int lx = left + (int)si % per_row * 200, ly = topm + plot_h + 50 + (int)si / per_row * 18;
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 				"<text x=\"%d\" y=\"%d\" class=\"tick\">", lx, ly, palette[si % NPAL], lx + 16, ly + 10);
 			html_escape(f, series[si]);
