@@ -1,6 +1,6 @@
 /* pid1_resume.c: whether this boot goes on with an earlier run, by the rules of resume.h.
- * Only the newest journal on the results partition is considered (run ids sort by time): a
- * run interrupted and then followed by another run is not taken up again. A resumed boot
+ * Only the newest journal with a header on the results partition is considered (run ids
+ * sort by time): a run interrupted and then followed by another run is not taken up again. A resumed boot
  * appends to the run's own files; a torn last line (the power went during a write) is cut
  * off first, so that the file stays one JSON record per line. */
 #include "pid1.h"
@@ -32,23 +32,37 @@ static void scale_text(char *out, size_t len)
 		out[0] = '\0';
 }
 
-static int newest_journal(char *path, size_t len)
+static int newer_first(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* The journals' names, newest first (run ids sort by time). Returns how many, -1 on error. */
+static int journals(char ***names)
 {
 	DIR *d = opendir(RESULTS_DIR);
 	struct dirent *e;
-	char best[256] = "";
+	int n = 0, cap = 0;
+	*names = NULL;
 	if (!d)
 		return -1;
 	while ((e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
-		if (n > 6 && strcmp(e->d_name + n - 6, ".jsonl") == 0 && strcmp(e->d_name, best) > 0)
-			snprintf(best, sizeof best, "%s", e->d_name);
+		size_t l = strlen(e->d_name);
+		if (l <= 6 || strcmp(e->d_name + l - 6, ".jsonl") != 0)
+			continue;
+		if (n == cap) {
+			char **nn = realloc(*names, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *nn);
+			if (!nn)
+				break;
+			*names = nn;
+		}
+		if (!((*names)[n] = strdup(e->d_name)))
+			break;
+		n++;
 	}
 	closedir(d);
-	if (!best[0])
-		return -1;
-	snprintf(path, len, RESULTS_DIR "/%s", best);
-	return 0;
+	qsort(*names, (size_t)n, sizeof **names, newer_first);
+	return n;
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -119,19 +133,28 @@ static void retake_disks(void)
 void resume_stage(const struct plan *p)
 {
 	char path[300], why[300], scale[24];
-	size_t len = 0;
-	char *text = NULL;
+	char **names = NULL;
+	int n = 0;
 
-	if (boot.cmd.dry || !results_writable() || newest_journal(path, sizeof path) < 0 ||
-	    !(text = read_all(path, &len)))
+	if (boot.cmd.dry || !results_writable() || (n = journals(&names)) <= 0)
 		goto fresh;
 	ncells = matrix_count(p);
 	cells = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof *cells);
 	if (!cells)
 		goto fresh;
-	journal_scan(text, len, &journal, cells, ncells);
-	free(text);
-	text = NULL;
+	/* The newest journal with a header: a boot stopped before its header (a plan error)
+	 * leaves one without, and must not hide the run before it. */
+	for (int i = 0; i < n; i++) {
+		size_t len = 0;
+		snprintf(path, sizeof path, RESULTS_DIR "/%s", names[i]);
+		char *text = read_all(path, &len);
+		if (!text)
+			continue;
+		journal_scan(text, len, &journal, cells, ncells);
+		free(text);
+		if (journal.run[0])
+			break;
+	}
 	scale_text(scale, sizeof scale);
 	if (journal_resumable(&journal, boot.plan_sha256, scale, why, sizeof why) < 0) {
 		if (journal.run[0] && !journal.trailer)
@@ -149,10 +172,15 @@ void resume_stage(const struct plan *p)
 	say("fsmatrix: resuming run %s (boot %d of it; this boot's own id %s is not used): its "
 	    "journal has %d records%s", boot.run_id, boot.resumed + 1, dropped_id, journal.records,
 	    journal.bad ? ", and unreadable lines it ignores" : "");
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	results_attach();
 	return;
 fresh:
-	free(text);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	free(cells);
 	cells = NULL;
 	ncells = 0;

@@ -8,13 +8,14 @@
 [ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
 
 status_file=$FSM_TEST_RUNS/14-disk-loss.status
-rm -f "$status_file"
+RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-loss
+# Before the boot starts: the watch below must not see an earlier run's console.
+rm -rf "$status_file" "$RUN"
 (
 	boot loss --disks 2 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/disk-loss.ini"
 	echo "$BOOT_STATUS" >"$status_file"
 ) &
 booting=$!
-RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-loss
 # Pull the disk once the slow cell has started (the array is being made or written).
 pulled=no
 for _ in $(seq 240); do
