@@ -157,7 +157,10 @@ static void add_record(struct rcell *c, json_t *rec)
 	json_t *result = json_object_get(rec, "result");
 	if (!status)
 		status = "error";
-	c->seen++;
+	/* An attempt a reboot cut short (a resumed run) is listed with the failures, but it is
+	 * not a repetition: the cell has a later record of its own. */
+	if (strcmp(status, "interrupted") != 0)
+		c->seen++;
 	json_int_t reps = json_integer_value(json_object_get(rec, "reps"));
 	if (reps > c->reps)
 		c->reps = (int)reps;
@@ -269,8 +272,14 @@ void report_model(struct rrun *r)
 	}
 	for (i = 0; i < r->ncells; i++) {
 		struct rcell *c = &r->cells[i];
-		if (c->ok == 0 && json_array_size(c->bad))
-			c->status = json_string_value(json_object_get(json_array_get(c->bad, 0), "status"));
+		for (size_t k = 0; c->ok == 0 && k < json_array_size(c->bad); k++) {
+			const char *st = json_string_value(json_object_get(json_array_get(c->bad, k), "status"));
+			if (!c->status || strcmp(c->status, "ok") == 0 ||
+			    (strcmp(c->status, "interrupted") == 0 && st))
+				c->status = st;
+			if (st && strcmp(st, "interrupted") != 0)
+				break;
+		}
 		if (!c->status)
 			c->status = "error";
 		if (c->reps < c->seen)
