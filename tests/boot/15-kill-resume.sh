@@ -2,7 +2,9 @@
 # again on the same test disk and results disk: the run resumes under its first id, every
 # cell has exactly one final record, the interrupted one has one "interrupted" record too,
 # and the journal written before the kill is the unaltered start of the final one
-# (issue 8, test 4).
+# (issue 8, test 4). A second disk holding ext4 is named by the same serial glob but never
+# taken (it carries a signature): a resumed run takes back only the disks its first boot
+# took, so that disk stays byte-identical through both boots.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -13,9 +15,15 @@ PLAN=$FSM_ROOT/tests/plans/resume.ini
 status_file=$FSM_TEST_RUNS/15-kill-resume.status
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-run
 # An earlier run's console must not be mistaken for this one's.
-rm -rf "$status_file" "$RUN"
+rm -rf "$status_file" "$RUN" "$RUN.data"
+mkdir -p "$RUN/disks" "$RUN.data"
+echo "fsmatrix must not touch this file" >"$RUN.data/precious.txt"
+truncate -s 256M "$RUN/disks/fsmtest0.img"
+truncate -s 256M "$RUN/disks/fsmtest1.img"
+mkfs.ext4 -q -F -d "$RUN.data" "$RUN/disks/fsmtest1.img" && rm -rf "$RUN.data"
+snapshot "$RUN/disks/fsmtest1.img"
 (
-	boot run --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN"
+	boot run --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN"
 	echo "$BOOT_STATUS" >"$status_file"
 ) &
 booting=$!
@@ -42,7 +50,7 @@ id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 check "the first boot recorded cell 1 and announced cell 2" \
 	grep -q '"event":"cell-start","run":"'"$id"'","index":2' "$before"
 
-boot run --reuse --disks 1 --size 256M --timeout 300 --plan "$PLAN"
+boot run --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN"
 expect_status "the second boot completes the run (exit 0)" 0
 expect_console "it resumes the first boot's run" "fsmatrix: resuming run $id"
 expect_record "the resume event names cell 2 as interrupted" \
@@ -62,3 +70,7 @@ check "cell 1 was not run again (one cell-start)" test "$(jq -s \
 	'[.[] | select(.type == "event" and .event == "cell-start" and .index == 1)] | length' "$after")" = 1
 check "the trailer closes the run once and counts the interruption" test "$(jq -r -s \
 	'[.[] | select(.type == "trailer")] | map("\(.run) \(.counts.ok) \(.counts.interrupted)") | join(",")' "$after")" = "$id 3 1"
+expect_record "the resumed boot still refuses the ext4 disk it never took" \
+	'select(.type == "header") | .disks[] | select(.serial == "fsmtest1") | .verdict == "has-signature"'
+sha256_unchanged "the ext4 disk is unchanged through both boots, byte for byte" "$RUN/disks/fsmtest1.img"
+rm -rf "$RUN/disks"
