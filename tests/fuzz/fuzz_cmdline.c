@@ -14,8 +14,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_ASSERT(c.scale > 0 && c.scale <= 1000, "scale %g", c.scale);
 		FUZZ_ASSERT(c.settle_ms >= 0 && c.settle_ms <= 600000, "settle %d", c.settle_ms);
-		FUZZ_ASSERT((c.dry | c.shell | c.debug) <= 1 && c.dry >= 0 && c.shell >= 0 && c.debug >= 0,
-			    "flags %d %d %d", c.dry, c.shell, c.debug);
+		FUZZ_ASSERT((c.dry | c.debug) <= 1 && c.dry >= 0 && c.debug >= 0, "flags %d %d",
+			    c.dry, c.debug);
+		FUZZ_ASSERT(c.shell == 0 || c.shell == 1 || c.shell == CMDLINE_SHELL_NOW, "shell %d",
+			    c.shell);
+		FUZZ_ASSERT(c.watchdog_s == CMDLINE_WATCHDOG_AUTO ||
+			    (c.watchdog_s >= 0 && c.watchdog_s <= 65535), "watchdog %d", c.watchdog_s);
+		FUZZ_ASSERT(c.debug_hang >= 0, "debug_hang %d", c.debug_hang);
 		FUZZ_ASSERT(memchr(c.disks, '\0', sizeof c.disks) && memchr(c.wipe, '\0', sizeof c.wipe) &&
 			    memchr(c.plan, '\0', sizeof c.plan), "a value is not terminated");
 	}
