@@ -125,7 +125,9 @@ CFLAGS_OURS := -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -g0
 SHARED_SRCS := $(filter-out init/pid1_% init/host_%,$(wildcard init/*.c))
 PID1_SRCS := $(SHARED_SRCS) $(wildcard init/pid1_*.c)
 HOST_SRCS := $(SHARED_SRCS) $(wildcard init/host_*.c)
-HOST_LIBS := $(shell pkg-config --libs jansson 2>/dev/null) -lm
+# Expanded when a link runs, not when make starts: on a fresh machine jansson arrives with
+# `make deps`, after the Makefile has been read.
+HOST_LIBS = $(shell pkg-config --libs jansson) -lm
 INIT_HDRS := $(wildcard init/*.h)
 
 $(OUT)/init: $(PID1_SRCS) $(INIT_HDRS) | $(B)/.deps-ok
