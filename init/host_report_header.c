@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 typedef void (*line_fn)(void *ctx, const char *s);
@@ -91,10 +92,14 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		size_t n = 0;
 		const char *key;
 		json_t *v;
-		json_object_foreach(tools, key, v)
+		json_object_foreach(tools, key, v) {
+			const char *ver = json_string_value(v) ? json_string_value(v) : "?";
+			/* Most tools open their version line with their own name: say it once. */
+			int named = strncasecmp(ver, key, strlen(key)) == 0;
 			if (n < sizeof tl)
-				n += (size_t)snprintf(tl + n, sizeof tl - n, "%s%s %s", n ? ", " : "", key,
-						      json_string_value(v) ? json_string_value(v) : "?");
+				n += (size_t)snprintf(tl + n, sizeof tl - n, "%s%s%s%s", n ? ", " : "",
+						      named ? "" : key, named ? "" : " ", ver);
+		}
 		say(line, ctx, "  tools     %s", tl);
 		if (*str(h, "manifest_sha256"))
 			say(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
