@@ -18,24 +18,4 @@ expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_console "SeaBIOS started syslinux from the stick" 'SYSLINUX 6\.'
 expect_console "syslinux loaded the kernel and initramfs from the stick" 'Loading /initramfs\.cpio\.gz'
 expect_no_console "booted without EFI" '\] efi: EFI v'
-expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
-expect_record "header: the kernel command line is syslinux.cfg's run entry" \
-	'select(.type == "header") | .kernel.cmdline | test("BOOT_IMAGE=/vmlinuz .*console=ttyS0,115200 fsmatrix\\.disks=serial:fsmtest\\*")'
-expect_record "header: the stick is a USB disk" \
-	'select(.type == "header") | .disks[] | select(.results) | .transport == "usb"'
-expect_record "header: the stick is the results disk and the boot medium, never taken" \
-	'select(.type == "header") | [.disks[] | select(.results)] | length == 1 and .[0].boot == true and .[0].verdict == "results-disk"'
-expect_record "header: fsmtest0 is taken" \
-	'select(.type == "header") | .disks[] | select(.serial == "fsmtest0") | .verdict == "taken"'
-expect_record "header: the plan is smoke.ini, read from the stick's fsmatrix/plan.ini" \
-	'select(.type == "header") | .plan.name == "smoke" and .plan.source == "results"'
-expect_record "the cell disk/ext4/defaults/seq ran ok" \
-	'select(.type == "cell") | (.cell | test("^disk/ext4/")) and .status == "ok"'
-expect_record "a trailer record closes the run" '.type == "trailer"'
-# The run's copy of the stick, read with mtools as a user would read it on a laptop.
-expect_stick_record "on the stick: the header" "$RUN/results.img" '.type == "header"'
-expect_stick_record "on the stick: the cell, ok" "$RUN/results.img" 'select(.type == "cell") | .status == "ok"'
-expect_stick_record "on the stick: the trailer" "$RUN/results.img" '.type == "trailer"'
-check "on the stick: the console log beside the records" \
-	bash -c "mdir -b -i '$(stick_part "$RUN/results.img")' ::fsmatrix/results | grep -q 'console\\.log\$'"
-sha256_unchanged "the shipped out/fsmatrix-usb.img is unchanged" "$USB_IMG"
+expect_stick_smoke_run
