@@ -205,14 +205,9 @@ int host_cmd_html(int argc, char **argv)
 		return 2;
 	}
 	struct runset rs = { 0 };
-	int rc = 0;
-	for (size_t i = 0; i < nsrc; i++)
-		if (report_load(src[i], &rs) != 0)
-			rc = 1;
+	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;
-	for (size_t i = 0; i < rs.n; i++)
-		report_model(&rs.run[i]);
 	FILE *f = fopen(out, "w");
 	if (!f) {
 		fprintf(stderr, "fsmatrix: unable to write %s: %s\n", out, strerror(errno));

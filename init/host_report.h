@@ -68,6 +68,10 @@ struct runset {
 int report_load(const char *source, struct runset *rs);
 /* Groups records into cells and computes statistics; call once per run after loading. */
 void report_model(struct rrun *r);
+/* report_load on each of n sources, then report_model on every run they gave: what report
+ * and html start with. Returns 0, or 1 when a source could not be read (its runs, if any,
+ * are still in rs). */
+int report_load_all(const char *const *src, size_t n, struct runset *rs);
 void report_free(struct runset *rs);
 
 /* The value of an axis as text ("64k" for a chunk of 65536 bytes); "" when absent. */

@@ -131,12 +131,7 @@ int host_cmd_report(int argc, char **argv)
 		return 2;
 	}
 	struct runset rs = { 0 };
-	int rc = 0;
-	for (size_t i = 0; i < nsrc; i++)
-		if (report_load(src[i], &rs) != 0)
-			rc = 1;
-	for (size_t i = 0; i < rs.n; i++)
-		report_model(&rs.run[i]);
+	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;
 	if (fi == 2) {

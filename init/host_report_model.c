@@ -368,3 +368,14 @@ int report_cell_selected(const struct report_opts *o, const struct rcell *c)
 	}
 	return 1;
 }
+
+int report_load_all(const char *const *src, size_t n, struct runset *rs)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++)
+		if (report_load(src[i], rs) != 0)
+			rc = 1;
+	for (size_t i = 0; i < rs->n; i++)
+		report_model(&rs->run[i]);
+	return rc;
+}
