@@ -48,6 +48,21 @@ int stats_summary(const double *x, size_t n, struct summary *out)
 	return 0;
 }
 
+/* One step of the Lentz continued fraction: folds the coefficient aa into c and d, keeping
+ * both away from zero, and returns the factor to multiply the result by. */
+static double cf_step(double aa, double *c, double *d)
+{
+	const double fpmin = 1e-300;
+	*d = 1 + aa * *d;
+	if (fabs(*d) < fpmin)
+		*d = fpmin;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < fpmin)
+		*c = fpmin;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 static double betacf(double a, double b, double x)
 {
 	const double eps = 1e-15, fpmin = 1e-300;
@@ -60,24 +75,8 @@ static double betacf(double a, double b, double x)
 	h = d;
 	for (int m = 1; m <= 1000; m++) {
 		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < fpmin)
-			d = fpmin;
-		c = 1 + aa / c;
-		if (fabs(c) < fpmin)
-			c = fpmin;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < fpmin)
-			d = fpmin;
-		c = 1 + aa / c;
-		if (fabs(c) < fpmin)
-			c = fpmin;
-		d = 1 / d;
-		double del = d * c;
+		h *= cf_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		double del = cf_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;
