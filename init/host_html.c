@@ -28,12 +28,10 @@ static const char style[] =
 static void kv_line(void *ctx, const char *s)
 {
 	FILE *f = ctx;
-	while (*s == ' ')
-		s++;
-	if (strncmp(s, "Run ", 4) == 0)
+	size_t k;
+	const char *v;
+	if (!(s = header_kv(s, &k, &v)))
 		return;
-	size_t k = strcspn(s, " ");
-	const char *v = s + k + strspn(s + k, " ");
 	fputs("<tr><th>", f);
 	fwrite(s, 1, k, f);
 	fputs("</th><td>", f);

@@ -129,6 +129,9 @@ void render_csv(FILE *f, const struct grid *g, int heading);
 void render_html_table(FILE *f, const struct grid *g);
 void html_escape(FILE *f, const char *s);
 
+/* Splits a header line "  key  value" into the key (*klen bytes at the returned pointer)
+ * and the value. Returns NULL for the "Run ..." line, which renderers use as a title. */
+const char *header_kv(const char *s, size_t *klen, const char **value);
 /* The run header and the problems (errors, skips, missing cells, rejected lines). */
 void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
 void report_problem_lines(const struct rrun *r, const struct report_opts *o,

@@ -56,12 +56,10 @@ static void md_header_line(void *ctx, const char *s)
 {
 	/* header lines are "  key  value": a markdown list with the key in bold reads better;
 	 * the "Run" line is the section's title already */
-	while (*s == ' ')
-		s++;
-	if (strncmp(s, "Run ", 4) == 0)
+	size_t k;
+	const char *v;
+	if (!(s = header_kv(s, &k, &v)))
 		return;
-	size_t k = strcspn(s, " ");
-	const char *v = s + k + strspn(s + k, " ");
 	if (k && *v)
 		fprintf((FILE *)ctx, "- **%.*s** %s\n", (int)k, s, v);
 	else

@@ -178,3 +178,14 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 	if (!any)
 		say(line, ctx, "  none");
 }
+
+const char *header_kv(const char *s, size_t *klen, const char **value)
+{
+	while (*s == ' ')
+		s++;
+	if (strncmp(s, "Run ", 4) == 0)
+		return NULL;
+	*klen = strcspn(s, " ");
+	*value = s + *klen + strspn(s + *klen, " ");
+	return s;
+}
