@@ -121,6 +121,16 @@ void trailer_emit(void);
 /* pid1_entropy.c */
 void entropy_wait(void);
 
+/* pid1_deadline.c: bound one blocking call: arm, loop on EINTR while !deadline_passed(),
+ * disarm. One deadline at a time. */
+void deadline_arm(long ms);
+int deadline_passed(void);
+void deadline_disarm(void);
+
+/* pid1_console.c: wait until the console's tty has sent everything written to it (a slow
+ * serial line still holds the last records), at most max_ms */
+void console_drain(long max_ms);
+
 /* pid1_probe.c: the first line of a small (sysfs) file, 0 or -1 */
 int sysfs_read(const char *path, char *buf, size_t len);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define EARLY_MAX (4 << 20)
@@ -228,4 +229,15 @@ void console_fix_fds(void)
 			dup2(fd, i);
 	if (fd > 2)
 		close(fd);
+}
+
+void console_drain(long max_ms)
+{
+	fflush(stdout);
+	/* tcdrain() waits for the tty's buffer and the UART's shift register, which is what a
+	 * slow line still holds when the machine stops; it fails at once on a non-tty. */
+	deadline_arm(max_ms);
+	while (tcdrain(STDOUT_FILENO) < 0 && errno == EINTR && !deadline_passed())
+		;
+	deadline_disarm();
 }
