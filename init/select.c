@@ -155,9 +155,9 @@ static enum verdict decide(const struct disk *d, const struct rules *r, struct s
 			return say(s, VERDICT_TAKEN, "named by %s; no signature", by->text);
 		const struct item *w = named_by(r->wipe, r->nw, d);
 		if (w)
-			return say(s, VERDICT_TAKEN, "named by %s; carries %.20s (%.50s), to be wiped "
+			return say(s, VERDICT_TAKEN, "named by %s; carries %.20s (%.63s), to be wiped "
 				   "as fsmatrix.wipe item %s allows", by->text, sig, where, w->text);
-		return say(s, VERDICT_HAS_SIGNATURE, "named by %s but carries %.20s (%.50s); to "
+		return say(s, VERDICT_HAS_SIGNATURE, "named by %s but carries %.20s (%.63s); to "
 			   "destroy it add fsmatrix.wipe=%s", by->text, sig, where, d->name);
 	}
 	if (has_blank(r->disks, r->nd)) {
@@ -167,7 +167,7 @@ static enum verdict decide(const struct disk *d, const struct rules *r, struct s
 			return say(s, VERDICT_REMOVABLE, "removable: blank never takes removable disks; "
 				   "name it (fsmatrix.disks=%s) to use it", d->name);
 		if (sig[0])
-			return say(s, VERDICT_HAS_SIGNATURE, "carries %.20s (%.50s): blank takes only "
+			return say(s, VERDICT_HAS_SIGNATURE, "carries %.20s (%.63s): blank takes only "
 				   "disks with no signature", sig, where);
 		return say(s, VERDICT_TAKEN, "blank: no signature, not removable");
 	}

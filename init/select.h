@@ -15,7 +15,7 @@ enum verdict {
 
 struct selection {
 	enum verdict verdict;
-	char reason[160];         /* one line a person can act on */
+	char reason[200];         /* one line a person can act on */
 };
 
 /* Decides a verdict for each of the n disks. disks_spec and wipe_spec are the raw values of

@@ -264,6 +264,86 @@ static void test_probe_buffers(void)
 	CHECK_STR(p.type, "");
 }
 
+/* A zapped partition table (`dd bs=1M count=1`) leaves the partitions where they were: what
+ * they hold is found at the usual starts and at the starts a surviving backup GPT names. */
+static unsigned char part[PROBE_DEEP_WINDOW];
+
+static void part_ext4(void) { put16(part, 1024 + 56, 0xEF53); put32(part, 1024 + 0x60, 0x2 | 0x40); }
+static void part_xfs(void) { put(part, 0, "XFSB", 4); }
+static void part_md12(void) { put32(part, 4096, 0xa92b4efc); put32(part, 4100, 1); put(part, 4128, "h:1", 3); }
+static void part_lvm(void) { put(part, 512, "LABELONE", 8); }
+static void part_swap(void) { put(part, 4086, "SWAPSPACE2", 10); }
+static void part_btrfs(void) { put(part, 0x10040, "_BHRfS_M", 8); }
+
+/* A backup GPT in the last sector of the tail naming one partition at LBA start. */
+static void backup_gpt(uint64_t start)
+{
+	size_t hdr = W - 512, entries = W - 33 * 512;
+	put(tail, hdr, "EFI PART", 8);
+	uint64_t lba = (GIB - 33 * 512) / 512;
+	put32(tail, hdr + 72, (unsigned)lba);
+	put32(tail, hdr + 76, (unsigned)(lba >> 32));
+	put32(tail, hdr + 80, 128);
+	put32(tail, hdr + 84, 128);
+	put(tail, entries, "0123456789abcdef", 16);   /* a non-zero type GUID */
+	put32(tail, entries + 32, (unsigned)start);
+}
+
+static void test_probe_partitions(void)
+{
+	static const struct {
+		const char *what;
+		void (*make)(void);
+		uint64_t at;   /* where the partition is */
+		int gpt;       /* a backup GPT names it */
+		const char *type, *where;
+	} cases[] = {
+		{ "ext4 at 1 MiB", part_ext4, 1 << 20, 0, "ext4", "at 1 MiB: probably a partition whose table was erased" },
+		{ "xfs at 1 MiB", part_xfs, 1 << 20, 0, "xfs", "at 1 MiB: probably a partition whose table was erased" },
+		{ "md 1.2 at 1 MiB", part_md12, 1 << 20, 0, "md", "at 1 MiB: probably a partition whose table was erased" },
+		{ "lvm at 1 MiB", part_lvm, 1 << 20, 0, "lvm", "at 1 MiB: probably a partition whose table was erased" },
+		{ "ext4 at 2 MiB", part_ext4, 2 << 20, 0, "ext4", "at 2 MiB: probably a partition whose table was erased" },
+		{ "swap at sector 63", part_swap, 63 * 512, 0, "swap", "at sector 63: probably a partition whose table was erased" },
+		{ "btrfs at 1 MiB", part_btrfs, 1 << 20, 0, "btrfs", "at 1 MiB: probably a partition whose table was erased" },
+		{ "xfs at 3 MiB, named by the backup GPT", part_xfs, 3 << 20, 1, "xfs", "at 3 MiB: a partition the backup GPT names" },
+		{ "xfs at 5 MiB, named by nothing", part_xfs, 5 << 20, 0, "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct probe p;
+		memset(head, 0, W);
+		memset(tail, 0, W);
+		memset(part, 0, sizeof part);
+		cases[i].make();
+		if (cases[i].gpt)
+			backup_gpt(cases[i].at / 512);
+		/* sector 63 lies in the first window: the partition is part of the head there */
+		if (cases[i].at + sizeof part <= W)
+			memcpy(head + cases[i].at, part, sizeof part);
+		struct probe_region r[3] = { { 0, head, W }, { GIB - W, tail, W },
+					     { cases[i].at, part, sizeof part } };
+		probe_regions(r, 3, GIB, &p);
+		/* a backup GPT alone still says gpt, as before */
+		const char *type = cases[i].type[0] ? cases[i].type : cases[i].gpt ? "gpt" : "";
+		CHECK(strcmp(p.type, type) == 0, "%s: type \"%s\", want \"%s\"", cases[i].what, p.type, type);
+		CHECK(strcmp(p.where, cases[i].where) == 0, "%s: where \"%s\", want \"%s\"",
+		      cases[i].what, p.where, cases[i].where);
+	}
+	/* probe_fd reads those starts itself: a sparse file with ext4 at 1 MiB */
+	char path[] = "/tmp/fsm-probe-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp");
+	unlink(path);
+	memset(part, 0, sizeof part);
+	part_ext4();
+	CHECK_INT(ftruncate(fd, 64 << 20), 0);
+	CHECK_INT(pwrite(fd, part, sizeof part, 1 << 20), (long long)sizeof part);
+	struct probe p;
+	CHECK_INT(probe_fd(fd, W, &p), 0);
+	CHECK_STR(p.type, "ext4");
+	CHECK_STR(p.where, "at 1 MiB: probably a partition whose table was erased");
+	close(fd);
+}
+
 /* ---------------------------------------------------------------- device paths */
 
 static const struct pathrow {
@@ -328,6 +408,7 @@ int main(void)
 	test_discover();
 	test_probe_fd_window();
 	test_probe_buffers();
+	test_probe_partitions();
 	test_devpath();
 	return check_done("test_disk");
 }
