@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GEOM_WARN_MAX 4
-#define GEOM_WARN_LEN 200
+#define GEOM_WARN_MAX 8
+#define GEOM_WARN_LEN 256
 
 struct geometry {
 	int valid;               /* 0: no stripe (level none or 1, or no chunk in the plan) */

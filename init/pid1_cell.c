@@ -65,6 +65,7 @@ struct ctx {
 	double resync_s;                    /* < 0: not measured (ignore, or never got there) */
 	int created, mounted;
 	char mount_line[1024];
+	char mount_ignored[256];            /* options asked for but not in effect */
 	char md_detail[TEXT_MAX], fs_geom[TEXT_MAX];
 	char queue[4096], mdstate[1024], df_before[512], df_after[512]; /* JSON parts */
 	int kmsg;
@@ -73,6 +74,9 @@ struct ctx {
 };
 
 static struct ctx x;
+
+/* Kernel lines kept from one mount(2): a mount says a few; "mand" prints a banner of six. */
+enum { KMSG_MOUNT_MAX = 16 };
 
 /* ------------------------------------------------------------------ failure */
 
@@ -393,15 +397,28 @@ static int mount_fs(void)
 	}
 	mount_flags_names(flags, fl, sizeof fl);
 	const char *argv[] = { "mount(2)", x.target, TEST_MNT, type, fl[0] ? fl : "0", data, NULL };
+	struct kmsg_line lines[KMSG_MOUNT_MAX];
+	kmsg_collect(x.kmsg, lines, 0);   /* what mdadm and mkfs made the kernel say */
 	long long t0 = boottime_ms();
 	int rc = mount(x.target, TEST_MNT, type, flags, data);
 	int e = rc < 0 ? errno : 0;
 	struct step *s = syscall_step(argv, t0, e);
+	/* The kernel says which option it refused, or ignored while mounting anyway, only in
+	 * its log; /proc/mounts shows what it applied. */
+	int nlines = kmsg_collect(x.kmsg, lines, KMSG_MOUNT_MAX);
+	if (rc == 0)
+		probe_mount_line(TEST_MNT, x.mount_line, sizeof x.mount_line);
+	int first_warning = x.warn.n;
+	if (mount_check(lines, nlines, type, opts, x.mount_line, &x.warn, x.mount_ignored,
+			sizeof x.mount_ignored) > 0)
+		say("  warning   %s was ignored by the kernel: this cell measures without it",
+		    x.mount_ignored);
+	for (int i = first_warning; i < x.warn.n; i++)
+		say("  warning   %s", x.warn.msg[i]);
 	if (rc < 0) {
-		/* The kernel says which option it refused only in its log. */
 		char said[512];
 		const char *words[] = { x.target_name, type, "EXT4-fs", "XFS", NULL };
-		kmsg_last(x.kmsg, words, said, sizeof said);
+		kmsg_last(lines, nlines, words, said, sizeof said);
 		if (said[0])
 			snprintf(s->err + strlen(s->err), sizeof s->err - strlen(s->err), "; kernel: %s", said);
 		cell_fail(CELL_ERROR, "unable to mount %s on " TEST_MNT ": %s (options %s)%s%s",
@@ -409,7 +426,6 @@ static int mount_fs(void)
 		return -1;
 	}
 	x.mounted = 1;
-	probe_mount_line(TEST_MNT, x.mount_line, sizeof x.mount_line);
 	return 0;
 }
 
@@ -599,6 +615,16 @@ static void emit_record(int trimmed)
 	else
 		jw_null(&w);
 	jw_kstr(&w, "mount_effective", x.mount_line[0] ? x.mount_line : NULL);
+	jw_key(&w, "mount_ignored");
+	jw_arr(&w);
+	for (const char *o = x.mount_ignored; *o;) {
+		size_t n = strcspn(o, ",");
+		char item[128];
+		snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), o);
+		jw_str(&w, item);
+		o += n + (o[n] == ',');
+	}
+	jw_end_arr(&w);
 	jw_key(&w, "result");
 	if (x.wl_ran) {
 		jw_obj(&w);

@@ -5,6 +5,7 @@
 #define FSM_PID1_CELL_H
 #include "pid1.h"
 #include "matrix.h"
+#include "mountcheck.h"
 #include "plan.h"
 #include "workload.h"
 
@@ -63,6 +64,8 @@ void probe_df_json(struct jw *w, const char *key, const char *mnt);
 int probe_mount_line(const char *mnt, char *buf, size_t len);
 int disk_present(const char *name);
 int kmsg_open(void);
-void kmsg_last(int fd, const char *const *words, char *out, size_t len);
+int kmsg_collect(int fd, struct kmsg_line *out, int max);
+void kmsg_last(const struct kmsg_line *lines, int n, const char *const *words, char *out,
+	       size_t len);
 
 #endif

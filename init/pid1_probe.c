@@ -123,30 +123,37 @@ int kmsg_open(void)
 }
 
 /* /dev/kmsg gives one record per read: "prio,seq,usec,flags;text\n" plus continuation
- * lines. The last message that names one of the words is what the kernel said about our
- * device or filesystem ("EXT4-fs (md0): Unrecognized mount option ..."). */
-void kmsg_last(int fd, const char *const *words, char *out, size_t len)
+ * lines (kmsg_record_parse). Everything the kernel said since the last call, oldest first;
+ * records beyond max are read and dropped. */
+int kmsg_collect(int fd, struct kmsg_line *out, int max)
 {
 	char rec[2048];
-	out[0] = '\0';
+	int n = 0;
 	if (fd < 0)
-		return;
+		return 0;
 	for (;;) {
-		ssize_t n = read(fd, rec, sizeof rec - 1);
-		if (n < 0 && errno == EPIPE)
+		ssize_t r = read(fd, rec, sizeof rec - 1);
+		if (r < 0 && errno == EPIPE)
 			continue; /* overwritten while we read: go on from the next */
-		if (n <= 0)
+		if (r <= 0)
 			break;
-		rec[n] = '\0';
-		char *text = strchr(rec, ';');
-		if (!text)
-			continue;
-		text++;
-		text[strcspn(text, "\n")] = '\0';
-		for (int i = 0; words[i]; i++)
-			if (words[i][0] && strstr(text, words[i])) {
-				snprintf(out, len, "%s", text);
+		rec[r] = '\0';
+		if (n < max && kmsg_record_parse(rec, &out[n].level, out[n].text, sizeof out[n].text) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* The last line that names one of the words is what the kernel said about our device or
+ * filesystem ("EXT4-fs (md0): Unrecognized mount option ..."). */
+void kmsg_last(const struct kmsg_line *lines, int n, const char *const *words, char *out,
+	       size_t len)
+{
+	out[0] = '\0';
+	for (int i = 0; i < n; i++)
+		for (int j = 0; words[j]; j++)
+			if (words[j][0] && strstr(lines[i].text, words[j])) {
+				snprintf(out, len, "%s", lines[i].text);
 				break;
 			}
-	}
 }
