@@ -5,6 +5,8 @@
 #include "host.h"
 #include "cellcmd.h"
 #include "cellshow.h"
+#include "disk.h"
+#include "diskname.h"
 #include "matrix.h"
 #include "plan.h"
 
@@ -36,9 +38,9 @@ int host_cmd_check(int argc, char **argv)
 		char *end;
 		if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
 			long n = strtol(argv[++i], &end, 10);
-			if (*end || n < 1 || n > 26) {
-				fprintf(stderr, "fsmatrix: check: --disks %s: expected 1 to 26\n",
-					argv[i]);
+			if (*end || n < 1 || n > DISK_MAX) {
+				fprintf(stderr, "fsmatrix: check: --disks %s: expected 1 to %d\n",
+					argv[i], DISK_MAX);
 				return 2;
 			}
 			ndisks = (int)n;
@@ -78,17 +80,19 @@ int host_cmd_check(int argc, char **argv)
 	if (scale != 1.0)
 		plan_scale(&p, scale);
 
-	/* The guest picks its test disks at boot; for display, name them as virtio disks. */
+	/* The guest picks its test disks at boot; for display, name them as the kernel names
+	 * virtio disks, after the results disk (vda). */
 	int need = 1;
 	for (int i = 0; i < p.narrays; i++)
 		if (plan_array_disks(&p.arrays[i]) > need)
 			need = plan_array_disks(&p.arrays[i]);
 	if (ndisks < 0)
 		ndisks = need;
-	static char names[26][16];
-	const char *disks[26];
+	static char names[DISK_MAX][16];
+	const char *disks[DISK_MAX];
 	for (int i = 0; i < ndisks; i++) {
-		snprintf(names[i], sizeof names[i], "/dev/vd%c", 'b' + i);
+		memcpy(names[i], "/dev/", 5);
+		disk_kernel_name("vd", i + 1, names[i] + 5, sizeof names[i] - 5);
 		disks[i] = names[i];
 	}
 
