@@ -63,4 +63,33 @@ else
 	ok devices-1-to-32
 fi
 
+# errors CASE WANT PLAN-TEXT: check refuses the plan (status 1) with exactly WANT on stderr.
+errors() {
+	local name=$1 want=$2
+	printf '%b' "$3" >"$TMP/p.ini"
+	run "$name" "$TMP/p.ini"
+	if [ "$rc" != 1 ]; then
+		fail "$name" "status $rc, want 1"
+	elif [ "$(cat "$TMP/err")" != "$want" ]; then
+		fail "$name" "stderr differs; want: $want"
+	else
+		ok "$name"
+	fi
+}
+P=$TMP/p.ini
+errors empty-file "$P:1: the plan is empty: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" ''
+errors only-comments "$P:2: the plan holds only comments and blank lines: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" '# to do\n\n'
+errors global-only "$P:2: no [array NAME], [fs NAME] or [workload NAME] section: a plan needs at least one of each (level = none for a raw disk)" '[global]\nrepeat = 2\n'
+errors duplicate-after-bad "$P:2: level = nine: bad level: expected none, 0, 1, 4, 5, 6 or 10
+$P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
+
+# A plan saved by Windows Notepad: a UTF-8 byte-order mark and CRLF line ends.
+printf '\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\ntype = seqwrite\r\nsize = 1m\r\n' >"$P"
+run notepad-bom "$P"
+if [ "$rc" = 0 ] && has "$TMP/out" '^plan p .*: 1 cells'; then
+	ok notepad-bom
+else
+	fail notepad-bom "status $rc"
+fi
+
 exit $failed

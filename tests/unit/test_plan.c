@@ -295,11 +295,20 @@ static const struct bad {
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
 	  "size = 1m\nbs = 1536\ndirect = yes\n",
 	  "t.ini:9: [workload w]: direct = yes needs bs a multiple of 4k, plan gives 1536", 1 },
-	/* Whole-plan checks, at the last line. */
-	{ "[global]\nrepeat = 2\n", "t.ini:2: no [array NAME] section: a plan needs at least one "
-	  "(level = none for a raw disk)", 3 },
-	{ "", "t.ini:1: no [array NAME] section: a plan needs at least one "
-	  "(level = none for a raw disk)", 3 },
+	/* Whole-plan checks, at the last line; sections missing together are one line. */
+	{ "[global]\nrepeat = 2\n", "t.ini:2: no [array NAME], [fs NAME] or [workload NAME] "
+	  "section: a plan needs at least one of each (level = none for a raw disk)", 1 },
+	{ "[array a]\nlevel = none\n", "t.ini:2: no [fs NAME] or [workload NAME] section: a plan "
+	  "needs at least one of each", 1 },
+	{ "", "t.ini:1: the plan is empty: it needs an [array NAME], an [fs NAME] and a "
+	  "[workload NAME] section", 1 },
+	{ "\n  \r\n\t\n", "t.ini:3: the plan is empty: it needs an [array NAME], an [fs NAME] "
+	  "and a [workload NAME] section", 1 },
+	{ "# a plan to come\n\n; later\n", "t.ini:3: the plan holds only comments and blank "
+	  "lines: it needs an [array NAME], an [fs NAME] and a [workload NAME] section", 1 },
+	/* A UTF-16 file is not binary garbage: say what it is and what to do. */
+	{ "\xff\xfe[\0g\0", "t.ini:1: the plan is UTF-16 text: save it as UTF-8", 1 },
+	{ "\xfe\xff\0[\0g", "t.ini:1: the plan is UTF-16 text: save it as UTF-8", 1 },
 	{ "[array a]\nlevel = none\n[workload w]\ntype = seqwrite\nsize = 1m\n",
 	  "t.ini:5: no [fs NAME] section: a plan needs at least one", 1 },
 	/* Errors come back in line order, validation ones included. */
@@ -320,6 +329,35 @@ static void test_bad(void)
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
 		  "resync, drop_caches, timeout, retries)");
+}
+
+/* What a user sees after the first error of a line is fixed by adding another. */
+static void test_followups(void)
+{
+	/* A key given again after a bad value: a duplicate of the line that gave it first. */
+	CHECK_INT(parse("[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n" MIN_TAIL), -1);
+	CHECK_INT(p.nerrors, 2);
+	CHECK_STR(p.errors[1], "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)");
+	CHECK_INT(parse("[global]\nrepeat =\nrepeat = 2\n" MIN_PLAN), -1);
+	CHECK_STR(p.errors[1], "t.ini:3: duplicate key \"repeat\" in [global] (first at line 2)");
+}
+
+/* Windows Notepad saves UTF-8 with a byte-order mark and CRLF line ends: both are fine. */
+static void test_encodings(void)
+{
+	static const char *const good[] = {
+		"\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\n"
+		"type = seqwrite\r\nsize = 1m\r\n",
+		"\xef\xbb\xbf# a comment first\n" MIN_PLAN,
+		"\xef\xbb\xbf\n" MIN_PLAN,
+	};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		int rc = parse(good[i]);
+		CHECK(rc == 0, "case %zu: %s", i, p.errors[0]);
+	}
+	CHECK_STR(p.arrays[0].name, "a");
+	/* Only at the start: elsewhere it is a stray character in a key. */
+	CHECK_INT(parse(MIN_PLAN "\xef\xbb\xbf[global]\n"), -1);
 }
 
 /* Input that is not a plan at all stops at the first sign of it, with a position. */
@@ -348,8 +386,8 @@ static void test_garbage(void)
 	CHECK_STR(p.errors[0], "t.ini:1: larger than 1048576 bytes: not a plan");
 	/* Exactly at the cap is still read (and then lacks sections). */
 	CHECK_INT(plan_parse("t.ini", big, PLAN_FILE_MAX, &p), -1);
-	CHECK_STR(p.errors[0], "t.ini:1048576: no [array NAME] section: a plan needs at least "
-		  "one (level = none for a raw disk)");
+	CHECK_STR(p.errors[0], "t.ini:1048576: the plan is empty: it needs an [array NAME], an "
+		  "[fs NAME] and a [workload NAME] section");
 
 	/* More errors than are kept: the count is right, the kept ones are the first. */
 	char many[4096] = "[global]\n";
@@ -446,6 +484,8 @@ int main(void)
 	test_defaults();
 	test_values();
 	test_bad();
+	test_followups();
+	test_encodings();
 	test_garbage();
 	test_sizes();
 	test_scale_and_disks();
