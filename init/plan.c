@@ -93,7 +93,7 @@ static const struct key global_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 static const struct key array_keys[] = {
-	{ "level", K_CHOICE, A(level), 0, 0, levels, "bad level: expected none, 0, 1, 4, 5, 6 or 10", 0 },
+	{ "level", K_CHOICE, A(level), 0, 0, levels, "expected none, 0, 1, 4, 5, 6 or 10", 0 },
 	{ "devices", K_INT, A(devices), 1, PLAN_DEVICES_MAX, NULL, NULL, 0 },
 	{ "missing", K_INT, A(missing), 0, PLAN_DEVICES_MAX, NULL, NULL, B_MD },
 	{ "chunk", K_CHUNKS, A(chunk), 0, 0, NULL, NULL, B_STRIPED },
@@ -452,13 +452,14 @@ static void open_section(struct state *st, char *hdr, int line)
 	for (size_t i = 0; i < sizeof sect_names / sizeof sect_names[0]; i++)
 		if (n >= 1 && strcmp(kind, sect_names[i].name) == 0)
 			s = sect_names[i].sect;
+	struct plan_echo e;
 	if (s == S_NONE) {
 		plan_add_error(p, line, "unknown section [%s] (known: [global], [array NAME], [fs NAME], "
-			  "[workload NAME])", hdr + 1);
+			  "[workload NAME])", plan_echo(hdr + 1, &e));
 		return;
 	}
 	if (n == 3) {
-		plan_add_error(p, line, "[%s]: a section name is one word", hdr + 1);
+		plan_add_error(p, line, "[%s]: a section name is one word", plan_echo(hdr + 1, &e));
 		return;
 	}
 	if (s == S_GLOBAL) {
@@ -485,7 +486,7 @@ static void open_section(struct state *st, char *hdr, int line)
 	}
 	if (!is_name(name) || strlen(name) >= PLAN_NAME_MAX) {
 		plan_add_error(p, line, "[%s %s]: a name is letters, digits, '.', '_' or '-', at most %d "
-			  "long", kind, name, PLAN_NAME_MAX - 1);
+			  "long", kind, plan_echo(name, &e), PLAN_NAME_MAX - 1);
 		return;
 	}
 	/* Names of one kind must differ: they make the cell ids. */
@@ -573,8 +574,10 @@ static void set_key(struct state *st, char *line_text, int line)
 		plan_add_error(p, line, "expected \"key = value\"");
 		return;
 	}
+	struct plan_echo ek;
 	if (st->sect == S_NONE) {
-		plan_add_error(p, line, "\"%s\" is outside any section: start with [global]", key);
+		plan_add_error(p, line, "\"%s\" is outside any section: start with [global]",
+			       plan_echo(key, &ek));
 		return;
 	}
 	if (st->sect == S_IGNORE)
@@ -584,7 +587,8 @@ static void set_key(struct state *st, char *line_text, int line)
 	if (!k) {
 		char known[256];
 		key_list(st->keys, known, sizeof known);
-		plan_add_error(p, line, "unknown key \"%s\" in %s (known: %s)", key, st->what, known);
+		plan_add_error(p, line, "unknown key \"%s\" in %s (known: %s)", plan_echo(key, &ek),
+			       st->what, known);
 		return;
 	}
 	int idx = (int)(k - st->keys);
@@ -592,18 +596,19 @@ static void set_key(struct state *st, char *line_text, int line)
 	if (k->kind == K_MOUNT) {
 		struct plan_fs *f = (struct plan_fs *)st->base;
 		if (!*val) {
-			plan_add_error(p, line, "mount = : expected options, such as defaults or "
+			plan_add_error(p, line, "mount: expected options, such as defaults or "
 				  "noatime,data=ordered");
 			return;
 		}
 		if (strpbrk(val, " \t\"")) {
-			plan_add_error(p, line, "mount = %s: options are one word, separated by commas",
-				  val);
+			plan_add_error(p, line, "mount: options are one word, separated by commas "
+				       "(mount = %s)", plan_echo(val, &ek));
 			return;
 		}
 		for (int i = 0; i < f->nmount; i++)
 			if (strcmp(f->mount[i], val) == 0) {
-				plan_add_error(p, line, "mount = %s is given twice", val);
+				plan_add_error(p, line, "mount: given twice (mount = %s)",
+					       plan_echo(val, &ek));
 				return;
 			}
 		if (f->nmount >= PLAN_LIST_MAX) {
@@ -630,12 +635,14 @@ static void set_key(struct state *st, char *line_text, int line)
 	st->key_line[idx] = line;
 	/* Strings may be empty (mkfs = ); everything else needs a value. */
 	if (!*val && k->kind != K_STR && k->kind != K_WORDS) {
-		plan_add_error(p, line, "%s = : expected a value", key);
+		plan_add_error(p, line, "%s: expected a value", key);
 		st->key_line[idx] = -line;
 		return;
 	}
+	/* The reason first, the value after it and shortened: a long value (a list of 200
+	 * chunks) must not push the reason out of the line. */
 	if (set_value(k, st->base, val, msg, sizeof msg) < 0) {
-		plan_add_error(p, line, "%s = %s: %s", key, val, msg);
+		plan_add_error(p, line, "%s: %s (%s = %s)", key, msg, key, plan_echo(val, &ek));
 		st->key_line[idx] = -line;   /* given, but bad: no follow-on errors */
 	}
 }

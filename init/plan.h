@@ -14,7 +14,7 @@
 #define PLAN_SECTIONS_MAX 16      /* of each kind */
 #define PLAN_LIST_MAX 16          /* chunks per array, mount lines per fs */
 #define PLAN_ERRORS_MAX 16
-#define PLAN_ERROR_LEN 320
+#define PLAN_ERROR_LEN 512         /* the longest file name, a reason and a shortened echo */
 #define PLAN_KEYS_MAX 16          /* keys per section kind */
 #define PLAN_DEVICES_MAX 32
 

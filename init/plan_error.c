@@ -46,3 +46,18 @@ void plan_sort_errors(struct plan *p)
 		memcpy(p->errors[j], tmp, sizeof tmp);
 	}
 }
+
+const char *plan_echo(const char *s, struct plan_echo *e)
+{
+	size_t n = strlen(s);
+	if (n <= PLAN_ECHO_MAX) {
+		memcpy(e->s, s, n + 1);
+		return e->s;
+	}
+	n = PLAN_ECHO_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)   /* s[n] continues a character */
+		n--;
+	memcpy(e->s, s, n);
+	memcpy(e->s + n, "...", 4);
+	return e->s;
+}

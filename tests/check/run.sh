@@ -80,8 +80,9 @@ P=$TMP/p.ini
 errors empty-file "$P:1: the plan is empty: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" ''
 errors only-comments "$P:2: the plan holds only comments and blank lines: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" '# to do\n\n'
 errors global-only "$P:2: no [array NAME], [fs NAME] or [workload NAME] section: a plan needs at least one of each (level = none for a raw disk)" '[global]\nrepeat = 2\n'
-errors duplicate-after-bad "$P:2: level = nine: bad level: expected none, 0, 1, 4, 5, 6 or 10
+errors duplicate-after-bad "$P:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = nine)
 $P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
+errors long-mount-line "$P:4: mount: options are one word, separated by commas (mount = noatime,noatime,noatime,noatime,noatime,...)" "[array a]\\nlevel = none\\n[fs f]\\nmount = $(printf 'noatime,%.0s' $(seq 50)) x\\ntype = ext4\\n[workload w]\\ntype = seqwrite\\nsize = 1m\\n"
 
 # A plan saved by Windows Notepad: a UTF-8 byte-order mark and CRLF line ends.
 printf '\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\ntype = seqwrite\r\nsize = 1m\r\n' >"$P"
