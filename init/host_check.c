@@ -9,6 +9,7 @@
 #include "diskname.h"
 #include "matrix.h"
 #include "plan.h"
+#include "plan_size.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,11 @@ int host_cmd_check(int argc, char **argv)
 	estimate_model_default(&m);
 	double total = 0;
 	int nwarn = 0, bad = 0;
+	char warning[PLAN_ERROR_LEN + 128];
+	if (plan_time_warning(&p, &m, warning, sizeof warning)) {
+		fprintf(stderr, "%s\n", warning);
+		nwarn++;
+	}
 	struct cell c;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++)
 		if (cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn, print_line, NULL) < 0)

@@ -5,6 +5,7 @@
 #include "plan.h"
 #include "argv.h"
 #include "plan_error.h"
+#include "plan_size.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -933,6 +934,7 @@ int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 	}
 
 	int end = line ? line : 1;
+	p->lines = end;
 	if (!content)
 		plan_add_error(p, end, "the plan %s: it needs an [array NAME], an [fs NAME] and a "
 			       "[workload NAME] section", comments ? "holds only comments and blank "
@@ -945,6 +947,10 @@ int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 		check_fs(p, &p->fs[i]);
 	for (int i = 0; i < p->nworkloads; i++)
 		check_workload(p, &p->workloads[i]);
+	/* Counted only in a plan that is right otherwise: the sections are then what the
+	 * user meant. */
+	if (!p->nerrors)
+		plan_check_size(p, end);
 	plan_sort_errors(p);
 	return p->nerrors ? -1 : 0;
 }

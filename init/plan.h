@@ -71,6 +71,7 @@ struct plan_workload {
 
 struct plan {
 	char file[PLAN_STR_MAX];     /* as given to the parser, for error lines */
+	int lines;                   /* where whole-plan errors and warnings point: the last line */
 	char name[PLAN_NAME_MAX];    /* default: the file's base name without .ini */
 	int global_line;
 	int key_line[PLAN_KEYS_MAX];

@@ -23,8 +23,9 @@ fail() {
 run() {
 	local name=$1
 	shift
-	timeout 60 "$FSM" check "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
+	# At most 1 MB kept: a plan with no cell limit once printed 2.8 GB.
+	timeout 60 "$FSM" check "$@" 2>"$TMP/err" | head -c 1000000 >"$TMP/out"
+	rc=${PIPESTATUS[0]}
 }
 
 # has FILE REGEX: FILE has a line matching REGEX.
@@ -83,6 +84,39 @@ errors global-only "$P:2: no [array NAME], [fs NAME] or [workload NAME] section:
 errors duplicate-after-bad "$P:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = nine)
 $P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
 errors long-mount-line "$P:4: mount: options are one word, separated by commas (mount = noatime,noatime,noatime,noatime,noatime,...)" "[array a]\\nlevel = none\\n[fs f]\\nmount = $(printf 'noatime,%.0s' $(seq 50)) x\\ntype = ext4\\n[workload w]\\ntype = seqwrite\\nsize = 1m\\n"
+
+# A matrix past the cell limit is refused at once, with the factors it multiplies up from.
+{
+	printf '[global]\nrepeat = 1000\n'
+	for a in $(seq 16); do
+		printf '[array a%s]\nlevel = 0\ndevices = 2\nchunk = 4k' "$a"
+		for c in 8k 16k 32k 64k 128k 256k 512k 1m 2m 4m 8m 16m 32m 64m 128m; do printf ', %s' $c; done
+		printf '\n'
+	done
+	for f in $(seq 16); do
+		printf '[fs f%s]\ntype = ext4\n' "$f"
+		for m in $(seq 16); do printf 'mount = commit=%s\n' "$m"; done
+	done
+	for w in $(seq 16); do printf '[workload w%s]\ntype = seqwrite\nsize = 1m\n' "$w"; done
+} >"$P"
+lines=$(wc -l <"$P")
+run cell-limit "$P"
+want="$P:$lines: the matrix has 1048576000 cells (16 arrays x 16 chunks x 16 fs x 16 mounts x 16 workloads x repeat 1000), over the limit of 10000"
+if [ "$rc" != 1 ] || [ "$(cat "$TMP/err")" != "$want" ] || [ -s "$TMP/out" ]; then
+	fail cell-limit "status $rc, $(wc -c <"$TMP/out") bytes of output; want status 1 and: $want"
+else
+	ok cell-limit
+fi
+
+# A run estimated past a day is warned about, and still checked.
+printf '[global]\nrepeat = 10\n[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1t\n' >"$P"
+run long-run "$P"
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:9: warning: the run is estimated at ~[0-9]+h[0-9]+m, over 24 hours" &&
+	has "$TMP/out" '^10 cells, 1 warnings, 0 errors'; then
+	ok long-run-warning
+else
+	fail long-run-warning "status $rc, no warning"
+fi
 
 # A plan saved by Windows Notepad: a UTF-8 byte-order mark and CRLF line ends.
 printf '\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\ntype = seqwrite\r\nsize = 1m\r\n' >"$P"
