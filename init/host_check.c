@@ -68,8 +68,6 @@ int host_cmd_check(int argc, char **argv)
 	}
 
 	int rc = plan_load(path, &p);
-	if (rc == 0 && ndisks > 0)
-		rc = plan_check_disks(&p, ndisks);
 	if (rc < 0) {
 		int shown = p.nerrors < PLAN_ERRORS_MAX ? p.nerrors : PLAN_ERRORS_MAX;
 		for (int i = 0; i < shown; i++)
@@ -109,24 +107,36 @@ int host_cmd_check(int argc, char **argv)
 	for (int i = 0; i < ndisks; i++)
 		printf(" %s", disks[i]);
 	printf("\n");
+	/* As /init does with the disks it took: too few costs only the cells that need more,
+	 * which are skipped, each with its reason below. */
+	if (plan_check_disks(&p, ndisks) < 0) {
+		for (int i = 0; i < p.nerrors && i < PLAN_ERRORS_MAX; i++)
+			printf("%s: its cells will be skipped\n", p.errors[i]);
+		p.nerrors = 0;
+	}
 
 	struct estimate_model m;
 	estimate_model_default(&m);
 	double total = 0;
-	int nwarn = 0, bad = 0;
+	int nwarn = 0, bad = 0, skipped = 0;
 	char warning[PLAN_ERROR_LEN + 128];
 	if (plan_time_warning(&p, &m, warning, sizeof warning)) {
 		fprintf(stderr, "%s\n", warning);
 		nwarn++;
 	}
 	struct cell c;
-	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++)
-		if (cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn, print_line, NULL) < 0)
-			bad++;
+	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
+		int r = cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn, print_line, NULL);
+		bad += r < 0;
+		skipped += r > 0;
+	}
 	char ts[32];
 	show_secs(total, ts, sizeof ts);
-	printf("\n%d cells, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(&p),
-	       nwarn, bad, ts);
+	char sk[32] = "";
+	if (skipped)
+		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
+	printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(&p),
+	       sk, nwarn, bad, ts);
 	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
 	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
 	       m.create_s, m.mkfs_s, m.write_mbps, m.smallfiles_mbps,

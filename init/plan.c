@@ -4,6 +4,7 @@
  * collected, sorted by line, and kept to PLAN_ERRORS_MAX. Pure except plan_load. */
 #include "plan.h"
 #include "argv.h"
+#include "cellcmd.h"
 #include "plan_error.h"
 #include "plan_size.h"
 
@@ -1017,11 +1018,9 @@ int plan_check_disks(struct plan *p, int ndisks)
 
 	for (int i = 0; i < p->narrays; i++) {
 		const struct plan_array *a = &p->arrays[i];
-		int need = plan_array_disks(a);
-		if (need > ndisks)
-			plan_add_error(p, a->key_line[di] > 0 ? a->key_line[di] : a->line,
-				  "[array %s]: more devices than test disks: needs %d, %d available",
-				  a->name, need, ndisks);
+		char why[PLAN_NAME_MAX + 64];
+		if (cell_skip_reason(a->name, plan_array_disks(a), ndisks, 0, "", why, sizeof why) < 0)
+			plan_add_error(p, a->key_line[di] > 0 ? a->key_line[di] : a->line, "%s", why);
 	}
 	plan_sort_errors(p);
 	return p->nerrors > before ? -1 : 0;

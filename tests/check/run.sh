@@ -118,6 +118,23 @@ else
 	fail long-run-warning "status $rc, no warning"
 fi
 
+# Fewer disks than an array needs: its cells are listed as skipped, with the reason /init
+# records for them, and the plan is fine (status 0).
+printf '[array r5]\nlevel = 5\ndevices = 3\n[array one]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$P"
+run disks-short --disks 2 "$P"
+if [ "$rc" != 0 ]; then
+	fail disks-short "status $rc, want 0"
+elif ! has "$TMP/out" '^  skipped   \[array r5\] needs 3 test disks, 2 taken$'; then
+	fail disks-short "no skipped line for the raid5 cell"
+elif ! has "$TMP/out" '^  mkfs      mkfs.ext4 .* /dev/vdb$'; then
+	fail disks-short "the cell on one disk is not listed"
+elif ! has "$TMP/out" '^2 cells \(1 skipped\), 0 warnings, 0 errors'; then
+	fail disks-short "the summary does not count the skipped cell"
+	tail -n 2 "$TMP/out" | sed 's/^/#   /'
+else
+	ok disks-short
+fi
+
 # A plan saved by Windows Notepad: a UTF-8 byte-order mark and CRLF line ends.
 printf '\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\ntype = seqwrite\r\nsize = 1m\r\n' >"$P"
 run notepad-bom "$P"
