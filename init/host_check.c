@@ -10,6 +10,7 @@
 #include "matrix.h"
 #include "plan.h"
 #include "plan_size.h"
+#include "removedopts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,12 @@ static void usage(void)
 	fprintf(stderr, "usage: fsmatrix check PLAN [--disks N] [--scale X]\n"
 		"  --disks N   test disks available (default: as many as the plan needs)\n"
 		"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n");
+}
+
+static void print_warning(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
 }
 
 static void print_line(void *ctx, const char *line)
@@ -120,6 +127,7 @@ int host_cmd_check(int argc, char **argv)
 	double total = 0;
 	int nwarn = 0, bad = 0, skipped = 0;
 	char warning[PLAN_ERROR_LEN + 128];
+	nwarn += removed_opts_warn(&p, print_warning, NULL);
 	if (plan_time_warning(&p, &m, warning, sizeof warning)) {
 		fprintf(stderr, "%s\n", warning);
 		nwarn++;

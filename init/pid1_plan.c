@@ -8,6 +8,7 @@
 #include "matrix.h"
 #include "plan.h"
 #include "plan_size.h"
+#include "removedopts.h"
 #include "sha256.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,12 @@ static void find_plan(char *path, size_t len, const char **source)
 	snprintf(path, len, IMAGE_PLANS "/default.ini");
 }
 
+static void plan_warning(void *ctx, const char *line)
+{
+	(void)ctx;
+	say("fsmatrix: %s", line);
+}
+
 const struct plan *plan_stage(void)
 {
 	char path[300];
@@ -69,6 +76,7 @@ const struct plan *plan_stage(void)
 
 	struct estimate_model m;
 	char warning[PLAN_ERROR_LEN + 128];
+	removed_opts_warn(&plan, plan_warning, NULL);
 	estimate_model_default(&m);
 	if (plan_time_warning(&plan, &m, warning, sizeof warning))
 		say("fsmatrix: %s", warning);

@@ -550,7 +550,7 @@ static void set_key(struct state *st, char *line_text, int line)
 			plan_add_error(p, line, "mount: longer than %d bytes", PLAN_STR_MAX - 1);
 			return;
 		}
-		f->nmount++;
+		f->mount_line[f->nmount++] = line;
 		if (!st->key_line[idx])
 			st->key_line[idx] = line;
 		return;

@@ -49,6 +49,7 @@ struct plan_fs {
 	char tune[PLAN_STR_MAX];     /* tune2fs words, "" = no tune2fs */
 	int nmount;                  /* at least 1: "defaults" when the plan gives none */
 	char mount[PLAN_LIST_MAX][PLAN_STR_MAX];
+	int mount_line[PLAN_LIST_MAX];  /* where each was given, 0 = the "defaults" put in */
 };
 
 struct plan_workload {

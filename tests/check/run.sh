@@ -135,6 +135,16 @@ else
 	ok disks-short
 fi
 
+# A mount option the image's kernel removed: a warning naming the line, and the plan runs.
+printf '[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime\nmount = data=writeback,nobh\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$P"
+run removed-option "$P"
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:6: warning: mount option nobh was removed from ext4 \(the image's kernel 6\.1 ignores it" &&
+	[ "$(wc -l <"$TMP/err")" = 1 ] && has "$TMP/out" '^2 cells, 1 warnings, 0 errors'; then
+	ok removed-option
+else
+	fail removed-option "status $rc; want status 0, one warning for line 6, counted"
+fi
+
 # A plan saved by Windows Notepad: a UTF-8 byte-order mark and CRLF line ends.
 printf '\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\ntype = seqwrite\r\nsize = 1m\r\n' >"$P"
 run notepad-bom "$P"
