@@ -18,6 +18,17 @@ static int slot_missing(int level, int devices, int missing, int slot)
 	return slot >= devices - missing;
 }
 
+int cell_skip_reason(const char *array, int need, int have, int gone, const char *lost,
+		     char *why, size_t len)
+{
+	if (have >= need)
+		return 0;
+	snprintf(why, len, "[array %s] needs %d test disk%s, %d %s%s%s%s", array, need,
+		 need == 1 ? "" : "s", have, gone ? "remain" : "taken", gone ? " (gone: " : "",
+		 gone ? lost : "", gone ? ")" : "");
+	return -1;
+}
+
 int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_dev,
 		    const char *const *disks, int ndisks, struct argv *a, char *err, size_t errlen)
 {
@@ -27,12 +38,8 @@ int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_d
 	argv_init(a);
 	if (ar->level == LEVEL_NONE)
 		return 0;
-	int need = plan_array_disks(ar);
-	if (need > ndisks) {
-		snprintf(err, errlen, "[array %s] needs %d test disks, %d available", ar->name,
-			 need, ndisks);
+	if (cell_skip_reason(ar->name, plan_array_disks(ar), ndisks, 0, "", err, errlen) < 0)
 		return -1;
-	}
 	argv_add(a, "mdadm");
 	argv_add(a, "--create");
 	argv_add(a, md_dev);

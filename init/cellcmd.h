@@ -9,6 +9,12 @@
 #include "matrix.h"
 #include "plan.h"
 
+/* Whether a cell on [array NAME] that needs `need` test disks runs with the `have` at hand:
+ * 0, or -1 with why it is skipped. gone counts taken disks that vanished since, named in lost
+ * ("vdc, vde"). PID 1 records this reason, and `fsmatrix check` and a dry run show it. */
+int cell_skip_reason(const char *array, int need, int have, int gone, const char *lost,
+		     char *why, size_t len);
+
 /* mdadm --create for the cell, or an empty vector (n = 0) for level none. members are the
  * test disks' device paths; the array takes the first devices - missing of them, and missing
  * members are spelled "missing". Returns 0, or -1 with err (too few disks, overflow). */

@@ -71,6 +71,10 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 
 	out(ctx, "");
 	linef(out, ctx, "cell %d/%d  %s  rep %d", c->index + 1, matrix_count(p), c->id, c->rep);
+	if (cell_skip_reason(ar->name, plan_array_disks(ar), ndisks, 0, "", err, sizeof err) < 0) {
+		linef(out, ctx, "  %-9s %s", "skipped", err);
+		return 1;
+	}
 	if (cell_mdadm_argv(p, c, "/dev/md0", disks, ndisks, &a, err, sizeof err) < 0) {
 		linef(out, ctx, "  error     %s", err);
 		return -1;

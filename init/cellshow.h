@@ -10,8 +10,9 @@
 typedef void (*show_line_fn)(void *ctx, const char *line);
 
 /* Describes cell c (disks are the test disks' device paths). Adds the estimate to *total
- * and the warnings to *nwarn. Returns 0, or -1 after an "  error ..." line when the cell
- * cannot be built (too few disks, a command too long). */
+ * and the warnings to *nwarn. Returns 0; 1 after a "  skipped ..." line when there are
+ * fewer disks than its array needs (PID 1 records the cell as skipped, for that reason); or
+ * -1 after an "  error ..." line when the cell cannot be built (a command too long). */
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx);

@@ -5,8 +5,12 @@
 #include "host.h"
 #include "cellcmd.h"
 #include "cellshow.h"
+#include "disk.h"
+#include "diskname.h"
 #include "matrix.h"
 #include "plan.h"
+#include "plan_size.h"
+#include "removedopts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,12 @@ static void usage(void)
 	fprintf(stderr, "usage: fsmatrix check PLAN [--disks N] [--scale X]\n"
 		"  --disks N   test disks available (default: as many as the plan needs)\n"
 		"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n");
+}
+
+static void print_warning(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
 }
 
 static void print_line(void *ctx, const char *line)
@@ -36,9 +46,9 @@ int host_cmd_check(int argc, char **argv)
 		char *end;
 		if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
 			long n = strtol(argv[++i], &end, 10);
-			if (*end || n < 1 || n > 26) {
-				fprintf(stderr, "fsmatrix: check: --disks %s: expected 1 to 26\n",
-					argv[i]);
+			if (*end || n < 1 || n > DISK_MAX) {
+				fprintf(stderr, "fsmatrix: check: --disks %s: expected 1 to %d\n",
+					argv[i], DISK_MAX);
 				return 2;
 			}
 			ndisks = (int)n;
@@ -65,8 +75,6 @@ int host_cmd_check(int argc, char **argv)
 	}
 
 	int rc = plan_load(path, &p);
-	if (rc == 0 && ndisks > 0)
-		rc = plan_check_disks(&p, ndisks);
 	if (rc < 0) {
 		int shown = p.nerrors < PLAN_ERRORS_MAX ? p.nerrors : PLAN_ERRORS_MAX;
 		for (int i = 0; i < shown; i++)
@@ -78,17 +86,19 @@ int host_cmd_check(int argc, char **argv)
 	if (scale != 1.0)
 		plan_scale(&p, scale);
 
-	/* The guest picks its test disks at boot; for display, name them as virtio disks. */
+	/* The guest picks its test disks at boot; for display, name them as the kernel names
+	 * virtio disks, after the results disk (vda). */
 	int need = 1;
 	for (int i = 0; i < p.narrays; i++)
 		if (plan_array_disks(&p.arrays[i]) > need)
 			need = plan_array_disks(&p.arrays[i]);
 	if (ndisks < 0)
 		ndisks = need;
-	static char names[26][16];
-	const char *disks[26];
+	static char names[DISK_MAX][16];
+	const char *disks[DISK_MAX];
 	for (int i = 0; i < ndisks; i++) {
-		snprintf(names[i], sizeof names[i], "/dev/vd%c", 'b' + i);
+		memcpy(names[i], "/dev/", 5);
+		disk_kernel_name("vd", i + 1, names[i] + 5, sizeof names[i] - 5);
 		disks[i] = names[i];
 	}
 
@@ -104,19 +114,37 @@ int host_cmd_check(int argc, char **argv)
 	for (int i = 0; i < ndisks; i++)
 		printf(" %s", disks[i]);
 	printf("\n");
+	/* As /init does with the disks it took: too few costs only the cells that need more,
+	 * which are skipped, each with its reason below. */
+	if (plan_check_disks(&p, ndisks) < 0) {
+		for (int i = 0; i < p.nerrors && i < PLAN_ERRORS_MAX; i++)
+			printf("%s: its cells will be skipped\n", p.errors[i]);
+		p.nerrors = 0;
+	}
 
 	struct estimate_model m;
 	estimate_model_default(&m);
 	double total = 0;
-	int nwarn = 0, bad = 0;
+	int nwarn = 0, bad = 0, skipped = 0;
+	char warning[PLAN_ERROR_LEN + 128];
+	nwarn += removed_opts_warn(&p, print_warning, NULL);
+	if (plan_time_warning(&p, &m, warning, sizeof warning)) {
+		fprintf(stderr, "%s\n", warning);
+		nwarn++;
+	}
 	struct cell c;
-	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++)
-		if (cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn, print_line, NULL) < 0)
-			bad++;
+	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
+		int r = cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn, print_line, NULL);
+		bad += r < 0;
+		skipped += r > 0;
+	}
 	char ts[32];
 	show_secs(total, ts, sizeof ts);
-	printf("\n%d cells, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(&p),
-	       nwarn, bad, ts);
+	char sk[32] = "";
+	if (skipped)
+		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
+	printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(&p),
+	       sk, nwarn, bad, ts);
 	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
 	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
 	       m.create_s, m.mkfs_s, m.write_mbps, m.smallfiles_mbps,

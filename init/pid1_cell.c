@@ -684,12 +684,7 @@ static int pick_members(int need, char *why, size_t len)
 	}
 	x.name_v[x.n] = NULL;
 	x.path_v[x.n] = NULL;
-	if (have >= need)
-		return 0;
-	snprintf(why, len, "[array %s] needs %d test disk%s, %d %s%s%s%s",
-		 x.p->arrays[x.c->array].name, need, need == 1 ? "" : "s", have,
-		 gone ? "remain" : "taken", gone ? " (gone: " : "", lost, gone ? ")" : "");
-	return -1;
+	return cell_skip_reason(x.p->arrays[x.c->array].name, need, have, gone, lost, why, len);
 }
 
 /* fsmatrix.debug_hang=N: a kernel-level hang on demand, for the watchdog boot test. PID 1

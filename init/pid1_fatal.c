@@ -3,6 +3,7 @@
  * power-off itself fails it says so and waits. busybox's poweroff, reboot and halt signal
  * PID 1 (SIGUSR2, SIGTERM, SIGUSR1): the same clean stop, then what was asked. */
 #include "pid1.h"
+#include "plan.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -151,7 +152,7 @@ _Noreturn void power_off(void)
 _Noreturn void fatal(const char *fmt, ...)
 {
 	static int dying;
-	char msg[512];
+	char msg[PLAN_ERROR_LEN + 128];   /* a plan error and what the caller adds to it */
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -159,7 +160,7 @@ _Noreturn void fatal(const char *fmt, ...)
 
 	say("fsmatrix: fatal: %s", msg);
 	if (!dying++) {
-		char buf[1024];
+		char buf[2 * sizeof msg + 256];   /* room for msg escaped */
 		struct jw w;
 		jw_init(&w, buf, sizeof buf);
 		record_begin(&w, "event");

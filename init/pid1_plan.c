@@ -7,6 +7,8 @@
 #include "cellshow.h"
 #include "matrix.h"
 #include "plan.h"
+#include "plan_size.h"
+#include "removedopts.h"
 #include "sha256.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,12 @@ static void find_plan(char *path, size_t len, const char **source)
 	snprintf(path, len, IMAGE_PLANS "/default.ini");
 }
 
+static void plan_warning(void *ctx, const char *line)
+{
+	(void)ctx;
+	say("fsmatrix: %s", line);
+}
+
 const struct plan *plan_stage(void)
 {
 	char path[300];
@@ -65,6 +73,13 @@ const struct plan *plan_stage(void)
 	say("fsmatrix: plan %s from %s (%s), sha256 %.16s...: %d cells (%d x %d repetition%s), "
 	    "scale %g", plan.name, path, source, boot.plan_sha256, boot.cells,
 	    matrix_per_rep(&plan), plan.repeat, plan.repeat == 1 ? "" : "s", plan.scale);
+
+	struct estimate_model m;
+	char warning[PLAN_ERROR_LEN + 128];
+	removed_opts_warn(&plan, plan_warning, NULL);
+	estimate_model_default(&m);
+	if (plan_time_warning(&plan, &m, warning, sizeof warning))
+		say("fsmatrix: %s", warning);
 
 	/* Too few disks costs only the cells that need them: they are recorded as skipped. */
 	if (plan_check_disks(&plan, boot.ntaken) < 0) {

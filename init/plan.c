@@ -4,10 +4,12 @@
  * collected, sorted by line, and kept to PLAN_ERRORS_MAX. Pure except plan_load. */
 #include "plan.h"
 #include "argv.h"
+#include "cellcmd.h"
+#include "plan_error.h"
+#include "plan_size.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +95,7 @@ static const struct key global_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 static const struct key array_keys[] = {
-	{ "level", K_CHOICE, A(level), 0, 0, levels, "bad level: expected none, 0, 1, 4, 5, 6 or 10", 0 },
+	{ "level", K_CHOICE, A(level), 0, 0, levels, "expected none, 0, 1, 4, 5, 6 or 10", 0 },
 	{ "devices", K_INT, A(devices), 1, PLAN_DEVICES_MAX, NULL, NULL, 0 },
 	{ "missing", K_INT, A(missing), 0, PLAN_DEVICES_MAX, NULL, NULL, B_MD },
 	{ "chunk", K_CHUNKS, A(chunk), 0, 0, NULL, NULL, B_STRIPED },
@@ -125,123 +127,7 @@ static const struct key wl_keys[] = {
 
 enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD };
 
-/* ------------------------------------------------------------------ errors */
-
-__attribute__((format(printf, 3, 4)))
-static void add_error(struct plan *p, int line, const char *fmt, ...)
-{
-	if (p->nerrors++ >= PLAN_ERRORS_MAX)
-		return;
-	char e[PLAN_ERROR_LEN];   /* not straight into p: p->file is one of the arguments */
-	int n = snprintf(e, sizeof e, "%s:%d: ", p->file, line);
-	if (n < 0 || n >= PLAN_ERROR_LEN)
-		n = 0;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(e + n, sizeof e - (size_t)n, fmt, ap);
-	va_end(ap);
-	memcpy(p->errors[p->nerrors - 1], e, sizeof e);
-}
-
-/* The line number back out of "FILE:LINE: ...": FILE itself may hold colons. */
-static long error_line(const struct plan *p, int i)
-{
-	return strtol(p->errors[i] + strlen(p->file) + 1, NULL, 10);
-}
-
-/* Validation runs after parsing, so its errors come last: put them in line order.
- * Insertion sort: stable and at most PLAN_ERRORS_MAX rows. */
-static void sort_errors(struct plan *p)
-{
-	int n = p->nerrors < PLAN_ERRORS_MAX ? p->nerrors : PLAN_ERRORS_MAX;
-	char tmp[PLAN_ERROR_LEN];
-
-	for (int i = 1; i < n; i++) {
-		long li = error_line(p, i);
-		int j = i;
-		while (j > 0 && error_line(p, j - 1) > li)
-			j--;
-		if (j == i)
-			continue;
-		memcpy(tmp, p->errors[i], sizeof tmp);
-		memmove(p->errors[j + 1], p->errors[j], (size_t)(i - j) * sizeof tmp);
-		memcpy(p->errors[j], tmp, sizeof tmp);
-	}
-}
-
 /* ------------------------------------------------------------------ values */
-
-int plan_parse_size(const char *s, uint64_t *out)
-{
-	static const char units[] = "kmgt";
-	uint64_t v = 0;
-	const char *c = s;
-
-	if (*c < '0' || *c > '9')
-		return -1;
-	for (; *c >= '0' && *c <= '9'; c++) {
-		uint64_t d = (uint64_t)(*c - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (*c) {
-		const char *u = strchr(units, *c | 0x20);
-		if (!u || !*u || c[1])
-			return -1;
-		for (int i = 0; i <= u - units; i++) {
-			if (v > UINT64_MAX / 1024)
-				return -1;
-			v *= 1024;
-		}
-	}
-	*out = v;
-	return 0;
-}
-
-int plan_parse_duration(const char *s, unsigned *out)
-{
-	unsigned long long v = 0;
-	const char *c = s;
-
-	if (*c < '0' || *c > '9')
-		return -1;
-	for (; *c >= '0' && *c <= '9'; c++) {
-		v = v * 10 + (unsigned long long)(*c - '0');
-		if (v > 100000000ull)   /* three years: a typo, not a timeout */
-			return -1;
-	}
-	unsigned mul = 1;
-	if (*c) {
-		if (c[1])
-			return -1;
-		switch (*c) {
-		case 's': mul = 1; break;
-		case 'm': mul = 60; break;
-		case 'h': mul = 3600; break;
-		default: return -1;
-		}
-	}
-	if (v * mul > 100000000ull)
-		return -1;
-	*out = (unsigned)(v * mul);
-	return 0;
-}
-
-void plan_fmt_size(uint64_t bytes, char *buf, size_t len)
-{
-	static const char units[] = "kmgt";
-	int u = -1;
-
-	while (u < 3 && bytes && bytes % 1024 == 0) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)bytes);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
-}
 
 static int is_name(const char *s)
 {
@@ -486,7 +372,7 @@ static void open_section(struct state *st, char *hdr, int line)
 
 	st->sect = S_IGNORE;
 	if (!end || end[1]) {
-		add_error(p, line, "expected a section header such as [array md6]");
+		plan_add_error(p, line, "expected a section header such as [array md6]");
 		return;
 	}
 	*end = '\0';
@@ -496,22 +382,23 @@ static void open_section(struct state *st, char *hdr, int line)
 	for (size_t i = 0; i < sizeof sect_names / sizeof sect_names[0]; i++)
 		if (n >= 1 && strcmp(kind, sect_names[i].name) == 0)
 			s = sect_names[i].sect;
+	struct plan_echo e;
 	if (s == S_NONE) {
-		add_error(p, line, "unknown section [%s] (known: [global], [array NAME], [fs NAME], "
-			  "[workload NAME])", hdr + 1);
+		plan_add_error(p, line, "unknown section [%s] (known: [global], [array NAME], [fs NAME], "
+			  "[workload NAME])", plan_echo(hdr + 1, &e));
 		return;
 	}
 	if (n == 3) {
-		add_error(p, line, "[%s]: a section name is one word", hdr + 1);
+		plan_add_error(p, line, "[%s]: a section name is one word", plan_echo(hdr + 1, &e));
 		return;
 	}
 	if (s == S_GLOBAL) {
 		if (n == 2) {
-			add_error(p, line, "[global] takes no name");
+			plan_add_error(p, line, "[global] takes no name");
 			return;
 		}
 		if (p->global_line) {
-			add_error(p, line, "duplicate section [global] (first at line %d)",
+			plan_add_error(p, line, "duplicate section [global] (first at line %d)",
 				  p->global_line);
 			return;
 		}
@@ -524,12 +411,12 @@ static void open_section(struct state *st, char *hdr, int line)
 		return;
 	}
 	if (n < 2) {
-		add_error(p, line, "[%s] needs a name: [%s NAME]", kind, kind);
+		plan_add_error(p, line, "[%s] needs a name: [%s NAME]", kind, kind);
 		return;
 	}
 	if (!is_name(name) || strlen(name) >= PLAN_NAME_MAX) {
-		add_error(p, line, "[%s %s]: a name is letters, digits, '.', '_' or '-', at most %d "
-			  "long", kind, name, PLAN_NAME_MAX - 1);
+		plan_add_error(p, line, "[%s %s]: a name is letters, digits, '.', '_' or '-', at most %d "
+			  "long", kind, plan_echo(name, &e), PLAN_NAME_MAX - 1);
 		return;
 	}
 	/* Names of one kind must differ: they make the cell ids. */
@@ -554,12 +441,12 @@ static void open_section(struct state *st, char *hdr, int line)
 	}
 	for (int i = 0; i < count; i++)
 		if (strcmp(names[i], name) == 0) {
-			add_error(p, line, "duplicate section [%s %s] (first at line %d)", kind, name,
+			plan_add_error(p, line, "duplicate section [%s %s] (first at line %d)", kind, name,
 				  *lines[i]);
 			return;
 		}
 	if (count >= PLAN_SECTIONS_MAX) {
-		add_error(p, line, "too many [%s] sections (at most %d)", kind, PLAN_SECTIONS_MAX);
+		plan_add_error(p, line, "too many [%s] sections (at most %d)", kind, PLAN_SECTIONS_MAX);
 		return;
 	}
 	switch (s) {
@@ -603,7 +490,7 @@ static void set_key(struct state *st, char *line_text, int line)
 	char *eq = strchr(line_text, '=');
 
 	if (!eq) {
-		add_error(p, line, "expected \"key = value\"");
+		plan_add_error(p, line, "expected \"key = value\"");
 		return;
 	}
 	char *key = line_text, *val = eq + 1;
@@ -614,11 +501,13 @@ static void set_key(struct state *st, char *line_text, int line)
 	while (*val == ' ' || *val == '\t')
 		val++;
 	if (!*key) {
-		add_error(p, line, "expected \"key = value\"");
+		plan_add_error(p, line, "expected \"key = value\"");
 		return;
 	}
+	struct plan_echo ek;
 	if (st->sect == S_NONE) {
-		add_error(p, line, "\"%s\" is outside any section: start with [global]", key);
+		plan_add_error(p, line, "\"%s\" is outside any section: start with [global]",
+			       plan_echo(key, &ek));
 		return;
 	}
 	if (st->sect == S_IGNORE)
@@ -628,7 +517,8 @@ static void set_key(struct state *st, char *line_text, int line)
 	if (!k) {
 		char known[256];
 		key_list(st->keys, known, sizeof known);
-		add_error(p, line, "unknown key \"%s\" in %s (known: %s)", key, st->what, known);
+		plan_add_error(p, line, "unknown key \"%s\" in %s (known: %s)", plan_echo(key, &ek),
+			       st->what, known);
 		return;
 	}
 	int idx = (int)(k - st->keys);
@@ -636,48 +526,53 @@ static void set_key(struct state *st, char *line_text, int line)
 	if (k->kind == K_MOUNT) {
 		struct plan_fs *f = (struct plan_fs *)st->base;
 		if (!*val) {
-			add_error(p, line, "mount = : expected options, such as defaults or "
+			plan_add_error(p, line, "mount: expected options, such as defaults or "
 				  "noatime,data=ordered");
 			return;
 		}
 		if (strpbrk(val, " \t\"")) {
-			add_error(p, line, "mount = %s: options are one word, separated by commas",
-				  val);
+			plan_add_error(p, line, "mount: options are one word, separated by commas "
+				       "(mount = %s)", plan_echo(val, &ek));
 			return;
 		}
 		for (int i = 0; i < f->nmount; i++)
 			if (strcmp(f->mount[i], val) == 0) {
-				add_error(p, line, "mount = %s is given twice", val);
+				plan_add_error(p, line, "mount: given twice (mount = %s)",
+					       plan_echo(val, &ek));
 				return;
 			}
 		if (f->nmount >= PLAN_LIST_MAX) {
-			add_error(p, line, "too many mount lines in %s (at most %d)", st->what,
+			plan_add_error(p, line, "too many mount lines in %s (at most %d)", st->what,
 				  PLAN_LIST_MAX);
 			return;
 		}
 		if (copy_str(f->mount[f->nmount], val) < 0) {
-			add_error(p, line, "mount: longer than %d bytes", PLAN_STR_MAX - 1);
+			plan_add_error(p, line, "mount: longer than %d bytes", PLAN_STR_MAX - 1);
 			return;
 		}
-		f->nmount++;
+		f->mount_line[f->nmount++] = line;
 		if (!st->key_line[idx])
 			st->key_line[idx] = line;
 		return;
 	}
 	if (st->key_line[idx]) {
-		add_error(p, line, "duplicate key \"%s\" in %s (first at line %d)", key, st->what,
-			  st->key_line[idx]);
+		/* A first value that was bad is still where the key was first given. */
+		int first = st->key_line[idx] < 0 ? -st->key_line[idx] : st->key_line[idx];
+		plan_add_error(p, line, "duplicate key \"%s\" in %s (first at line %d)", key,
+			       st->what, first);
 		return;
 	}
 	st->key_line[idx] = line;
 	/* Strings may be empty (mkfs = ); everything else needs a value. */
 	if (!*val && k->kind != K_STR && k->kind != K_WORDS) {
-		add_error(p, line, "%s = : expected a value", key);
+		plan_add_error(p, line, "%s: expected a value", key);
 		st->key_line[idx] = -line;
 		return;
 	}
+	/* The reason first, the value after it and shortened: a long value (a list of 200
+	 * chunks) must not push the reason out of the line. */
 	if (set_value(k, st->base, val, msg, sizeof msg) < 0) {
-		add_error(p, line, "%s = %s: %s", key, val, msg);
+		plan_add_error(p, line, "%s: %s (%s = %s)", key, msg, key, plan_echo(val, &ek));
 		st->key_line[idx] = -line;   /* given, but bad: no follow-on errors */
 	}
 }
@@ -696,7 +591,7 @@ static void check_applies(struct plan *p, const struct key *keys, const int *key
 	for (int i = 0; keys[i].name; i++) {
 		int l = key_line[i];
 		if (l && keys[i].only && !(keys[i].only & bit))
-			add_error(p, l < 0 ? -l : l, "%s: \"%s\" does not apply to %s", what,
+			plan_add_error(p, l < 0 ? -l : l, "%s: \"%s\" does not apply to %s", what,
 				  keys[i].name, type_name);
 	}
 }
@@ -740,7 +635,7 @@ static void check_array(struct plan *p, struct plan_array *a)
 
 	snprintf(what, sizeof what, "[array %s]", a->name);
 	if (!a->key_line[li]) {
-		add_error(p, a->line, "%s: missing required key \"level\"", what);
+		plan_add_error(p, a->line, "%s: missing required key \"level\"", what);
 		return;
 	}
 	if (a->key_line[li] < 0)
@@ -750,31 +645,31 @@ static void check_array(struct plan *p, struct plan_array *a)
 		      a->level == LEVEL_NONE ? "level none" : lname);
 	if (a->level == LEVEL_NONE) {
 		if (a->key_line[di] > 0 && a->devices != 1)
-			add_error(p, a->key_line[di], "%s: level none is one disk: devices = 1",
+			plan_add_error(p, a->key_line[di], "%s: level none is one disk: devices = 1",
 				  what);
 		a->devices = 1;
 		a->missing = 0;
 		return;
 	}
 	if (!a->key_line[di]) {
-		add_error(p, a->line, "%s: missing required key \"devices\"", what);
+		plan_add_error(p, a->line, "%s: missing required key \"devices\"", what);
 		return;
 	}
 	if (a->key_line[di] < 0 || a->key_line[mi] < 0)
 		return;
 	const struct level_rule *r = rule_for(a->level);
 	if (a->devices < r->min_devices) {
-		add_error(p, a->key_line[di], "%s: %s needs at least %d devices, plan gives %d",
+		plan_add_error(p, a->key_line[di], "%s: %s needs at least %d devices, plan gives %d",
 			  what, lname, r->min_devices, a->devices);
 		return;
 	}
 	int max = r->max_missing(a->devices);
 	if (a->missing > max) {
 		if (max == 0)
-			add_error(p, a->key_line[mi], "%s: %s cannot run with missing members",
+			plan_add_error(p, a->key_line[mi], "%s: %s cannot run with missing members",
 				  what, lname);
 		else
-			add_error(p, a->key_line[mi], "%s: %s over %d devices runs with at most "
+			plan_add_error(p, a->key_line[mi], "%s: %s over %d devices runs with at most "
 				  "%d missing, plan gives %d", what, lname, a->devices, max,
 				  a->missing);
 	}
@@ -787,7 +682,7 @@ static void check_fs(struct plan *p, struct plan_fs *f)
 
 	snprintf(what, sizeof what, "[fs %s]", f->name);
 	if (!f->key_line[ti]) {
-		add_error(p, f->line, "%s: missing required key \"type\"", what);
+		plan_add_error(p, f->line, "%s: missing required key \"type\"", what);
 		return;
 	}
 	if (f->key_line[ti] > 0)
@@ -806,7 +701,7 @@ static void check_workload(struct plan *p, struct plan_workload *w)
 
 	snprintf(what, sizeof what, "[workload %s]", w->name);
 	if (!w->key_line[ti]) {
-		add_error(p, w->line, "%s: missing required key \"type\"", what);
+		plan_add_error(p, w->line, "%s: missing required key \"type\"", what);
 		return;
 	}
 	if (w->key_line[ti] < 0)
@@ -815,11 +710,11 @@ static void check_workload(struct plan *p, struct plan_workload *w)
 	check_applies(p, wl_keys, w->key_line, 1u << w->type, what, type_name);
 	if (w->type == WL_TAR) {
 		if (!w->key_line[key_index(wl_keys, "file")])
-			add_error(p, w->line, "%s: missing required key \"file\"", what);
+			plan_add_error(p, w->line, "%s: missing required key \"file\"", what);
 		return;
 	}
 	if (!w->key_line[si]) {
-		add_error(p, w->line, "%s: missing required key \"size\"", what);
+		plan_add_error(p, w->line, "%s: missing required key \"size\"", what);
 		return;
 	}
 	if (w->type != WL_SEQWRITE || w->key_line[si] < 0 || w->key_line[bi] < 0)
@@ -828,10 +723,10 @@ static void check_workload(struct plan *p, struct plan_workload *w)
 	plan_fmt_size(w->size, s1, sizeof s1);
 	plan_fmt_size(w->bs, s2, sizeof s2);
 	if (w->size < w->bs)
-		add_error(p, w->key_line[si], "%s: size %s is smaller than bs %s", what, s1, s2);
+		plan_add_error(p, w->key_line[si], "%s: size %s is smaller than bs %s", what, s1, s2);
 	/* O_DIRECT needs buffers and lengths aligned to the logical block; 4k covers 4Kn disks. */
 	if (w->direct && w->bs % 4096)
-		add_error(p, w->key_line[di] > 0 ? w->key_line[di] : w->line,
+		plan_add_error(p, w->key_line[di] > 0 ? w->key_line[di] : w->line,
 			  "%s: direct = yes needs bs a multiple of 4k, plan gives %s", what, s2);
 }
 
@@ -878,6 +773,29 @@ static void default_name(struct plan *p, const char *file)
 		strcpy(p->name, "plan");
 }
 
+/* Sections a plan cannot do without, missing together, as one error. */
+static void check_sections(struct plan *p, int end)
+{
+	const struct { int n; const char *name; } kinds[] = {
+		{ p->narrays, "[array NAME]" }, { p->nfs, "[fs NAME]" },
+		{ p->nworkloads, "[workload NAME]" },
+	};
+	char list[64] = "";
+	int nmissing = 0, k = 0;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		nmissing += !kinds[i].n;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (!kinds[i].n) {
+			k++;
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+				 k == 1 ? "" : k == nmissing ? " or " : ", ", kinds[i].name);
+		}
+	if (nmissing)
+		plan_add_error(p, end, "no %s section: a plan needs at least one%s%s", list,
+			       nmissing > 1 ? " of each" : "",
+			       p->narrays ? "" : " (level = none for a raw disk)");
+}
+
 int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 {
 	struct state st = { .p = p, .sect = S_NONE };
@@ -895,10 +813,19 @@ int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 	p->scale = 1.0;
 
 	if (len > PLAN_FILE_MAX) {
-		add_error(p, 1, "larger than %d bytes: not a plan", PLAN_FILE_MAX);
+		plan_add_error(p, 1, "larger than %d bytes: not a plan", PLAN_FILE_MAX);
 		return -1;
 	}
-	for (size_t pos = 0; pos < len;) {
+	/* Windows Notepad saves UTF-8 with a byte-order mark (CRLF is trimmed with the blanks);
+	 * its "Unicode" is UTF-16, which no line of a plan can be read from. */
+	const unsigned char *u = (const unsigned char *)buf;
+	if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff))) {
+		plan_add_error(p, 1, "the plan is UTF-16 text: save it as UTF-8");
+		return -1;
+	}
+	size_t start = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	int content = 0, comments = 0;
+	for (size_t pos = start; pos < len;) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
 		line++;
@@ -906,13 +833,13 @@ int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 		for (size_t i = 0; i < n; i++) {
 			unsigned char c = (unsigned char)buf[pos + i];
 			if (c < 0x20 && c != '\t' && c != '\r') {
-				add_error(p, line, "binary data (byte 0x%02x at column %zu): not a plan",
+				plan_add_error(p, line, "binary data (byte 0x%02x at column %zu): not a plan",
 					  c, i + 1);
 				return -1;
 			}
 		}
 		if (n > PLAN_LINE_MAX) {
-			add_error(p, line, "line longer than %d bytes", PLAN_LINE_MAX);
+			plan_add_error(p, line, "line longer than %d bytes", PLAN_LINE_MAX);
 			return -1;
 		}
 		memcpy(text, buf + pos, n);
@@ -920,8 +847,13 @@ int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 		pos += n + (nl ? 1 : 0);
 
 		char *s = trim(text);
-		if (!*s || *s == '#' || *s == ';')
+		if (!*s)
 			continue;
+		if (*s == '#' || *s == ';') {
+			comments++;
+			continue;
+		}
+		content++;
 		cut_comment(s);
 		s = trim(s);
 		if (*s == '[')
@@ -931,20 +863,24 @@ int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 	}
 
 	int end = line ? line : 1;
-	if (!p->narrays)
-		add_error(p, end, "no [array NAME] section: a plan needs at least one "
-			  "(level = none for a raw disk)");
-	if (!p->nfs)
-		add_error(p, end, "no [fs NAME] section: a plan needs at least one");
-	if (!p->nworkloads)
-		add_error(p, end, "no [workload NAME] section: a plan needs at least one");
+	p->lines = end;
+	if (!content)
+		plan_add_error(p, end, "the plan %s: it needs an [array NAME], an [fs NAME] and a "
+			       "[workload NAME] section", comments ? "holds only comments and blank "
+			       "lines" : "is empty");
+	else
+		check_sections(p, end);
 	for (int i = 0; i < p->narrays; i++)
 		check_array(p, &p->arrays[i]);
 	for (int i = 0; i < p->nfs; i++)
 		check_fs(p, &p->fs[i]);
 	for (int i = 0; i < p->nworkloads; i++)
 		check_workload(p, &p->workloads[i]);
-	sort_errors(p);
+	/* Counted only in a plan that is right otherwise: the sections are then what the
+	 * user meant. */
+	if (!p->nerrors)
+		plan_check_size(p, end);
+	plan_sort_errors(p);
 	return p->nerrors ? -1 : 0;
 }
 
@@ -975,7 +911,7 @@ int plan_load(const char *path, struct plan *p)
 		int e = errno;
 		memset(p, 0, sizeof *p);
 		snprintf(p->file, sizeof p->file, "%s", path);
-		add_error(p, 0, "unable to read: %s", strerror(e));
+		plan_add_error(p, 0, "unable to read: %s", strerror(e));
 		return -1;
 	}
 	return plan_parse(path, buf, len, p);
@@ -1010,13 +946,11 @@ int plan_check_disks(struct plan *p, int ndisks)
 
 	for (int i = 0; i < p->narrays; i++) {
 		const struct plan_array *a = &p->arrays[i];
-		int need = plan_array_disks(a);
-		if (need > ndisks)
-			add_error(p, a->key_line[di] > 0 ? a->key_line[di] : a->line,
-				  "[array %s]: more devices than test disks: needs %d, %d available",
-				  a->name, need, ndisks);
+		char why[PLAN_NAME_MAX + 64];
+		if (cell_skip_reason(a->name, plan_array_disks(a), ndisks, 0, "", why, sizeof why) < 0)
+			plan_add_error(p, a->key_line[di] > 0 ? a->key_line[di] : a->line, "%s", why);
 	}
-	sort_errors(p);
+	plan_sort_errors(p);
 	return p->nerrors > before ? -1 : 0;
 }
 

@@ -14,7 +14,7 @@
 #define PLAN_SECTIONS_MAX 16      /* of each kind */
 #define PLAN_LIST_MAX 16          /* chunks per array, mount lines per fs */
 #define PLAN_ERRORS_MAX 16
-#define PLAN_ERROR_LEN 320
+#define PLAN_ERROR_LEN 512         /* the longest file name, a reason and a shortened echo */
 #define PLAN_KEYS_MAX 16          /* keys per section kind */
 #define PLAN_DEVICES_MAX 32
 
@@ -49,6 +49,7 @@ struct plan_fs {
 	char tune[PLAN_STR_MAX];     /* tune2fs words, "" = no tune2fs */
 	int nmount;                  /* at least 1: "defaults" when the plan gives none */
 	char mount[PLAN_LIST_MAX][PLAN_STR_MAX];
+	int mount_line[PLAN_LIST_MAX];  /* where each was given, 0 = the "defaults" put in */
 };
 
 struct plan_workload {
@@ -71,6 +72,7 @@ struct plan_workload {
 
 struct plan {
 	char file[PLAN_STR_MAX];     /* as given to the parser, for error lines */
+	int lines;                   /* where whole-plan errors and warnings point: the last line */
 	char name[PLAN_NAME_MAX];    /* default: the file's base name without .ini */
 	int global_line;
 	int key_line[PLAN_KEYS_MAX];

@@ -32,7 +32,7 @@ expect_console "the progress line shows the reason" '^\[1/4\] disk ext4 data=bog
 boot badplan --disks 1 --size 64M --keep --timeout 300 --plan "$FSM_ROOT/tests/plans/bad-plan.ini"
 expect_status "bad plan: the guest stops without a trailer (exit 2)" 2
 expect_console "bad plan: each mistake as FILE:LINE: message" \
-	'^fsmatrix: /results/fsmatrix/plan\.ini:15: size = 12q: expected a size'
+	'^fsmatrix: /results/fsmatrix/plan\.ini:15: size: expected a size .*\(size = 12q\)'
 expect_console "bad plan: the first mistake is the fatal line" \
 	'^fsmatrix: fatal: /results/fsmatrix/plan\.ini:5: unknown key "timout" in \[global\]'
 expect_record "bad plan: a fatal event naming the plan line" \

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "devpath.h"
 #include "disk.h"
+#include "diskname.h"
 #include "probe.h"
 
 #include <fcntl.h>
@@ -402,6 +403,29 @@ static void test_vpd_serial(void)
 	}
 }
 
+/* ---------------------------------------------------------------- kernel disk names */
+
+/* The names the kernel gives disk N (sd_format_disk_name: a bijective base-26 count). */
+static void test_disk_names(void)
+{
+	static const struct { const char *prefix; int index; const char *name; } rows[] = {
+		{ "vd", 0, "vda" }, { "vd", 1, "vdb" }, { "vd", 25, "vdz" }, { "vd", 26, "vdaa" },
+		{ "vd", 27, "vdab" }, { "vd", 32, "vdag" }, { "vd", 51, "vdaz" }, { "vd", 52, "vdba" },
+		{ "sd", 701, "sdzz" }, { "sd", 702, "sdaaa" }, { "sd", 18277, "sdzzz" },
+		{ "sd", 18278, "sdaaaa" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char buf[16];
+		CHECK_INT(disk_kernel_name(rows[i].prefix, rows[i].index, buf, sizeof buf), 0);
+		CHECK_STR(buf, rows[i].name);
+	}
+	char small[5];
+	CHECK_INT(disk_kernel_name("vd", 26, small, sizeof small), 0);   /* "vdaa" just fits */
+	CHECK_STR(small, "vdaa");
+	CHECK_INT(disk_kernel_name("vd", 702, small, sizeof small), -1);  /* "vdaaa" does not */
+	CHECK_INT(disk_kernel_name("vd", -1, small, sizeof small), -1);
+}
+
 int main(void)
 {
 	test_vpd_serial();
@@ -410,5 +434,6 @@ int main(void)
 	test_probe_buffers();
 	test_probe_partitions();
 	test_devpath();
+	test_disk_names();
 	return check_done("test_disk");
 }

@@ -235,7 +235,33 @@ static void test_cells(void)
 	CHECK_INT(plan_parse("c.ini", three, strlen(three), &p), 0);
 	matrix_cell(&p, 0, &c);
 	CHECK_INT(cell_mdadm_argv(&p, &c, "/dev/md0", disks, 2, &a, err, sizeof err), -1);
-	CHECK_STR(err, "[array r5] needs 3 test disks, 2 available");
+	CHECK_STR(err, "[array r5] needs 3 test disks, 2 taken");
+}
+
+/* Whether a cell runs with the disks at hand, and the reason it is skipped: the one decision
+ * PID 1 records and `fsmatrix check` and the dry run show. */
+static void test_skip(void)
+{
+	static const struct {
+		const char *array;
+		int need, have, gone;
+		const char *lost, *why;   /* why NULL: the cell runs */
+	} rows[] = {
+		{ "a", 3, 2, 0, "", "[array a] needs 3 test disks, 2 taken" },
+		{ "a", 1, 0, 0, "", "[array a] needs 1 test disk, 0 taken" },
+		{ "r1", 2, 1, 1, "vdc", "[array r1] needs 2 test disks, 1 remain (gone: vdc)" },
+		{ "r6", 4, 2, 2, "vdc, vde", "[array r6] needs 4 test disks, 2 remain (gone: vdc, vde)" },
+		{ "a", 2, 2, 0, "", NULL },
+		{ "a", 2, 5, 1, "vdb", NULL },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char why[256] = "";
+		int rc = cell_skip_reason(rows[i].array, rows[i].need, rows[i].have, rows[i].gone,
+					  rows[i].lost, why, sizeof why);
+		CHECK(rc == (rows[i].why ? -1 : 0), "row %zu: rc %d", i, rc);
+		if (rows[i].why)
+			CHECK_STR(why, rows[i].why);
+	}
 }
 
 static void test_argv(void)
@@ -338,6 +364,7 @@ int main(void)
 	test_ext();
 	test_xfs();
 	test_cells();
+	test_skip();
 	test_argv();
 	test_mount();
 	test_estimate();

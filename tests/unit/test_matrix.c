@@ -126,10 +126,79 @@ static void test_order(void)
 	}
 }
 
+/* A plan of nwl workloads and the given sections, repeated rep times. */
+static const char *big_plan(int narrays, int nchunks, int nfs, int nmounts, int nwl, int rep)
+{
+	static char text[256 * 1024];
+	static const char *const chunks[] = { "4k", "8k", "16k", "32k", "64k", "128k", "256k",
+		"512k", "1m", "2m", "4m", "8m", "16m", "32m", "64m", "128m" };
+	size_t n = (size_t)snprintf(text, sizeof text, "[global]\nrepeat = %d\n", rep);
+	for (int a = 0; a < narrays; a++) {
+		n += (size_t)snprintf(text + n, sizeof text - n, "[array a%d]\nlevel = 0\n"
+				      "devices = 2\n", a);
+		for (int c = 0; c < nchunks; c++)
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s%s%s",
+					      c ? ", " : "chunk = ", chunks[c],
+					      c == nchunks - 1 ? "\n" : "");
+	}
+	for (int f = 0; f < nfs; f++) {
+		n += (size_t)snprintf(text + n, sizeof text - n, "[fs f%d]\ntype = ext4\n", f);
+		for (int m = 0; m < nmounts; m++)
+			n += (size_t)snprintf(text + n, sizeof text - n, "mount = commit=%d\n",
+					      m + 1);
+	}
+	for (int w = 0; w < nwl; w++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "[workload w%d]\n"
+				      "type = seqwrite\nsize = 1m\n", w);
+	return text;
+}
+
+/* A matrix past the limit is refused, with the factors it multiplies up from; at the limit
+ * it is not. */
+static void test_limit(void)
+{
+	static const struct {
+		int arrays, chunks, fs, mounts, workloads, repeat;
+		const char *err;   /* NULL: accepted */
+	} rows[] = {
+		{ 16, 16, 16, 16, 16, 1000, "the matrix has 1048576000 cells (16 arrays x 16 chunks "
+		  "x 16 fs x 16 mounts x 16 workloads x repeat 1000), over the limit of 10000" },
+		{ 1, 0, 1, 1, 10, 1000, NULL },
+		{ 1, 0, 1, 1, 11, 1000, "the matrix has 11000 cells (1 array x 1 fs x 11 workloads "
+		  "x repeat 1000), over the limit of 10000" },
+		{ 2, 5, 4, 5, 5, 21, "the matrix has 21000 cells (2 arrays x 5 chunks x 4 fs x 5 "
+		  "mounts x 5 workloads x repeat 21), over the limit of 10000" },
+		{ 16, 16, 16, 16, 16, 1, "the matrix has 1048576 cells (16 arrays x 16 chunks x 16 "
+		  "fs x 16 mounts x 16 workloads), over the limit of 10000" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *text = big_plan(rows[i].arrays, rows[i].chunks, rows[i].fs,
+					    rows[i].mounts, rows[i].workloads, rows[i].repeat);
+		int rc = plan_parse("m.ini", text, strlen(text), &p);
+		if (!rows[i].err) {
+			CHECK(rc == 0, "row %zu: %s", i, p.errors[0]);
+			continue;
+		}
+		CHECK(rc == -1 && p.nerrors == 1, "row %zu: rc %d, %d errors", i, rc, p.nerrors);
+		const char *msg = strchr(p.errors[0] + 5, ' ');
+		CHECK(msg && strcmp(msg + 1, rows[i].err) == 0, "row %zu:\n  got  %s\n  want %s", i,
+		      p.errors[0], rows[i].err);
+	}
+	/* Sections of different sizes are counted as they are, not as a product. */
+	CHECK_INT(load("[global]\nrepeat = 1000\n[array a]\nlevel = 0\ndevices = 2\n"
+		       "chunk = 4k, 8k\n[array b]\nlevel = none\n[fs f]\ntype = ext4\n"
+		       "mount = noatime\nmount = relatime\nmount = sync\n[fs g]\ntype = xfs\n"
+		       "[workload w]\ntype = seqwrite\nsize = 1m\n"), -1);
+	CHECK_STR(p.errors[0], "m.ini:18: the matrix has 12000 cells (2 arrays with 3 chunk "
+		  "sizes in all x 2 fs with 4 mounts in all x 1 workload x repeat 1000), over the "
+		  "limit of 10000");
+}
+
 int main(void)
 {
 	test_issue_plan();
 	test_axes();
 	test_order();
+	test_limit();
 	return check_done("test_matrix");
 }

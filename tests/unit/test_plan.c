@@ -191,65 +191,68 @@ static const struct bad {
 	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options)", 1 },
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
 	  "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)", 1 },
-	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat = : expected a value", 1 },
+	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat: expected a value", 1 },
 	/* An empty required value is one error, not a follow-on one (found by fuzzing). */
 	{ "[array a]\nlevel = none\n[fs f]\ntype =\n[workload w]\ntype = seqwrite\nsize = 1m\n",
-	  "t.ini:4: type = : expected a value", 1 },
+	  "t.ini:4: type: expected a value", 1 },
 	/* Values. */
 	{ "[global]\nrepeat = 0\n" MIN_PLAN,
-	  "t.ini:2: repeat = 0: expected a whole number from 1 to 1000", 1 },
+	  "t.ini:2: repeat: expected a whole number from 1 to 1000 (repeat = 0)", 1 },
 	{ "[global]\nrepeat = -1\n" MIN_PLAN,
-	  "t.ini:2: repeat = -1: expected a whole number from 1 to 1000", 1 },
+	  "t.ini:2: repeat: expected a whole number from 1 to 1000 (repeat = -1)", 1 },
 	{ "[global]\nresync = later\n" MIN_PLAN,
-	  "t.ini:2: resync = later: expected wait, assume-clean or ignore", 1 },
+	  "t.ini:2: resync: expected wait, assume-clean or ignore (resync = later)", 1 },
 	{ "[global]\ndrop_caches = true\n" MIN_PLAN,
-	  "t.ini:2: drop_caches = true: expected yes or no", 1 },
+	  "t.ini:2: drop_caches: expected yes or no (drop_caches = true)", 1 },
 	{ "[global]\ntimeout = 30 m\n" MIN_PLAN,
-	  "t.ini:2: timeout = 30 m: expected a duration such as 90s, 30m or 2h", 1 },
+	  "t.ini:2: timeout: expected a duration such as 90s, 30m or 2h (timeout = 30 m)", 1 },
 	{ "[global]\ntimeout = 1d\n" MIN_PLAN,
-	  "t.ini:2: timeout = 1d: expected a duration such as 90s, 30m or 2h", 1 },
-	{ "[global]\nname = my plan\n" MIN_PLAN, "t.ini:2: name = my plan: expected a name of "
-	  "letters, digits, '.', '_' or '-', at most 47 long", 1 },
+	  "t.ini:2: timeout: expected a duration such as 90s, 30m or 2h (timeout = 1d)", 1 },
+	{ "[global]\nname = my plan\n" MIN_PLAN, "t.ini:2: name: expected a name of letters, "
+	  "digits, '.', '_' or '-', at most 47 long (name = my plan)", 1 },
 	{ "[array a]\nlevel = 7\n" MIN_TAIL,
-	  "t.ini:2: level = 7: bad level: expected none, 0, 1, 4, 5, 6 or 10", 1 },
+	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = 7)", 1 },
 	{ "[array a]\nlevel = raid5\n" MIN_TAIL,
-	  "t.ini:2: level = raid5: bad level: expected none, 0, 1, 4, 5, 6 or 10", 1 },
+	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = raid5)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 12q\n" MIN_TAIL,
-	  "t.ini:4: chunk = 12q: \"12q\": expected sizes such as 16k or 16k, 64k", 1 },
+	  "t.ini:4: chunk: \"12q\": expected sizes such as 16k or 16k, 64k (chunk = 12q)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k, 24k\n" MIN_TAIL,
-	  "t.ini:4: chunk = 16k, 24k: 24k is not a power of two from 4k to 1g", 1 },
+	  "t.ini:4: chunk: 24k is not a power of two from 4k to 1g (chunk = 16k, 24k)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 2k\n" MIN_TAIL,
-	  "t.ini:4: chunk = 2k: 2k is not a power of two from 4k to 1g", 1 },
+	  "t.ini:4: chunk: 2k is not a power of two from 4k to 1g (chunk = 2k)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k,16k\n" MIN_TAIL,
-	  "t.ini:4: chunk = 16k,16k: 16k is given twice", 1 },
+	  "t.ini:4: chunk: 16k is given twice (chunk = 16k,16k)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k,\n" MIN_TAIL,
-	  "t.ini:4: chunk = 16k,: \"\": expected sizes such as 16k or 16k, 64k", 1 },
+	  "t.ini:4: chunk: \"\": expected sizes such as 16k or 16k, 64k (chunk = 16k,)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 33\n" MIN_TAIL,
-	  "t.ini:3: devices = 33: expected a whole number from 1 to 32", 1 },
+	  "t.ini:3: devices: expected a whole number from 1 to 32 (devices = 33)", 1 },
 	{ "[array a]\nlevel = 0\ndevices = 2\noptions = --name \"x\n" MIN_TAIL,
-	  "t.ini:4: options = --name \"x: unterminated double quote", 1 },
+	  "t.ini:4: options: unterminated double quote (options = --name \"x)", 1 },
 	{ MIN_TAIL "[fs g]\ntype = btrfs\n[array a]\nlevel = none\n",
-	  "t.ini:7: type = btrfs: unknown fs type: expected ext2, ext3, ext4 or xfs", 1 },
+	  "t.ini:7: type: unknown fs type: expected ext2, ext3, ext4 or xfs (type = btrfs)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount =\n[workload w]\ntype = seqwrite\n"
-	  "size = 1m\n", "t.ini:5: mount = : expected options, such as defaults or "
-	  "noatime,data=ordered", 1 },
+	  "size = 1m\n", "t.ini:5: mount: expected options, such as defaults or noatime,data=ordered", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime, nodiratime\n"
 	  "[workload w]\ntype = seqwrite\nsize = 1m\n",
-	  "t.ini:5: mount = noatime, nodiratime: options are one word, separated by commas", 1 },
+	  "t.ini:5: mount: options are one word, separated by commas (mount = noatime, "
+	  "nodiratime)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime\nmount = noatime\n"
-	  "[workload w]\ntype = seqwrite\nsize = 1m\n", "t.ini:6: mount = noatime is given twice", 1 },
+	  "[workload w]\ntype = seqwrite\nsize = 1m\n",
+	  "t.ini:6: mount: given twice (mount = noatime)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
-	  "size = 12q\n", "t.ini:7: size = 12q: expected a size such as 4096, 512k, 220m or 1g", 1 },
+	  "size = 12q\n",
+	  "t.ini:7: size: expected a size such as 4096, 512k, 220m or 1g (size = 12q)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
-	  "size = 99999999999999999999\n", "t.ini:7: size = 99999999999999999999: expected a size "
-	  "such as 4096, 512k, 220m or 1g", 1 },
+	  "size = 99999999999999999999\n", "t.ini:7: size: expected a size such as 4096, 512k, "
+	  "220m or 1g (size = 99999999999999999999)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
-	  "size = 20000000t\n", "t.ini:7: size = 20000000t: expected a size such as 4096, 512k, "
-	  "220m or 1g", 1 },
+	  "size = 20000000t\n", "t.ini:7: size: expected a size such as 4096, 512k, 220m or 1g "
+	  "(size = 20000000t)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = dd\n",
-	  "t.ini:6: type = dd: unknown workload type: expected seqwrite, smallfiles or tar", 1 },
+	  "t.ini:6: type: unknown workload type: expected seqwrite, smallfiles or tar "
+	  "(type = dd)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
-	  "size = 1m\nbs = 128m\n", "t.ini:8: bs = 128m: expected at most 64m", 1 },
+	  "size = 1m\nbs = 128m\n", "t.ini:8: bs: expected at most 64m (bs = 128m)", 1 },
 	/* Section checks, reported at the key or the header they concern. */
 	{ "[array a]\ndevices = 2\n" MIN_TAIL, "t.ini:1: [array a]: missing required key \"level\"", 1 },
 	{ "[array a]\nlevel = 5\n" MIN_TAIL, "t.ini:1: [array a]: missing required key \"devices\"", 1 },
@@ -295,11 +298,20 @@ static const struct bad {
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
 	  "size = 1m\nbs = 1536\ndirect = yes\n",
 	  "t.ini:9: [workload w]: direct = yes needs bs a multiple of 4k, plan gives 1536", 1 },
-	/* Whole-plan checks, at the last line. */
-	{ "[global]\nrepeat = 2\n", "t.ini:2: no [array NAME] section: a plan needs at least one "
-	  "(level = none for a raw disk)", 3 },
-	{ "", "t.ini:1: no [array NAME] section: a plan needs at least one "
-	  "(level = none for a raw disk)", 3 },
+	/* Whole-plan checks, at the last line; sections missing together are one line. */
+	{ "[global]\nrepeat = 2\n", "t.ini:2: no [array NAME], [fs NAME] or [workload NAME] "
+	  "section: a plan needs at least one of each (level = none for a raw disk)", 1 },
+	{ "[array a]\nlevel = none\n", "t.ini:2: no [fs NAME] or [workload NAME] section: a plan "
+	  "needs at least one of each", 1 },
+	{ "", "t.ini:1: the plan is empty: it needs an [array NAME], an [fs NAME] and a "
+	  "[workload NAME] section", 1 },
+	{ "\n  \r\n\t\n", "t.ini:3: the plan is empty: it needs an [array NAME], an [fs NAME] "
+	  "and a [workload NAME] section", 1 },
+	{ "# a plan to come\n\n; later\n", "t.ini:3: the plan holds only comments and blank "
+	  "lines: it needs an [array NAME], an [fs NAME] and a [workload NAME] section", 1 },
+	/* A UTF-16 file is not binary garbage: say what it is and what to do. */
+	{ "\xff\xfe[\0g\0", "t.ini:1: the plan is UTF-16 text: save it as UTF-8", 1 },
+	{ "\xfe\xff\0[\0g", "t.ini:1: the plan is UTF-16 text: save it as UTF-8", 1 },
 	{ "[array a]\nlevel = none\n[workload w]\ntype = seqwrite\nsize = 1m\n",
 	  "t.ini:5: no [fs NAME] section: a plan needs at least one", 1 },
 	/* Errors come back in line order, validation ones included. */
@@ -320,6 +332,78 @@ static void test_bad(void)
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
 		  "resync, drop_caches, timeout, retries)");
+}
+
+/* What a user sees after the first error of a line is fixed by adding another. */
+static void test_followups(void)
+{
+	/* A key given again after a bad value: a duplicate of the line that gave it first. */
+	CHECK_INT(parse("[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n" MIN_TAIL), -1);
+	CHECK_INT(p.nerrors, 2);
+	CHECK_STR(p.errors[1], "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)");
+	CHECK_INT(parse("[global]\nrepeat =\nrepeat = 2\n" MIN_PLAN), -1);
+	CHECK_STR(p.errors[1], "t.ini:3: duplicate key \"repeat\" in [global] (first at line 2)");
+}
+
+/* A long value is cut in the echo, never the reason: the reason comes first, and the echo
+ * is shortened with an ellipsis. */
+static void test_long_values(void)
+{
+	char text[4096], file[300];
+
+	/* 200 chunk sizes: the 17th is one too many. */
+	strcpy(text, "[array a]\nlevel = 0\ndevices = 2\nchunk = ");
+	for (int i = 0; i < 200; i++)
+		strcat(text, i % 2 ? "8k, " : "4k, ");
+	strcat(text, "4k\n" MIN_TAIL);
+	CHECK_INT(parse(text), -1);
+	CHECK_STR(p.errors[0], "t.ini:4: chunk: 4k is given twice (chunk = 4k, 8k, 4k, 8k, 4k, "
+		  "8k, 4k, 8k, 4k, 8k, ...)");
+
+	/* A 400-byte mount line with a blank in it. */
+	strcpy(text, "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = ");
+	for (int i = 0; i < 50; i++)
+		strcat(text, "noatime,");
+	strcat(text, " x\n[workload w]\ntype = seqwrite\nsize = 1m\n");
+	CHECK_INT(parse(text), -1);
+	CHECK_STR(p.errors[0], "t.ini:5: mount: options are one word, separated by commas "
+		  "(mount = noatime,noatime,noatime,noatime,noatime,...)");
+
+	/* The longest file name and a long unknown key: the list of known keys still fits. */
+	memset(file, 'f', PLAN_STR_MAX - 1);
+	file[PLAN_STR_MAX - 1] = '\0';
+	snprintf(text, sizeof text, "[array %s]\n%0400d = 1\nlevel = none\n" MIN_TAIL,
+		 "a23456789012345678901234567890123456789012345", 7);
+	CHECK_INT(plan_parse(file, text, strlen(text), &p), -1);
+	const char *tail = "(known: level, devices, missing, chunk, layout, bitmap, options)";
+	size_t n = strlen(p.errors[0]);
+	CHECK(n > strlen(tail) && strcmp(p.errors[0] + n - strlen(tail), tail) == 0,
+	      "the reason is cut: %s", p.errors[0]);
+	/* A UTF-8 character is never cut in half by the ellipsis. */
+	strcpy(text, "[global]\nname = ");
+	for (int i = 0; i < 40; i++)
+		strcat(text, "\xc3\xa9");
+	strcat(text, "\n" MIN_PLAN);
+	CHECK_INT(parse(text), -1);
+	CHECK(strstr(p.errors[0], "\xc3\xa9...)") != NULL, "%s", p.errors[0]);
+}
+
+/* Windows Notepad saves UTF-8 with a byte-order mark and CRLF line ends: both are fine. */
+static void test_encodings(void)
+{
+	static const char *const good[] = {
+		"\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\n"
+		"type = seqwrite\r\nsize = 1m\r\n",
+		"\xef\xbb\xbf# a comment first\n" MIN_PLAN,
+		"\xef\xbb\xbf\n" MIN_PLAN,
+	};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		int rc = parse(good[i]);
+		CHECK(rc == 0, "case %zu: %s", i, p.errors[0]);
+	}
+	CHECK_STR(p.arrays[0].name, "a");
+	/* Only at the start: elsewhere it is a stray character in a key. */
+	CHECK_INT(parse(MIN_PLAN "\xef\xbb\xbf[global]\n"), -1);
 }
 
 /* Input that is not a plan at all stops at the first sign of it, with a position. */
@@ -348,8 +432,8 @@ static void test_garbage(void)
 	CHECK_STR(p.errors[0], "t.ini:1: larger than 1048576 bytes: not a plan");
 	/* Exactly at the cap is still read (and then lacks sections). */
 	CHECK_INT(plan_parse("t.ini", big, PLAN_FILE_MAX, &p), -1);
-	CHECK_STR(p.errors[0], "t.ini:1048576: no [array NAME] section: a plan needs at least "
-		  "one (level = none for a raw disk)");
+	CHECK_STR(p.errors[0], "t.ini:1048576: the plan is empty: it needs an [array NAME], an "
+		  "[fs NAME] and a [workload NAME] section");
 
 	/* More errors than are kept: the count is right, the kept ones are the first. */
 	char many[4096] = "[global]\n";
@@ -417,12 +501,10 @@ static void test_scale_and_disks(void)
 	CHECK_INT(plan_array_disks(&p.arrays[0]), 2);   /* 4 devices, 2 missing */
 	CHECK_INT(plan_check_disks(&p, 2), 0);
 	CHECK_INT(plan_check_disks(&p, 1), -1);
-	CHECK_STR(p.errors[0], "t.ini:10: [array md6]: more devices than test disks: needs 2, "
-		  "1 available");
+	CHECK_STR(p.errors[0], "t.ini:10: [array md6] needs 2 test disks, 1 taken");
 	CHECK_INT(parse(MIN_PLAN), 0);
 	CHECK_INT(plan_check_disks(&p, 0), -1);
-	CHECK_STR(p.errors[0], "t.ini:1: [array a]: more devices than test disks: needs 1, "
-		  "0 available");
+	CHECK_STR(p.errors[0], "t.ini:1: [array a] needs 1 test disk, 0 taken");
 }
 
 /* The shipped plans parse, and a missing file says so with its name. */
@@ -446,6 +528,9 @@ int main(void)
 	test_defaults();
 	test_values();
 	test_bad();
+	test_followups();
+	test_long_values();
+	test_encodings();
 	test_garbage();
 	test_sizes();
 	test_scale_and_disks();

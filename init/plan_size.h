@@ -1,0 +1,27 @@
+/* plan_size.h: how big a plan's matrix may get. A plan is refused past MATRIX_CELLS_MAX
+ * cells, counting repetitions; one whose rough time estimate passes a day is only warned
+ * about. Both PID 1 and `fsmatrix check` parse through plan_parse, which applies the limit. */
+#ifndef FSM_PLAN_SIZE_H
+#define FSM_PLAN_SIZE_H
+#include <stddef.h>
+#include "cellcmd.h"
+#include "plan.h"
+
+/* Ten thousand cells is more than a day of benchmarking even at a few seconds a cell (md
+ * create, mkfs, a workload, teardown; real figures are minutes), a few tens of MB of
+ * records on the results partition, and every cell is listed by `fsmatrix check` and in a
+ * dry run's plan event. Past that a plan is a typo or a generated product of axes, and
+ * counting it in int would overflow near 2^31. */
+#define MATRIX_CELLS_MAX 10000
+#define PLAN_WARN_HOURS 24
+
+/* Adds an error at line when the matrix has more than MATRIX_CELLS_MAX cells, naming the
+ * factors. Counts in 64 bits, so no plan the parser accepts overflows it. */
+void plan_check_size(struct plan *p, int line);
+
+/* The rough time of the whole run under model m. Writes "FILE:LINE: warning: ..." to buf
+ * and returns 1 when it passes PLAN_WARN_HOURS, else 0. */
+int plan_time_warning(const struct plan *p, const struct estimate_model *m, char *buf,
+		      size_t len);
+
+#endif

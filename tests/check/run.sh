@@ -1,0 +1,157 @@
+#!/bin/bash
+# tests/check/run.sh: `fsmatrix check` on small plans, one line per case in tests/run's form
+# ("ok - check/NAME" or "FAIL - check/NAME: why", then "#" lines of detail). The plans are
+# written here, next to what is expected of them, so that each case reads as one row.
+#
+#   tests/check/run.sh [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+FSM=${1:-out/fsmatrix}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failed=0
+
+ok() { echo "ok - check/$1"; }
+fail() {
+	echo "FAIL - check/$1: $2"
+	failed=1
+	[ ! -s "$TMP/err" ] || sed 's/^/#   /' "$TMP/err" | head -n 5
+}
+
+# run NAME ARGS...: fsmatrix check ARGS, its status in $rc, stdout in $TMP/out, stderr in $TMP/err.
+run() {
+	local name=$1
+	shift
+	# At most 1 MB kept: a plan with no cell limit once printed 2.8 GB.
+	timeout 60 "$FSM" check "$@" 2>"$TMP/err" | head -c 1000000 >"$TMP/out"
+	rc=${PIPESTATUS[0]}
+}
+
+# has FILE REGEX: FILE has a line matching REGEX.
+has() { grep -Eq -- "$2" "$1"; }
+
+# A raid0 over N devices, the simplest plan an array of N disks gives.
+raid0() {
+	printf '[array a]\nlevel = 0\ndevices = %s\n[fs f]\ntype = ext4\n' "$1"
+	printf '[workload w]\ntype = seqwrite\nsize = 1m\n'
+}
+
+# Every device count a plan allows runs, and the disks are named as the kernel names virtio
+# disks: vdb (vda is the results disk) ... vdz, vdaa, vdab, ...
+bad=
+for n in $(seq 1 32); do
+	if [ "$n" = 1 ]; then
+		printf '[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$TMP/p.ini"
+	else
+		raid0 "$n" >"$TMP/p.ini"
+	fi
+	run devices "$TMP/p.ini"
+	if [ "$rc" != 0 ]; then
+		bad="$bad $n (status $rc)"
+	elif grep -q 'vd[^a-z ]' "$TMP/out"; then
+		bad="$bad $n (a disk name outside a-z)"
+	fi
+done
+raid0 32 >"$TMP/p.ini"
+run devices "$TMP/p.ini"
+if [ -n "$bad" ]; then
+	fail devices-1-to-32 "failed for:$bad"
+elif ! has "$TMP/out" '^test disks assumed: /dev/vdb .* /dev/vdz /dev/vdaa .* /dev/vdag$'; then
+	fail devices-1-to-32 "32 disks are not vdb ... vdz, vdaa ... vdag"
+	grep '^test disks' "$TMP/out" | sed 's/^/#   /'
+else
+	ok devices-1-to-32
+fi
+
+# errors CASE WANT PLAN-TEXT: check refuses the plan (status 1) with exactly WANT on stderr.
+errors() {
+	local name=$1 want=$2
+	printf '%b' "$3" >"$TMP/p.ini"
+	run "$name" "$TMP/p.ini"
+	if [ "$rc" != 1 ]; then
+		fail "$name" "status $rc, want 1"
+	elif [ "$(cat "$TMP/err")" != "$want" ]; then
+		fail "$name" "stderr differs; want: $want"
+	else
+		ok "$name"
+	fi
+}
+P=$TMP/p.ini
+errors empty-file "$P:1: the plan is empty: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" ''
+errors only-comments "$P:2: the plan holds only comments and blank lines: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" '# to do\n\n'
+errors global-only "$P:2: no [array NAME], [fs NAME] or [workload NAME] section: a plan needs at least one of each (level = none for a raw disk)" '[global]\nrepeat = 2\n'
+errors duplicate-after-bad "$P:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = nine)
+$P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
+errors long-mount-line "$P:4: mount: options are one word, separated by commas (mount = noatime,noatime,noatime,noatime,noatime,...)" "[array a]\\nlevel = none\\n[fs f]\\nmount = $(printf 'noatime,%.0s' $(seq 50)) x\\ntype = ext4\\n[workload w]\\ntype = seqwrite\\nsize = 1m\\n"
+
+# A matrix past the cell limit is refused at once, with the factors it multiplies up from.
+{
+	printf '[global]\nrepeat = 1000\n'
+	for a in $(seq 16); do
+		printf '[array a%s]\nlevel = 0\ndevices = 2\nchunk = 4k' "$a"
+		for c in 8k 16k 32k 64k 128k 256k 512k 1m 2m 4m 8m 16m 32m 64m 128m; do printf ', %s' $c; done
+		printf '\n'
+	done
+	for f in $(seq 16); do
+		printf '[fs f%s]\ntype = ext4\n' "$f"
+		for m in $(seq 16); do printf 'mount = commit=%s\n' "$m"; done
+	done
+	for w in $(seq 16); do printf '[workload w%s]\ntype = seqwrite\nsize = 1m\n' "$w"; done
+} >"$P"
+lines=$(wc -l <"$P")
+run cell-limit "$P"
+want="$P:$lines: the matrix has 1048576000 cells (16 arrays x 16 chunks x 16 fs x 16 mounts x 16 workloads x repeat 1000), over the limit of 10000"
+if [ "$rc" != 1 ] || [ "$(cat "$TMP/err")" != "$want" ] || [ -s "$TMP/out" ]; then
+	fail cell-limit "status $rc, $(wc -c <"$TMP/out") bytes of output; want status 1 and: $want"
+else
+	ok cell-limit
+fi
+
+# A run estimated past a day is warned about, and still checked.
+printf '[global]\nrepeat = 10\n[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1t\n' >"$P"
+run long-run "$P"
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:9: warning: the run is estimated at ~[0-9]+h[0-9]+m, over 24 hours" &&
+	has "$TMP/out" '^10 cells, 1 warnings, 0 errors'; then
+	ok long-run-warning
+else
+	fail long-run-warning "status $rc, no warning"
+fi
+
+# Fewer disks than an array needs: its cells are listed as skipped, with the reason /init
+# records for them, and the plan is fine (status 0).
+printf '[array r5]\nlevel = 5\ndevices = 3\n[array one]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$P"
+run disks-short --disks 2 "$P"
+if [ "$rc" != 0 ]; then
+	fail disks-short "status $rc, want 0"
+elif ! has "$TMP/out" '^  skipped   \[array r5\] needs 3 test disks, 2 taken$'; then
+	fail disks-short "no skipped line for the raid5 cell"
+elif ! has "$TMP/out" '^  mkfs      mkfs.ext4 .* /dev/vdb$'; then
+	fail disks-short "the cell on one disk is not listed"
+elif ! has "$TMP/out" '^2 cells \(1 skipped\), 0 warnings, 0 errors'; then
+	fail disks-short "the summary does not count the skipped cell"
+	tail -n 2 "$TMP/out" | sed 's/^/#   /'
+else
+	ok disks-short
+fi
+
+# A mount option the image's kernel removed: a warning naming the line, and the plan runs.
+printf '[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime\nmount = data=writeback,nobh\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$P"
+run removed-option "$P"
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:6: warning: mount option nobh was removed from ext4 \(the image's kernel 6\.1 ignores it" &&
+	[ "$(wc -l <"$TMP/err")" = 1 ] && has "$TMP/out" '^2 cells, 1 warnings, 0 errors'; then
+	ok removed-option
+else
+	fail removed-option "status $rc; want status 0, one warning for line 6, counted"
+fi
+
+# A plan saved by Windows Notepad: a UTF-8 byte-order mark and CRLF line ends.
+printf '\xef\xbb\xbf[array a]\r\nlevel = none\r\n[fs f]\r\ntype = ext4\r\n[workload w]\r\ntype = seqwrite\r\nsize = 1m\r\n' >"$P"
+run notepad-bom "$P"
+if [ "$rc" = 0 ] && has "$TMP/out" '^plan p .*: 1 cells'; then
+	ok notepad-bom
+else
+	fail notepad-bom "status $rc"
+fi
+
+exit $failed
