@@ -222,37 +222,98 @@ static int tar(struct args *a, const char *archive, const char *dir)
 	return rc < 0 ? 1 : 0;
 }
 
+/* What a workload does with each of its operands: write a file, write in a directory, or
+ * read a file. A host path can name anything, a disk included: each operand must be what its
+ * role says (or, for what is written, not exist yet) before the engine is started. */
+enum role { R_FILE, R_DIR, R_READ };
+static const struct kind {
+	const char *name;
+	uint64_t size;          /* default --size */
+	int nargs;
+	enum role role[2];
+	const char *operands;   /* for the message when they are missing */
+} kinds[] = {
+	{ "seqwrite", 1ull << 30, 1, { R_FILE }, "FILE" },
+	{ "smallfiles", 220ull << 20, 1, { R_DIR }, "DIR" },
+	{ "gen-tree", 220ull << 20, 1, { R_DIR }, "DIR" },
+	{ "tar", 0, 2, { R_READ, R_DIR }, "ARCHIVE and DIR" },
+};
+
+static const char *type_name(mode_t m)
+{
+	static const struct { mode_t type; const char *name; } types[] = {
+		{ S_IFBLK, "a block device" }, { S_IFCHR, "a character device" },
+		{ S_IFIFO, "a FIFO" }, { S_IFSOCK, "a socket" }, { S_IFDIR, "a directory" },
+		{ S_IFREG, "a regular file" }, { S_IFLNK, "a symbolic link" },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if ((m & S_IFMT) == types[i].type)
+			return types[i].name;
+	return "not a file";
+}
+
+/* 0 when path may serve in role, else -1 after one line saying why. Symbolic links are
+ * judged by what they lead to; the engines check again on the descriptor they open. */
+static int check_operand(const char *kind, const char *path, enum role role)
+{
+	static const char *const want[] = {
+		[R_FILE] = "FILE must be a regular file or a name for a new one",
+		[R_DIR] = "DIR must be a directory or a name for a new one",
+		[R_READ] = "ARCHIVE must be a regular file",
+	};
+	static const char *const verb[] = { [R_FILE] = "write", [R_DIR] = "write in",
+					    [R_READ] = "read" };
+	struct stat st, lst;
+	int linked = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT && role != R_READ && !linked)
+			return 0;   /* the engine creates it, or says why it cannot */
+		fprintf(stderr, "fsmatrix workload %s: unable to %s %s: %s\n", kind, verb[role], path,
+			linked && errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
+		return -1;
+	}
+	if (role == R_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
+		return 0;
+	fprintf(stderr, "fsmatrix workload %s: refusing to %s %s: it is %s%s; %s\n", kind,
+		verb[role], path, linked ? "a symbolic link to " : "", type_name(st.st_mode),
+		want[role]);
+	return -1;
+}
+
 int host_cmd_workload(int argc, char **argv)
 {
 	struct args a = { .size = 0, .bs = 1 << 20, .seed = PLAN_DEFAULT_SEED, .passes = 1 };
-	const char *kind = argc > 1 ? argv[1] : "";
+	const char *name = argc > 1 ? argv[1] : "";
+	const struct kind *k = NULL;
 	int first;
 
-	if (strcmp(kind, "seqwrite") == 0)
-		a.size = 1ull << 30;
-	else if (strcmp(kind, "smallfiles") == 0 || strcmp(kind, "gen-tree") == 0)
-		a.size = 220ull << 20;
-	else if (strcmp(kind, "tar") != 0) {
-		fputs(usage, strcmp(kind, "--help") == 0 || strcmp(kind, "-h") == 0 ? stdout : stderr);
-		return strcmp(kind, "--help") == 0 || strcmp(kind, "-h") == 0 ? 0 : 2;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(name, kinds[i].name) == 0)
+			k = &kinds[i];
+	if (!k) {
+		fputs(usage, strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ? stdout : stderr);
+		return strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ? 0 : 2;
 	}
+	a.size = k->size;
 	if ((first = parse(argc - 1, argv + 1, &a)) < 0)
 		return 2;
 	int nargs = argc - 1 - first;
 	char **rest = argv + 1 + first;
-	int want = strcmp(kind, "tar") == 0 ? 2 : 1;
-	if (nargs != want) {
-		fprintf(stderr, "fsmatrix: workload %s: expected %s\n%s", kind,
-			want == 2 ? "ARCHIVE and DIR" : "one target", usage);
+	if (nargs != k->nargs) {
+		fprintf(stderr, "fsmatrix: workload %s: expected %s\n%s", name,
+			k->nargs == 2 ? "ARCHIVE and DIR" : "one target", usage);
 		return 2;
 	}
+	for (int i = 0; i < nargs; i++)
+		if (check_operand(name, rest[i], k->role[i]) < 0)
+			return 2;
 	/* one record per line even when stdout is a pipe to the benchmark script */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (strcmp(kind, "seqwrite") == 0)
+	if (strcmp(name, "seqwrite") == 0)
 		return seqwrite(&a, rest[0]);
-	if (strcmp(kind, "smallfiles") == 0)
+	if (strcmp(name, "smallfiles") == 0)
 		return smallfiles(&a, rest[0], 1);
-	if (strcmp(kind, "gen-tree") == 0)
+	if (strcmp(name, "gen-tree") == 0)
 		return smallfiles(&a, rest[0], 0);
 	return tar(&a, rest[0], rest[1]);
 }
