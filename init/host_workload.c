@@ -26,23 +26,25 @@ static const char usage[] =
 	"  creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.\n";
 
 struct args {
-	uint64_t size, bs, files, seed;
-	int direct, zero, keep, no_sync, drop, passes, list;
+	const char *kind;
+	struct plan_workload w;   /* size, bs, files, seed, passes: as a plan's workload has them */
+	int direct, zero, keep, no_sync, drop, list;
 	const char *tar;
 };
 
-enum { O_SIZE = 1, O_BS, O_DIRECT_, O_DATA, O_KEEP, O_FILES, O_SEED, O_PASSES, O_NOSYNC,
-       O_DROP, O_LIST, O_TAR };
+/* O_PLAN options are the plan's workload keys of the same name: one parser, one set of
+ * limits and messages for both (plan.c). */
+enum { O_PLAN = 1, O_DIRECT_, O_DATA, O_KEEP, O_NOSYNC, O_DROP, O_LIST, O_TAR };
 
 static const struct option longopts[] = {
-	{ "size", required_argument, NULL, O_SIZE },
-	{ "bs", required_argument, NULL, O_BS },
+	{ "size", required_argument, NULL, O_PLAN },
+	{ "bs", required_argument, NULL, O_PLAN },
+	{ "files", required_argument, NULL, O_PLAN },
+	{ "seed", required_argument, NULL, O_PLAN },
+	{ "passes", required_argument, NULL, O_PLAN },
 	{ "direct", no_argument, NULL, O_DIRECT_ },
 	{ "data", required_argument, NULL, O_DATA },
 	{ "keep", no_argument, NULL, O_KEEP },
-	{ "files", required_argument, NULL, O_FILES },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "passes", required_argument, NULL, O_PASSES },
 	{ "no-sync", no_argument, NULL, O_NOSYNC },
 	{ "drop-caches", no_argument, NULL, O_DROP },
 	{ "list", no_argument, NULL, O_LIST },
@@ -51,50 +53,34 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad(const char *opt, const char *val)
-{
-	fprintf(stderr, "fsmatrix: workload: bad value for --%s: \"%s\"\n", opt, val);
-	return -1;
-}
-
-static int number(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-')
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse(int argc, char **argv, struct args *a)
 {
-	int c;
-	uint64_t v;
+	int c, li;
+	char msg[160];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
 		switch (c) {
-		case O_SIZE: if (plan_parse_size(optarg, &a->size) < 0) return bad("size", optarg); break;
-		case O_BS: if (plan_parse_size(optarg, &a->bs) < 0 || !a->bs) return bad("bs", optarg); break;
+		case O_PLAN:
+			if (plan_workload_set(&a->w, longopts[li].name, optarg, msg, sizeof msg) < 0) {
+				fprintf(stderr, "fsmatrix workload %s: --%s %s: %s\n", a->kind,
+					longopts[li].name, optarg, msg);
+				return -1;
+			}
+			break;
 		case O_DIRECT_: a->direct = 1; break;
 		case O_DATA:
 			if (strcmp(optarg, "zero") == 0)
 				a->zero = 1;
 			else if (strcmp(optarg, "random") == 0)
 				a->zero = 0;
-			else
-				return bad("data", optarg);
+			else {
+				fprintf(stderr, "fsmatrix workload %s: --data %s: expected random or "
+					"zero\n", a->kind, optarg);
+				return -1;
+			}
 			break;
 		case O_KEEP: a->keep = 1; break;
-		case O_FILES: if (number(optarg, &a->files) < 0) return bad("files", optarg); break;
-		case O_SEED: if (number(optarg, &a->seed) < 0) return bad("seed", optarg); break;
-		case O_PASSES:
-			if (number(optarg, &v) < 0 || v < 1 || v > 1000)
-				return bad("passes", optarg);
-			a->passes = (int)v;
-			break;
 		case O_NOSYNC: a->no_sync = 1; break;
 		case O_DROP: a->drop = 1; break;
 		case O_LIST: a->list = 1; break;
@@ -137,7 +123,7 @@ static void tar_fields(struct jw *w, const void *r) { wl_tar_json(w, r); }
 
 static int seqwrite(struct args *a, const char *file)
 {
-	struct wl_seqwrite_opts o = { .size = a->size, .bs = a->bs, .direct = a->direct,
+	struct wl_seqwrite_opts o = { .size = a->w.size, .bs = a->w.bs, .direct = a->direct,
 				      .zero = a->zero, .keep = a->keep };
 	struct wl_seqwrite_res r;
 
@@ -160,14 +146,15 @@ static int smallfiles(struct args *a, const char *dir, int timed)
 	char path[4096];
 	int rc = 0;
 
-	if (tree_generate(&t, a->size, a->files, a->seed) < 0 || !(pool = wl_tree_pool(a->seed))) {
+	if (tree_generate(&t, a->w.size, (uint64_t)a->w.files, a->w.seed) < 0 ||
+	    !(pool = wl_tree_pool(a->w.seed))) {
 		fprintf(stderr, "fsmatrix: unable to generate the file set: %s\n", strerror(ENOMEM));
 		return 1;
 	}
-	for (int p = 1; p <= a->passes && rc == 0; p++) {
+	for (int p = 1; p <= a->w.passes && rc == 0; p++) {
 		struct wl_smallfiles_res r;
 		const char *target = dir;
-		if (a->passes > 1) {
+		if (a->w.passes > 1) {
 			if (p == 1 && mkdir(dir, 0755) < 0 && errno != EEXIST) {
 				fprintf(stderr, "fsmatrix: unable to create directory %s: %s\n", dir,
 					strerror(errno));
@@ -194,7 +181,7 @@ static int smallfiles(struct args *a, const char *dir, int timed)
 		else
 			fprintf(stderr, "gen-tree %s: %llu files, %llu dirs, %llu bytes (seed %llu)\n",
 				target, (unsigned long long)r.files, (unsigned long long)r.dirs,
-				(unsigned long long)r.bytes, (unsigned long long)a->seed);
+				(unsigned long long)r.bytes, (unsigned long long)a->w.seed);
 	}
 	if (a->list && rc == 0)
 		for (size_t i = 1; i < t.n; i++)
@@ -228,15 +215,16 @@ static int tar(struct args *a, const char *archive, const char *dir)
 enum role { R_FILE, R_DIR, R_READ };
 static const struct kind {
 	const char *name;
+	enum wl_type type;      /* whose plan keys its options are */
 	uint64_t size;          /* default --size */
 	int nargs;
 	enum role role[2];
 	const char *operands;   /* for the message when they are missing */
 } kinds[] = {
-	{ "seqwrite", 1ull << 30, 1, { R_FILE }, "FILE" },
-	{ "smallfiles", 220ull << 20, 1, { R_DIR }, "DIR" },
-	{ "gen-tree", 220ull << 20, 1, { R_DIR }, "DIR" },
-	{ "tar", 0, 2, { R_READ, R_DIR }, "ARCHIVE and DIR" },
+	{ "seqwrite", WL_SEQWRITE, 1ull << 30, 1, { R_FILE }, "FILE" },
+	{ "smallfiles", WL_SMALLFILES, 220ull << 20, 1, { R_DIR }, "DIR" },
+	{ "gen-tree", WL_SMALLFILES, 220ull << 20, 1, { R_DIR }, "DIR" },
+	{ "tar", WL_TAR, 0, 2, { R_READ, R_DIR }, "ARCHIVE and DIR" },
 };
 
 static const char *type_name(mode_t m)
@@ -282,7 +270,7 @@ static int check_operand(const char *kind, const char *path, enum role role)
 
 int host_cmd_workload(int argc, char **argv)
 {
-	struct args a = { .size = 0, .bs = 1 << 20, .seed = PLAN_DEFAULT_SEED, .passes = 1 };
+	struct args a = { .w = { .bs = 1 << 20, .seed = PLAN_DEFAULT_SEED, .passes = 1 } };
 	const char *name = argc > 1 ? argv[1] : "";
 	const struct kind *k = NULL;
 	int first;
@@ -294,7 +282,9 @@ int host_cmd_workload(int argc, char **argv)
 		fputs(usage, strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ? stdout : stderr);
 		return strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ? 0 : 2;
 	}
-	a.size = k->size;
+	a.kind = k->name;
+	a.w.type = k->type;
+	a.w.size = k->size;
 	if ((first = parse(argc - 1, argv + 1, &a)) < 0)
 		return 2;
 	int nargs = argc - 1 - first;

@@ -110,4 +110,24 @@ else
 	[ "$good" = 0 ] || ok "workload-files (new and existing files and directories still work)"
 fi
 
+# ------------------------------------------------------------------ workload option values
+# Sizes and counts outside what a plan accepts are refused the way plans refuse them.
+n=0
+while read -r args; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	refused 2 workload $args
+done <<EOF
+seqwrite --size 0 $TMP/v.dat
+seqwrite --size 1 $TMP/v.dat
+seqwrite --size 12q $TMP/v.dat
+seqwrite --bs 0 $TMP/v.dat
+seqwrite --bs 1g $TMP/v.dat
+smallfiles --size 0 $TMP/v
+smallfiles --files 0 $TMP/v
+smallfiles --passes 0 $TMP/v
+gen-tree --size 0 $TMP/v
+EOF
+report workload-values "$n" "zero and out-of-range sizes refused as plans refuse them"
+
 exit $failed
