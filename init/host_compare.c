@@ -210,17 +210,22 @@ static void print_line(void *ctx, const char *s)
 	fprintf((FILE *)ctx, "%s\n", s);
 }
 
+const char host_compare_usage[] =
+	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... A B\n"
+	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
+	"  every metric: medians, B/A, change, and Welch's t-test where both sides have repeats\n";
+
 int host_cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .format = "text" };
-	const char *src[32];
+	const char *src[REPORT_MAX_SOURCES];
 	size_t nsrc = 0;
-	if (argc > 20 || report_args(argc, argv, &o, src, &nsrc, NULL) != 0 || nsrc != 2 ||
-	    (strcmp(o.format, "text") && strcmp(o.format, "md"))) {
-		fprintf(stderr, "usage: fsmatrix compare [--format text|md] [--by AXES] "
-			"[--where AXIS=VALUE]... A B\n");
+	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
 		return 2;
-	}
+	if (nsrc != 2)
+		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
+	if (strcmp(o.format, "text") && strcmp(o.format, "md"))
+		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
 	struct runset ra = { 0 }, rb = { 0 };
 	if (report_load(src[0], &ra) != 0 || report_load(src[1], &rb) != 0)
 		return 1;

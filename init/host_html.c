@@ -192,16 +192,23 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 	fputs("</section>\n", f);
 }
 
+const char host_html_usage[] =
+	"usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] [--where AXIS=VALUE]...\n"
+	"  one self-contained page (inline CSS and SVG): each run's header, charts and tables,\n"
+	"  and with two or more runs a comparison of the first two\n"
+	"  --group-by AXIS   the axis along the charts' x axis (default: the last that varies)\n";
+
 int host_cmd_html(int argc, char **argv)
 {
 	struct report_opts o = { .format = "html" };
-	const char *src[256], *out = NULL;
+	const char *src[REPORT_MAX_SOURCES], *out = NULL;
 	size_t nsrc;
-	if (argc > 257 || report_args(argc, argv, &o, src, &nsrc, &out) != 0 || nsrc == 0 || !out) {
-		fprintf(stderr, "usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] "
-			"[--where AXIS=VALUE]...\n");
+	if (report_args(argc, argv, &o, src, &nsrc, &out) != 0)
 		return 2;
-	}
+	if (nsrc == 0)
+		return host_usage_error("html", "no SOURCE given");
+	if (!out)
+		return host_usage_error("html", "no output file given (-o FILE)");
 	struct runset rs = { 0 };
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)

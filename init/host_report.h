@@ -90,7 +90,9 @@ struct report_opts {
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
 int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v */
 int report_cell_selected(const struct report_opts *o, const struct rcell *c);
-/* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. */
+/* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. A mistake is
+ * one line on stderr and -1. */
+#define REPORT_MAX_SOURCES 256
 int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
 		const char **outfile);
 

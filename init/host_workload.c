@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char usage[] =
+const char host_workload_usage[] =
 	"usage: fsmatrix workload seqwrite [--size 1g] [--bs 1m] [--direct] [--data random|zero]\n"
 	"                                  [--keep] [--drop-caches] FILE\n"
 	"       fsmatrix workload smallfiles [--size 220m] [--files N] [--seed N] [--passes N]\n"
@@ -26,7 +26,7 @@ static const char usage[] =
 	"  creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.\n";
 
 struct args {
-	const char *kind;
+	const char *cmd;          /* "workload seqwrite", for messages */
 	struct plan_workload w;   /* size, bs, files, seed, passes: as a plan's workload has them */
 	int direct, zero, keep, no_sync, drop, list;
 	const char *tar;
@@ -59,11 +59,12 @@ static int parse(int argc, char **argv, struct args *a)
 	char msg[160];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
+	opterr = 0;   /* our own one-line messages, below */
+	while ((c = getopt_long(argc, argv, ":", longopts, &li)) != -1) {
 		switch (c) {
 		case O_PLAN:
 			if (plan_workload_set(&a->w, longopts[li].name, optarg, msg, sizeof msg) < 0) {
-				fprintf(stderr, "fsmatrix workload %s: --%s %s: %s\n", a->kind,
+				fprintf(stderr, "fsmatrix %s: --%s %s: %s\n", a->cmd,
 					longopts[li].name, optarg, msg);
 				return -1;
 			}
@@ -75,8 +76,8 @@ static int parse(int argc, char **argv, struct args *a)
 			else if (strcmp(optarg, "random") == 0)
 				a->zero = 0;
 			else {
-				fprintf(stderr, "fsmatrix workload %s: --data %s: expected random or "
-					"zero\n", a->kind, optarg);
+				fprintf(stderr, "fsmatrix %s: --data %s: expected random or zero\n",
+					a->cmd, optarg);
 				return -1;
 			}
 			break;
@@ -85,8 +86,12 @@ static int parse(int argc, char **argv, struct args *a)
 		case O_DROP: a->drop = 1; break;
 		case O_LIST: a->list = 1; break;
 		case O_TAR: a->tar = optarg; break;
-		case 'h': fputs(usage, stdout); exit(0);
-		default: fputs(usage, stderr); return -1;
+		case ':':
+			host_usage_error(a->cmd, "%s wants a value", argv[optind - 1]);
+			return -1;
+		default:
+			host_usage_error(a->cmd, "unknown option \"%s\"", argv[optind - 1]);
+			return -1;
 		}
 	}
 	return optind;
@@ -242,7 +247,7 @@ static const char *type_name(mode_t m)
 
 /* 0 when path may serve in role, else -1 after one line saying why. Symbolic links are
  * judged by what they lead to; the engines check again on the descriptor they open. */
-static int check_operand(const char *kind, const char *path, enum role role)
+static int check_operand(const char *cmd, const char *path, enum role role)
 {
 	static const char *const want[] = {
 		[R_FILE] = "FILE must be a regular file or a name for a new one",
@@ -256,13 +261,13 @@ static int check_operand(const char *kind, const char *path, enum role role)
 	if (stat(path, &st) < 0) {
 		if (errno == ENOENT && role != R_READ && !linked)
 			return 0;   /* the engine creates it, or says why it cannot */
-		fprintf(stderr, "fsmatrix workload %s: unable to %s %s: %s\n", kind, verb[role], path,
+		fprintf(stderr, "fsmatrix %s: unable to %s %s: %s\n", cmd, verb[role], path,
 			linked && errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
 		return -1;
 	}
 	if (role == R_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
 		return 0;
-	fprintf(stderr, "fsmatrix workload %s: refusing to %s %s: it is %s%s; %s\n", kind,
+	fprintf(stderr, "fsmatrix %s: refusing to %s %s: it is %s%s; %s\n", cmd,
 		verb[role], path, linked ? "a symbolic link to " : "", type_name(st.st_mode),
 		want[role]);
 	return -1;
@@ -278,24 +283,25 @@ int host_cmd_workload(int argc, char **argv)
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(name, kinds[i].name) == 0)
 			k = &kinds[i];
-	if (!k) {
-		fputs(usage, strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ? stdout : stderr);
-		return strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ? 0 : 2;
-	}
-	a.kind = k->name;
+	if (!k && name[0] == '-')
+		return host_usage_error("workload", "unknown option \"%s\"", name);
+	if (!k && !name[0])
+		return host_usage_error("workload", "no workload given");
+	if (!k)
+		return host_usage_error("workload", "unknown workload \"%s\"", name);
+	char cmd[32];
+	snprintf(cmd, sizeof cmd, "workload %s", k->name);
+	a.cmd = cmd;
 	a.w.type = k->type;
 	a.w.size = k->size;
 	if ((first = parse(argc - 1, argv + 1, &a)) < 0)
 		return 2;
 	int nargs = argc - 1 - first;
 	char **rest = argv + 1 + first;
-	if (nargs != k->nargs) {
-		fprintf(stderr, "fsmatrix: workload %s: expected %s\n%s", name,
-			k->nargs == 2 ? "ARCHIVE and DIR" : "one target", usage);
-		return 2;
-	}
+	if (nargs != k->nargs)
+		return host_usage_error(cmd, "expected %s", k->operands);
 	for (int i = 0; i < nargs; i++)
-		if (check_operand(name, rest[i], k->role[i]) < 0)
+		if (check_operand(cmd, rest[i], k->role[i]) < 0)
 			return 2;
 	/* one record per line even when stdout is a pipe to the benchmark script */
 	setvbuf(stdout, NULL, _IOLBF, 0);

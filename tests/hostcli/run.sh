@@ -55,6 +55,37 @@ report() {
 	rm -f "$TMP/why"
 }
 
+# ------------------------------------------------------------------ help and unknown options
+# Every subcommand the same way: --help and -h print its usage on stdout and exit 0; an
+# unknown option is one line on stderr with a hint, and exit status 2.
+n=0
+for cmd in disks workload "workload seqwrite" report compare html check help; do
+	for h in --help -h; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$FSM" $cmd $h >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! head -n 1 "$TMP/out" | grep -q "^usage: fsmatrix ${cmd%% *}"; then
+			{ echo "fsmatrix $cmd $h: status $rc, want 0 and usage on stdout only"
+			  head -n 2 "$TMP/out" "$TMP/err" | sed 's/^/  /'; } >>"$TMP/why"
+		fi
+	done
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if refused 2 $cmd --no-such-option && ! grep -q "try 'fsmatrix ${cmd%% *} --help'" "$TMP/err"; then
+		{ echo "fsmatrix $cmd --no-such-option: no hint"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+	fi
+done
+for v in --version version; do
+	n=$((n + 1))
+	out=$("$FSM" $v 2>"$TMP/err")
+	rc=$?
+	if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! printf '%s\n' "$out" | grep -Eqx 'fsmatrix [^ ]+'; then
+		echo "fsmatrix $v: status $rc, printed \"$out\", want \"fsmatrix VERSION\"" >>"$TMP/why"
+	fi
+done
+report help-and-options "$n" "--help, -h and an unknown option on every subcommand; --version"
+
 # ------------------------------------------------------------------ workload targets
 # Every workload kind pointed at a block device holding ext4 (by name and through a symlink)
 # and at a character device must be refused before anything is written: the device's bytes
