@@ -50,13 +50,20 @@ struct rrun {
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
 	int from_console;       /* records came from framed console lines */
-	int rejected_crc, rejected_trunc, rejected_json;
+	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
 	size_t ncells;
 	int total;              /* planned cell count (trailer, else cell records), 0 unknown */
 	char *missing_idx;      /* e.g. "5-8": positions that never ran, when no id is known */
 	int nmissing;           /* missing cells (by id or by position) */
 };
+
+/* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB
+ * of mdadm --detail and filesystem geometry): a longer one is counted as too long and
+ * skipped, never held whole. A source that runs on for REPORT_RUNAWAY bytes without any line
+ * break (/dev/zero, a disk named by mistake) is no log: reading it stops there. */
+#define REPORT_LINE_MAX (4 << 20)
+#define REPORT_RUNAWAY (64 << 20)
 
 struct runset {
 	struct rrun *run;

@@ -136,11 +136,16 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		else
 			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
 	}
-	if (r->from_console || r->rejected_crc || r->rejected_trunc || r->rejected_json)
-		say(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON",
-		    r->rejected_crc + r->rejected_trunc + r->rejected_json,
-		    r->rejected_crc + r->rejected_trunc + r->rejected_json == 1 ? "" : "s",
-		    r->rejected_crc, r->rejected_trunc, r->rejected_json);
+	int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+	if (r->from_console || rejected) {
+		char toolong[64] = "";
+		if (r->rejected_long)
+			snprintf(toolong, sizeof toolong, ", %d too long (over %d MiB)", r->rejected_long,
+				 REPORT_LINE_MAX >> 20);
+		say(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
+		    rejected, rejected == 1 ? "" : "s", r->rejected_crc, r->rejected_trunc,
+		    r->rejected_json, toolong);
+	}
 }
 
 void report_problem_lines(const struct rrun *r, const struct report_opts *o, line_fn line, void *ctx)

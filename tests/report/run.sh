@@ -106,6 +106,39 @@ else
 	skip fat-image "mkfs.vfat, mcopy or sfdisk is missing (make deps)"
 fi
 
+# Hostile inputs. A source with no valid record is "no records" and status 1, as an empty
+# file is: /dev/zero (one endless line: under a memory limit, it must neither grow nor hang)
+# and a file of random bytes. A record line longer than the limit (4 MiB) is counted as too
+# long and the records around it are read as usual.
+# hostile NAME SOURCE [REGEX]: fsmatrix report SOURCE must exit 1 with nothing on stdout and a
+# "no records" line (matching REGEX too) on stderr, within 60 s and 512 MiB of address space.
+hostile() {
+	(ulimit -v 524288; timeout 60 "$FSM" report "$2") >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" != 1 ] || [ -s "$TMP/out" ] || ! grep "no records in $2" "$TMP/err" | grep -q -- "${3:-}"; then
+		fail "$1" "fsmatrix report $2: status $rc, want 1 and \"no records${3:+ ... $3}\" on stderr only"
+		{ head -c 600 "$TMP/out"; echo; head -n 3 "$TMP/err"; } | sed 's/^/#   /'
+	else
+		ok "$1 ($(head -n 1 "$TMP/err"))"
+	fi
+}
+hostile no-records-zero /dev/zero 'too long'
+head -c 1048576 /dev/urandom >"$TMP/random.jsonl"
+hostile no-records-random "$TMP/random.jsonl"
+: >"$TMP/empty.jsonl"
+hostile no-records-empty "$TMP/empty.jsonl"
+{ head -n 3 "$F/run-a.jsonl"; head -c 5000000 /dev/zero | tr '\0' x; echo; tail -n +4 "$F/run-a.jsonl"; } \
+	>"$TMP/long-line.jsonl"
+if ! (ulimit -v 524288; timeout 60 "$FSM" report "$TMP/long-line.jsonl") >"$TMP/out" 2>"$TMP/err"; then
+	fail long-line "fsmatrix report exited with status $? on a run with one 5 MB line"
+	sed 's/^/#   /' "$TMP/err" | head -n 3
+elif ! grep -q '^  rejected  1 record line: .*1 too long' "$TMP/out"; then
+	fail long-line "the 5 MB line is not counted as too long"
+	grep '^  rejected\|^  status' "$TMP/out" | sed 's/^/#   /'
+else
+	same_csv long-line "$TMP/long-line.jsonl" "$E/run-a.csv"
+fi
+
 # The CSV loads as a table: a header row and every row as wide as it (RFC 4180 quoting).
 if command -v python3 >/dev/null; then
 	if python3 -c 'import csv,sys
