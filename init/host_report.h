@@ -56,6 +56,9 @@ struct rrun {
 	int total;              /* planned cell count (trailer, else cell records), 0 unknown */
 	char *missing_idx;      /* e.g. "5-8": positions that never ran, when no id is known */
 	int nmissing;           /* missing cells (by id or by position) */
+	int reached;            /* the last position with a record: positions 1..reached ran */
+	char *lost_idx;         /* positions that ran but left no readable record */
+	int nlost;
 };
 
 /* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB

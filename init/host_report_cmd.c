@@ -201,6 +201,8 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 		json_object_set_new(jr, "rejected", rej);
 		json_object_set_new(jr, "missing_positions",
 				    run->missing_idx ? json_string(run->missing_idx) : json_null());
+		json_object_set_new(jr, "lost_positions",
+				    run->lost_idx ? json_string(run->lost_idx) : json_null());
 		json_t *cells = json_array();
 		struct rcell *cs[4096];
 		size_t n = report_cells_of(run, o, NULL, cs, 4096);

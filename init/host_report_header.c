@@ -130,7 +130,14 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		size_t ran = 0;
 		for (size_t i = 0; i < r->ncells; i++)
 			ran += !r->cells[i].missing;
-		if (r->total)
+		char lost[64] = "";
+		if (r->nlost)
+			snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
+		/* in positions when the records carry them, as the trailer and Problems count */
+		if (r->reached)
+			say(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
+			    r->reached, r->reached == 1 ? "" : "s", r->total, lost);
+		else if (r->total)
 			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
 			    ran == 1 ? "" : "s", r->total);
 		else
@@ -174,6 +181,13 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 			say(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
 		}
+	}
+	if (r->lost_idx) {
+		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+		say(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
+		    "record line%s rejected)", r->nlost == 1 ? "" : "s", r->lost_idx, r->total,
+		    r->nlost == 1 ? "it" : "them", rejected, rejected == 1 ? "" : "s");
+		any = 1;
 	}
 	if (r->missing_idx) {
 		say(line, ctx, "  cell%s %s of %d: never ran (the run stopped part way)",

@@ -435,6 +435,7 @@ void report_free(struct runset *rs)
 		free(r->source);
 		free(r->id);
 		free(r->missing_idx);
+		free(r->lost_idx);
 		json_decref(r->header);
 		json_decref(r->trailer);
 		json_decref(r->plan);

@@ -211,18 +211,18 @@ static void fill_axes(struct rrun *r)
 	}
 }
 
-/* Positions 1..total that no record carried, as "3, 5-8". */
-static char *missing_positions(const char *seen, int total, int *count)
+/* Positions from..to that no record carried, as "3, 5-8"; NULL when there are none. */
+static char *positions_text(const char *seen, int from, int to, int *count)
 {
 	size_t cap = 64, len = 0;
 	char *s = malloc(cap);
 	s[0] = 0;
 	*count = 0;
-	for (int i = 1; i <= total; i++) {
+	for (int i = from; i <= to; i++) {
 		if (seen[i])
 			continue;
 		int j = i;
-		while (j < total && !seen[j + 1])
+		while (j < to && !seen[j + 1])
 			j++;
 		*count += j - i + 1;
 		char part[48];
@@ -239,6 +239,35 @@ static char *missing_positions(const char *seen, int total, int *count)
 		return NULL;
 	}
 	return s;
+}
+
+/* Where the run got to, in positions (index 1..total: every repetition of every cell, as
+ * the trailer counts them): the matrix runs them in order, so every position up to the last
+ * one with a record ran, and those without a record lost it (a garbled console line, say);
+ * past it, a run without a trailer stopped. Counting both in positions keeps the status
+ * line and the Problems in one unit. */
+static void positions(struct rrun *r, int list_missing)
+{
+	size_t i;
+	json_t *rec;
+	if (r->total <= 0 || r->total >= 1000000)
+		return;
+	char *seen = calloc((size_t)r->total + 2, 1);
+	json_array_foreach(r->records, i, rec) {
+		json_int_t x = json_integer_value(json_object_get(rec, "index"));
+		if (x >= 1 && x <= r->total) {
+			seen[x] = 1;
+			if (x > r->reached)
+				r->reached = (int)x;
+		}
+	}
+	if (r->reached) {
+		int end = r->trailer ? r->total : r->reached;
+		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
+		if (list_missing && end < r->total)
+			r->missing_idx = positions_text(seen, end + 1, r->total, &r->nmissing);
+	}
+	free(seen);
 }
 
 void report_model(struct rrun *r)
@@ -317,18 +346,9 @@ void report_model(struct rrun *r)
 		fill_axes(r);
 		if ((int)json_array_size(planned) > r->total)
 			r->total = (int)json_array_size(planned);
-		return;
 	}
-	if (total > 0 && total < 1000000) {
-		char *seen = calloc((size_t)total + 2, 1);
-		json_array_foreach(r->records, i, rec) {
-			json_int_t x = json_integer_value(json_object_get(rec, "index"));
-			if (x >= 1 && x <= total)
-				seen[x] = 1;
-		}
-		r->missing_idx = missing_positions(seen, total, &r->nmissing);
-		free(seen);
-	}
+	/* with a list of planned ids the missing cells have their names already */
+	positions(r, !json_is_array(planned));
 }
 
 int report_opts_axes(struct report_opts *o, const char *list)

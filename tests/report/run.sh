@@ -54,6 +54,7 @@ golden json-partial      partial.json          report --format json "$F/partial.
 golden text-partial      partial.txt           report "$F/partial.jsonl"
 golden text-planned      partial-planned.txt   report "$F/partial-planned.jsonl"
 golden text-console      console-garbled.txt   report "$F/console-garbled.log"
+golden text-truncated    truncated.txt         report "$F/truncated.jsonl"
 golden by          run-b-by.txt          report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        report "$F/real-smoke"
