@@ -234,6 +234,12 @@ int host_cmd_compare(int argc, char **argv)
 	struct rrun *a = &ra.run[0], *b = &rb.run[0];
 	report_model(a);
 	report_model(b);
+	struct runset both = { (struct rrun[]){ *a, *b }, 2 };
+	if (report_where_check("compare", &both, &o)) {
+		report_free(&ra);
+		report_free(&rb);
+		return 1;
+	}
 	int md = strcmp(o.format, "md") == 0;
 	if (md)
 		fputs("## Comparison\n\n", stdout);

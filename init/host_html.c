@@ -213,6 +213,10 @@ int host_cmd_html(int argc, char **argv)
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;
+	if (report_where_check("html", &rs, &o)) {
+		report_free(&rs);
+		return 1;
+	}
 	FILE *f = fopen(out, "w");
 	if (!f) {
 		fprintf(stderr, "fsmatrix: unable to write %s: %s\n", out, strerror(errno));

@@ -13,6 +13,18 @@ const char host_report_usage[] =
 	"  --by AXES  group and sort by these axes, comma-separated (array, fs, mount, ...)\n"
 	"  --where AXIS=VALUE   only the cells whose AXIS has VALUE (repeatable: all must hold)\n";
 
+/* An axis named by an option must be one a cell has: a typo would otherwise group by nothing
+ * or filter everything out without a word. */
+static int unknown_axis(const char *cmd, const char *opt, const char *axis)
+{
+	char known[256];
+	size_t k = 0;
+	for (size_t i = 0; i < report_naxes && k < sizeof known; i++)
+		k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", report_axes[i]);
+	host_usage_error(cmd, "%s: unknown axis \"%s\" (known: %s)", opt, axis, known);
+	return -1;
+}
+
 int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
 		const char **outfile)
 {
@@ -32,15 +44,26 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 		if (strcmp(a, "--format") == 0)
 			o->format = val;
 		else if (strcmp(a, "--by") == 0) {
-			if (report_opts_axes(o, val) != 0)
+			size_t from = o->nby;
+			if (report_opts_axes(o, val) != 0) {
+				host_usage_error(argv[0], "--by: more than %d axes", REPORT_MAX_AXES);
 				return -1;
+			}
+			for (size_t k = from; k < o->nby; k++)
+				if (!report_axis_known(o->by[k]))
+					return unknown_axis(argv[0], "--by", o->by[k]);
 		} else if (strcmp(a, "--where") == 0) {
 			if (report_opts_where(o, val) != 0) {
 				host_usage_error(argv[0], "--where wants AXIS=VALUE, not \"%s\"", val);
 				return -1;
 			}
-		} else if (strcmp(a, "--group-by") == 0)
+			if (!report_axis_known(o->where_axis[o->nwhere - 1]))
+				return unknown_axis(argv[0], "--where", o->where_axis[o->nwhere - 1]);
+		} else if (strcmp(a, "--group-by") == 0) {
+			if (!report_axis_known(val))
+				return unknown_axis(argv[0], "--group-by", val);
 			o->group_by = val;
+		}
 		else if (strcmp(a, "-o") == 0 && outfile)
 			*outfile = val;
 		else if (a[0] == '-' && a[1]) {
@@ -149,6 +172,10 @@ int host_cmd_report(int argc, char **argv)
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;
+	if (report_where_check("report", &rs, &o)) {
+		report_free(&rs);
+		return 1;
+	}
 	if (fi == 2) {
 		struct grid *g = report_flat(&rs, &o);
 		render_csv(stdout, g, 1);

@@ -389,6 +389,21 @@ int report_cell_selected(const struct report_opts *o, const struct rcell *c)
 	return 1;
 }
 
+int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o)
+{
+	if (!o->nwhere)
+		return 0;
+	for (size_t r = 0; r < rs->n; r++)
+		for (size_t i = 0; i < rs->run[r].ncells; i++)
+			if (report_cell_selected(o, &rs->run[r].cells[i]))
+				return 0;
+	fprintf(stderr, "fsmatrix %s: no cell matches", cmd);
+	for (size_t i = 0; i < o->nwhere; i++)
+		fprintf(stderr, " --where %s=%s", o->where_axis[i], o->where_val[i]);
+	fprintf(stderr, "\n");
+	return 1;
+}
+
 int report_load_all(const char *const *src, size_t n, struct runset *rs)
 {
 	int rc = 0;

@@ -330,10 +330,20 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 	return g;
 }
 
-/* CSV columns: the axes, then median/min/max/stddev of every metric any cell has. */
-static const char *const flat_axes[] = { "array", "level", "devices", "missing", "chunk", "fs",
-					 "fstype", "mount", "workload", "wtype" };
-#define NFLAT (sizeof flat_axes / sizeof flat_axes[0])
+/* Every axis of a cell record (README, "axes"): what --by, --where and --group-by may name,
+ * and the CSV's first columns, followed by median/min/max/stddev of every metric. */
+const char *const report_axes[] = { "array", "level", "devices", "missing", "chunk", "fs",
+				    "fstype", "mount", "workload", "wtype" };
+#define NFLAT (sizeof report_axes / sizeof report_axes[0])
+const size_t report_naxes = NFLAT;
+
+int report_axis_known(const char *axis)
+{
+	for (size_t i = 0; i < NFLAT; i++)
+		if (strcmp(axis, report_axes[i]) == 0)
+			return 1;
+	return 0;
+}
 
 static void num(char *out, size_t len, double v)
 {
@@ -364,7 +374,7 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 	grid_set(g, 0, col++, "run");
 	grid_set(g, 0, col++, "cell");
 	for (size_t i = 0; i < NFLAT; i++)
-		grid_set(g, 0, col++, "%s", flat_axes[i]);
+		grid_set(g, 0, col++, "%s", report_axes[i]);
 	grid_set(g, 0, col++, "status");
 	grid_set(g, 0, col++, "reps");
 	grid_set(g, 0, col++, "ok");
@@ -386,11 +396,11 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 			grid_set(g, row, col++, "%s", rs->run[r].id);
 			grid_set(g, row, col++, "%s", c->id);
 			for (size_t a = 0; a < NFLAT; a++) {
-				json_t *v = json_object_get(c->axes, flat_axes[a]);
+				json_t *v = json_object_get(c->axes, report_axes[a]);
 				if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
 					grid_set(g, row, col++, "%lld", (long long)json_integer_value(v));
 				else {
-					axis_text(c->axes, flat_axes[a], w, sizeof w);
+					axis_text(c->axes, report_axes[a], w, sizeof w);
 					grid_set(g, row, col++, "%s", w);
 				}
 			}

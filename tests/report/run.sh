@@ -107,6 +107,37 @@ else
 	skip fat-image "mkfs.vfat, mcopy or sfdisk is missing (make deps)"
 fi
 
+# Axes and filters: an unknown axis is a usage error naming the known ones (status 2); a
+# filter that matches no cell says so (status 1) instead of printing empty tables.
+# flag_case STATUS REGEX ARGS...: fsmatrix ARGS exits with STATUS, stdout empty, and one
+# stderr line matching REGEX; else the case goes to $TMP/why.
+flag_case() {
+	local want=$1 re=$2
+	shift 2
+	"$FSM" "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" != "$want" ] || [ -s "$TMP/out" ] || [ "$(wc -l <"$TMP/err")" != 1 ] ||
+	   ! grep -Eq -- "$re" "$TMP/err"; then
+		{ echo "fsmatrix $*: status $rc (want $want), stderr:"; head -n 3 "$TMP/err"; } >>"$TMP/why"
+	fi
+}
+A=$F/run-a.jsonl B=$F/run-b.jsonl
+rm -f "$TMP/why"
+flag_case 2 'unknown axis "bogus".*known: array, level' report --by bogus "$A"
+flag_case 2 'unknown axis "fss".*known: array' report --where fss=ext4 "$A"
+flag_case 1 'no cell matches --where fs=ext5' report --where fs=ext5 "$A"
+flag_case 1 'no cell matches --where fs=ext4 --where mount=nobh' report --where fs=ext4 --where mount=nobh "$A"
+flag_case 2 'unknown axis "bogus"' compare --by bogus "$A" "$B"
+flag_case 1 'no cell matches --where fs=ext5' compare --where fs=ext5 "$A" "$B"
+flag_case 2 'unknown axis "bogus"' html --group-by bogus "$A" -o "$TMP/x.html"
+flag_case 1 'no cell matches --where fs=ext5' html --where fs=ext5 "$A" -o "$TMP/x.html"
+if [ -s "$TMP/why" ]; then
+	fail axes-and-filters "$(grep -c '^fsmatrix' "$TMP/why") of 8 cases failed"
+	sed 's/^/#   /' "$TMP/why" | head -n 16
+else
+	ok axes-and-filters
+fi
+
 # Hostile inputs. A source with no valid record is "no records" and status 1, as an empty
 # file is: /dev/zero (one endless line: under a memory limit, it must neither grow nor hang)
 # and a file of random bytes. A record line longer than the limit (4 MiB) is counted as too
