@@ -39,6 +39,7 @@ struct rcell {
 	size_t nm;
 	double *v[REPORT_MAX_METRICS];   /* the ok repeats' values */
 	size_t nv[REPORT_MAX_METRICS];
+	int unusable[REPORT_MAX_METRICS];   /* ok repeats whose figure was not a number */
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
 };
@@ -120,12 +121,17 @@ struct grid {
 	size_t ncols, nrows; /* row 0 is the heading */
 	char **cell;         /* nrows * ncols, each malloc'd (never NULL) */
 	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing */
+	char **tip;          /* per cell: a tooltip for HTML, or NULL (all NULL until grid_tip) */
+	const char *legend[4];   /* lines under the table explaining its marks, each once */
+	size_t nlegend;
 };
 struct grid *grid_new(const char *title, size_t ncols);
 void grid_add_row(struct grid *g);
 void grid_set(struct grid *g, size_t row, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void grid_free(struct grid *g);
+void grid_tip(struct grid *g, size_t row, size_t col, const char *tip);
+void grid_legend(struct grid *g, const char *line);   /* a static string; added once */
 
 /* Layout: the distinct workloads of a run in plan order, the cells of one workload in the
  * order --by asks for, and one pivot grid per metric of that workload. */
@@ -139,7 +145,11 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_opts *o,
 			  const struct metric *m, const char *workload);
 struct grid *report_flat(const struct runset *rs, const struct report_opts *o); /* for csv */
+/* A cell's figure for metric mi: "median ±stddev", "error", "missing", "n/a" (it ran but
+ * gave no usable number), with the marks the legends below explain. */
 void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len);
+/* The legend line of "n/a". */
+extern const char report_legend_na[];
 
 /* Renderers. */
 void render_text(FILE *f, const struct grid *g);

@@ -177,6 +177,14 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 			    str(rec, "status"), *e ? e : "(no reason given)");
 			any = 1;
 		}
+		for (size_t m = 0; m < c->nm; m++) {
+			if (!c->unusable[m])
+				continue;
+			say(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
+			    "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->unusable[m], c->ok,
+			    c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
+			any = 1;
+		}
 		if (c->seen < c->reps) {
 			say(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;

@@ -173,8 +173,10 @@ static void add_record(struct rcell *c, json_t *rec)
 		c->nm = report_metrics(c->wtype, result, c->m, REPORT_MAX_METRICS);
 	for (size_t i = 0; i < c->nm; i++) {
 		json_t *v = json_object_get(result, c->m[i]->key);
-		if (!json_is_number(v))
+		if (!json_is_number(v)) {
+			c->unusable[i]++;   /* a string, null or nothing: not a figure to average */
 			continue;
+		}
 		c->v[i] = realloc(c->v[i], (c->nv[i] + 1) * sizeof *c->v[i]);
 		c->v[i][c->nv[i]++] = json_number_value(v);
 	}

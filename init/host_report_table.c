@@ -25,11 +25,32 @@ void grid_add_row(struct grid *g)
 {
 	g->cell = realloc(g->cell, (g->nrows + 1) * g->ncols * sizeof *g->cell);
 	g->cls = realloc(g->cls, (g->nrows + 1) * g->ncols);
+	if (g->tip)
+		g->tip = realloc(g->tip, (g->nrows + 1) * g->ncols * sizeof *g->tip);
 	for (size_t c = 0; c < g->ncols; c++) {
 		g->cell[g->nrows * g->ncols + c] = strdup("");
 		g->cls[g->nrows * g->ncols + c] = 0;
+		if (g->tip)
+			g->tip[g->nrows * g->ncols + c] = NULL;
 	}
 	g->nrows++;
+}
+
+void grid_tip(struct grid *g, size_t row, size_t col, const char *tip)
+{
+	if (!g->tip)
+		g->tip = calloc(g->nrows * g->ncols, sizeof *g->tip);
+	free(g->tip[row * g->ncols + col]);
+	g->tip[row * g->ncols + col] = strdup(tip);
+}
+
+void grid_legend(struct grid *g, const char *line)
+{
+	for (size_t i = 0; i < g->nlegend; i++)
+		if (g->legend[i] == line)
+			return;
+	if (g->nlegend < sizeof g->legend / sizeof g->legend[0])
+		g->legend[g->nlegend++] = line;
 }
 
 void grid_set(struct grid *g, size_t row, size_t col, const char *fmt, ...)
@@ -48,8 +69,12 @@ void grid_free(struct grid *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->nrows * g->ncols; i++)
+	for (size_t i = 0; i < g->nrows * g->ncols; i++) {
 		free(g->cell[i]);
+		if (g->tip)
+			free(g->tip[i]);
+	}
+	free(g->tip);
 	free(g->cell);
 	free(g->cls);
 	free(g->title);
@@ -168,6 +193,10 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 	return k;
 }
 
+const char report_legend_na[] =
+	"n/a: the cell ran, but no repetition recorded a usable figure (see Problems); "
+	"-: not in this run";
+
 void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
 {
 	if (c->missing) {
@@ -175,7 +204,8 @@ void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
 		return;
 	}
 	if (c->ok == 0 || mi >= c->nm || !c->has[mi]) {
-		snprintf(out, len, "%s", c->ok ? "-" : c->status);
+		/* "-" is a cell the run does not have; this one ran and its figure is unusable */
+		snprintf(out, len, "%s", c->ok == 0 ? c->status : mi < c->nm ? "n/a" : "-");
 		return;
 	}
 	const struct summary *s = &c->st[mi];
@@ -324,6 +354,8 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 		report_cell_text(cells[i], mi, buf, sizeof buf);
 		grid_set(g, row, c0 + col_i, "%s", buf);
 		g->cls[row * g->ncols + c0 + col_i] = cell_class(cells[i]);
+		if (strcmp(buf, "n/a") == 0)
+			grid_legend(g, report_legend_na);
 	}
 	for (size_t j = 0; j < ncolv; j++)
 		free(colv[j]);
