@@ -153,8 +153,10 @@ struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const stru
 			grid_set(g, row, nl, "%s", ms[m]->label);
 			side_text(ca, ms[m], buf, sizeof buf);
 			grid_set(g, row, nl + 1, "%s", buf);
+			report_grid_marks(g, row, nl + 1, ca);
 			side_text(cb, ms[m], buf, sizeof buf);
 			grid_set(g, row, nl + 2, "%s", buf);
+			report_grid_marks(g, row, nl + 2, cb);
 			struct cmp c = compare_metric(ca, cb, ms[m]);
 			if (!isnan(c.ratio)) {
 				grid_set(g, row, nl + 3, "%.3f", c.ratio);
@@ -203,6 +205,16 @@ void compare_lines(const struct rrun *a, const struct rrun *b, const struct repo
 			  "(repeat = 3 or more in the plan) to test a difference.");
 	else if (count[V_NOREPS])
 		line(ctx, "Metrics with a single run on either side carry no significance verdict.");
+	/* a side that measured without an option it asked for compares something else */
+	char why[512];
+	for (size_t i = 0; i < n; i++) {
+		const struct rcell *side[2] = { find(a, cells[i]->id), find(b, cells[i]->id) };
+		for (int k = 0; k < 2; k++)
+			if (side[k] && report_ignored_text(side[k], why, sizeof why)) {
+				snprintf(buf, sizeof buf, "note: in %c, %s: %s", "AB"[k], cells[i]->id, why);
+				line(ctx, buf);
+			}
+	}
 }
 
 static void print_line(void *ctx, const char *s)

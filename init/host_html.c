@@ -14,7 +14,7 @@ static const char style[] =
 	"th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;white-space:nowrap}"
 	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"td.error{background:#fde2e2}td.missing{background:#eee;color:#777}"
-	"td.better{background:#dff3df}td.worse{background:#fde2e2}"
+	"td.better{background:#dff3df}td.worse{background:#fde2e2}td.ignored{background:#fff3cd}"
 	"table.kv th{background:none;border:0;text-align:right;color:#555}"
 	"table.kv td{border:0;white-space:normal;overflow-wrap:anywhere}"
 	".note{color:#555;margin:0}.charts{display:flex;flex-wrap:wrap;gap:16px}"

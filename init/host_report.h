@@ -35,6 +35,8 @@ struct rcell {
 	int missing;            /* planned but never ran */
 	long order;             /* first appearance, for plan order */
 	json_t *bad;            /* array of the records whose status is not ok */
+	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
+	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
 	const struct metric *m[REPORT_MAX_METRICS];
 	size_t nm;
 	double *v[REPORT_MAX_METRICS];   /* the ok repeats' values */
@@ -120,7 +122,8 @@ struct grid {
 	char *note;          /* a line under the title, or NULL */
 	size_t ncols, nrows; /* row 0 is the heading */
 	char **cell;         /* nrows * ncols, each malloc'd (never NULL) */
-	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing */
+	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing,
+			      * 'i' a figure measured without an option the kernel ignored */
 	char **tip;          /* per cell: a tooltip for HTML, or NULL (all NULL until grid_tip) */
 	const char *legend[4];   /* lines under the table explaining its marks, each once */
 	size_t nlegend;
@@ -148,8 +151,14 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o); 
 /* A cell's figure for metric mi: "median ±stddev", "error", "missing", "n/a" (it ran but
  * gave no usable number), with the marks the legends below explain. */
 void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len);
-/* The legend line of "n/a". */
-extern const char report_legend_na[];
+/* After grid_set of report_cell_text's entry at row, col: its legends, tooltip and class. */
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c);
+/* The legend line of "n/a", and of the mark after a figure measured without a mount option
+ * the kernel ignored. */
+extern const char report_legend_na[], report_legend_ignored[];
+/* For a cell with mount options the kernel ignored: "nobh was ignored by the kernel: the cell
+ * measured the defaults". Returns 0 (and out "") when there are none. */
+int report_ignored_text(const struct rcell *c, char *out, size_t len);
 
 /* Renderers. */
 void render_text(FILE *f, const struct grid *g);

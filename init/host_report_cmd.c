@@ -252,6 +252,8 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 				json_array_append_new(errs, e);
 			}
 			json_object_set_new(jc, "problems", errs);
+			if (json_array_size(c->ignored))
+				json_object_set(jc, "mount_ignored", c->ignored);
 			json_t *ms = json_object();
 			for (size_t m = 0; m < c->nm; m++)
 				if (c->has[m])

@@ -177,6 +177,19 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 			    str(rec, "status"), *e ? e : "(no reason given)");
 			any = 1;
 		}
+		if (report_ignored_text(c, e, sizeof e)) {
+			/* the kernel's own word for it, when it named one of the options */
+			const char *why = NULL;
+			size_t a, b;
+			json_t *kl, *opt;
+			json_array_foreach(c->kernel, a, kl)
+				json_array_foreach(c->ignored, b, opt)
+					if (!why && strstr(json_string_value(kl), json_string_value(opt)))
+						why = json_string_value(kl);
+			say(line, ctx, "  %s: %s%s%s%s", c->id, e, why ? " (" : "", why ? why : "",
+			    why ? ")" : "");
+			any = 1;
+		}
 		for (size_t m = 0; m < c->nm; m++) {
 			if (!c->unusable[m])
 				continue;

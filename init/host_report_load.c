@@ -428,6 +428,8 @@ void report_free(struct runset *rs)
 			free(x->id);
 			json_decref(x->axes);
 			json_decref(x->bad);
+			json_decref(x->ignored);
+			json_decref(x->kernel);
 			for (size_t m = 0; m < x->nm; m++)
 				free(x->v[m]);
 		}

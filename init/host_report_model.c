@@ -140,6 +140,8 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	c->id = strdup(id);
 	c->axes = axes;
 	c->bad = json_array();
+	c->ignored = json_array();
+	c->kernel = json_array();
 	c->order = (long)r->ncells++;
 	c->workload = json_string_value(json_object_get(axes, "workload"));
 	if (!c->workload)
@@ -151,8 +153,29 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	return c;
 }
 
+/* Appends the strings of from that list lacks (matching prefix, if given), each once. */
+static void add_unique(json_t *list, json_t *from, const char *prefix)
+{
+	size_t i, j;
+	json_t *v, *w;
+	json_array_foreach(from, i, v) {
+		const char *s = json_string_value(v);
+		if (!s || (prefix && strncmp(s, prefix, strlen(prefix)) != 0))
+			continue;
+		int seen = 0;
+		json_array_foreach(list, j, w)
+			seen |= json_equal(v, w);
+		if (!seen)
+			json_array_append(list, v);
+	}
+}
+
 static void add_record(struct rcell *c, json_t *rec)
 {
+	/* Options the kernel accepted but did not apply: every figure of the cell is of the
+	 * mount without them (records of older images carry neither field). */
+	add_unique(c->ignored, json_object_get(rec, "mount_ignored"), NULL);
+	add_unique(c->kernel, json_object_get(rec, "warnings"), "kernel: ");
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	json_t *result = json_object_get(rec, "result");
 	if (!status)
@@ -351,6 +374,38 @@ void report_model(struct rrun *r)
 	}
 	/* with a list of planned ids the missing cells have their names already */
 	positions(r, !json_is_array(planned));
+}
+
+int report_ignored_text(const struct rcell *c, char *out, size_t len)
+{
+	size_t n = json_array_size(c->ignored), k = 0, i;
+	json_t *v;
+	out[0] = 0;
+	if (!n)
+		return 0;
+	json_array_foreach(c->ignored, i, v)
+		k += (size_t)snprintf(out + k, k < len ? len - k : 0, "%s%s", i ? ", " : "",
+				      json_string_value(v));
+	/* the mount was nothing but the ignored options: what ran was the defaults */
+	char mount[512];
+	axis_text(c->axes, "mount", mount, sizeof mount);
+	size_t nopts = 1;
+	for (const char *p = mount; *p; p++)
+		nopts += *p == ',';
+	int only = nopts == n;
+	json_array_foreach(c->ignored, i, v) {
+		const char *o = json_string_value(v), *p = mount;
+		size_t ol = strlen(o);
+		int found = 0;
+		for (; *p; p += strcspn(p, ","), p += *p == ',')
+			found |= strncmp(p, o, ol) == 0 && (p[ol] == ',' || !p[ol]);
+		only &= found;
+	}
+	if (k < len)
+		snprintf(out + k, len - k, " %s ignored by the kernel: the cell measured %s",
+			 n == 1 ? "was" : "were", only ? "the defaults" : n == 1 ? "the mount without it"
+			 : "the mount without them");
+	return 1;
 }
 
 int report_opts_axes(struct report_opts *o, const char *list)

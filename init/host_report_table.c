@@ -193,6 +193,8 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 	return k;
 }
 
+const char report_legend_ignored[] =
+	"*: measured without a mount option the kernel ignored (see Problems)";
 const char report_legend_na[] =
 	"n/a: the cell ran, but no repetition recorded a usable figure (see Problems); "
 	"-: not in this run";
@@ -214,7 +216,23 @@ void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
 	if (s->n >= 2 && k > 0 && (size_t)k < len)
 		k += snprintf(out + k, len - (size_t)k, " ±%.*f", d, s->stddev);
 	if ((int)s->n < c->reps && k > 0 && (size_t)k < len)
-		snprintf(out + k, len - (size_t)k, " (n=%zu of %d)", s->n, c->reps);
+		k += snprintf(out + k, len - (size_t)k, " (n=%zu of %d)", s->n, c->reps);
+	if (json_array_size(c->ignored) && k > 0 && (size_t)k < len)
+		snprintf(out + k, len - (size_t)k, " *");
+}
+
+/* The marks report_cell_text put in a grid's entry: their legends, and for HTML a tooltip
+ * and a class. */
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c)
+{
+	char why[512];
+	if (strcmp(g->cell[row * g->ncols + col], "n/a") == 0)
+		grid_legend(g, report_legend_na);
+	if (c && c->ok && report_ignored_text(c, why, sizeof why)) {
+		grid_legend(g, report_legend_ignored);
+		grid_tip(g, row, col, why);
+		g->cls[row * g->ncols + col] = 'i';
+	}
 }
 
 static char cell_class(const struct rcell *c)
@@ -354,8 +372,7 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 		report_cell_text(cells[i], mi, buf, sizeof buf);
 		grid_set(g, row, c0 + col_i, "%s", buf);
 		g->cls[row * g->ncols + c0 + col_i] = cell_class(cells[i]);
-		if (strcmp(buf, "n/a") == 0)
-			grid_legend(g, report_legend_na);
+		report_grid_marks(g, row, c0 + col_i, cells[i]);
 	}
 	for (size_t j = 0; j < ncolv; j++)
 		free(colv[j]);

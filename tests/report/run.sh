@@ -56,6 +56,8 @@ golden text-planned      partial-planned.txt   report "$F/partial-planned.jsonl"
 golden text-console      console-garbled.txt   report "$F/console-garbled.log"
 golden text-truncated    truncated.txt         report "$F/truncated.jsonl"
 golden text-unusable     unusable.txt          report "$F/unusable.jsonl"
+golden text-ignored      ignored.txt           report "$F/ignored.jsonl"
+golden compare-ignored   compare-ignored.txt   compare "$F/ignored-old.jsonl" "$F/ignored.jsonl"
 golden by          run-b-by.txt          report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        report "$F/real-smoke"
@@ -182,6 +184,22 @@ assert rows[0][:2] == ["run", "cell"]' "$E/run-a.csv" 2>"$TMP/err"; then
 	else
 		fail csv-loads "$(tail -n 1 "$TMP/err")"
 	fi
+fi
+
+# HTML: a mount option the kernel ignored marks the figures (with a tooltip saying why) and
+# is listed under Problems.
+if "$FSM" html "$F/ignored.jsonl" -o "$TMP/ignored.html" 2>"$TMP/err"; then
+	marks=$(grep -c '<td class="num ignored" title="nobh was ignored by the kernel: the cell measured the defaults">[^<]* \*</td>' "$TMP/ignored.html")
+	if [ "$marks" = 0 ]; then
+		fail html-ignored "no marked figure in the page"
+	elif ! grep -q '<li>md1/ext4/nobh/seqwrite: nobh was ignored by the kernel' "$TMP/ignored.html"; then
+		fail html-ignored "the cell is not under Problems"
+	else
+		ok "html-ignored ($marks marked figures)"
+	fi
+else
+	fail html-ignored "fsmatrix html exited with status $?"
+	sed 's/^/#   /' "$TMP/err" | head -n 5
 fi
 
 # HTML: self-contained, with SVG charts, rendered by headless Chromium without console errors.
