@@ -142,6 +142,16 @@ $(B)/host-obj/%.o: init/%.c $(INIT_HDRS) | $(B)/.deps-ok
 	@mkdir -p $(@D)
 	gcc $(CFLAGS_OURS) -c -o $@ $<
 
+# `fsmatrix --version`: git describe of the tree built from (no date, so the same tree gives
+# the same bytes), else init/version.h's. $(B)/host-version changes only when the version
+# does, so that host_main.o is rebuilt then and only then.
+HOST_VERSION := $(shell git describe --always --dirty 2>/dev/null)
+$(B)/host-version: FORCE
+	@mkdir -p $(@D)
+	@echo '$(HOST_VERSION)' | cmp -s - $@ || echo '$(HOST_VERSION)' > $@
+$(B)/host-obj/host_main.o: $(B)/host-version
+$(B)/host-obj/host_main.o: CFLAGS_OURS += $(if $(HOST_VERSION),-DFSM_VERSION='"$(HOST_VERSION)"')
+
 $(OUT)/fsmatrix: $(HOST_OBJS)
 	@mkdir -p $(OUT)
 	gcc $(CFLAGS_OURS) -o $@ $(HOST_OBJS) $(HOST_LIBS)
@@ -250,4 +260,5 @@ bench: image $(OUT)/hello-init
 clean:
 	rm -rf $(OUT) $(B)
 
-.PHONY: all deps usb pxe userland unit unit-asan fuzz fuzz-build image run test bench clean
+FORCE:
+.PHONY: FORCE all deps usb pxe userland unit unit-asan fuzz fuzz-build image run test bench clean

@@ -16,12 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: fsmatrix check PLAN [--disks N] [--scale X]\n"
-		"  --disks N   test disks available (default: as many as the plan needs)\n"
-		"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n");
-}
+const char host_check_usage[] =
+	"usage: fsmatrix check PLAN [--disks N] [--scale X]\n"
+	"  --disks N   test disks available (default: as many as the plan needs)\n"
+	"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n";
 
 static void print_warning(void *ctx, const char *line)
 {
@@ -59,20 +57,16 @@ int host_cmd_check(int argc, char **argv)
 					"than 0 and at most 1000\n", argv[i]);
 				return 2;
 			}
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage();
-			return 0;
-		} else if (argv[i][0] == '-' || path) {
-			usage();
-			return 2;
+		} else if (argv[i][0] == '-') {
+			return host_usage_error("check", "unknown or incomplete option \"%s\"", argv[i]);
+		} else if (path) {
+			return host_usage_error("check", "unexpected argument \"%s\"", argv[i]);
 		} else {
 			path = argv[i];
 		}
 	}
-	if (!path) {
-		usage();
-		return 2;
-	}
+	if (!path)
+		return host_usage_error("check", "no PLAN given");
 
 	int rc = plan_load(path, &p);
 	if (rc < 0) {

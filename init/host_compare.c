@@ -153,8 +153,10 @@ struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const stru
 			grid_set(g, row, nl, "%s", ms[m]->label);
 			side_text(ca, ms[m], buf, sizeof buf);
 			grid_set(g, row, nl + 1, "%s", buf);
+			report_grid_marks(g, row, nl + 1, ca);
 			side_text(cb, ms[m], buf, sizeof buf);
 			grid_set(g, row, nl + 2, "%s", buf);
+			report_grid_marks(g, row, nl + 2, cb);
 			struct cmp c = compare_metric(ca, cb, ms[m]);
 			if (!isnan(c.ratio)) {
 				grid_set(g, row, nl + 3, "%.3f", c.ratio);
@@ -203,6 +205,16 @@ void compare_lines(const struct rrun *a, const struct rrun *b, const struct repo
 			  "(repeat = 3 or more in the plan) to test a difference.");
 	else if (count[V_NOREPS])
 		line(ctx, "Metrics with a single run on either side carry no significance verdict.");
+	/* a side that measured without an option it asked for compares something else */
+	char why[512];
+	for (size_t i = 0; i < n; i++) {
+		const struct rcell *side[2] = { find(a, cells[i]->id), find(b, cells[i]->id) };
+		for (int k = 0; k < 2; k++)
+			if (side[k] && report_ignored_text(side[k], why, sizeof why)) {
+				snprintf(buf, sizeof buf, "note: in %c, %s: %s", "AB"[k], cells[i]->id, why);
+				line(ctx, buf);
+			}
+	}
 }
 
 static void print_line(void *ctx, const char *s)
@@ -210,17 +222,22 @@ static void print_line(void *ctx, const char *s)
 	fprintf((FILE *)ctx, "%s\n", s);
 }
 
+const char host_compare_usage[] =
+	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... A B\n"
+	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
+	"  every metric: medians, B/A, change, and Welch's t-test where both sides have repeats\n";
+
 int host_cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .format = "text" };
-	const char *src[32];
+	const char *src[REPORT_MAX_SOURCES];
 	size_t nsrc = 0;
-	if (argc > 20 || report_args(argc, argv, &o, src, &nsrc, NULL) != 0 || nsrc != 2 ||
-	    (strcmp(o.format, "text") && strcmp(o.format, "md"))) {
-		fprintf(stderr, "usage: fsmatrix compare [--format text|md] [--by AXES] "
-			"[--where AXIS=VALUE]... A B\n");
+	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
 		return 2;
-	}
+	if (nsrc != 2)
+		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
+	if (strcmp(o.format, "text") && strcmp(o.format, "md"))
+		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
 	struct runset ra = { 0 }, rb = { 0 };
 	if (report_load(src[0], &ra) != 0 || report_load(src[1], &rb) != 0)
 		return 1;
@@ -229,6 +246,12 @@ int host_cmd_compare(int argc, char **argv)
 	struct rrun *a = &ra.run[0], *b = &rb.run[0];
 	report_model(a);
 	report_model(b);
+	struct runset both = { (struct rrun[]){ *a, *b }, 2 };
+	if (report_where_check("compare", &both, &o)) {
+		report_free(&ra);
+		report_free(&rb);
+		return 1;
+	}
 	int md = strcmp(o.format, "md") == 0;
 	if (md)
 		fputs("## Comparison\n\n", stdout);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
+const char host_disks_usage[] =
 	"usage: fsmatrix disks SYSROOT [--dev DEVROOT] [--disks SPEC] [--wipe SPEC] [--boot NAME]\n"
 	"  SYSROOT  a sysfs tree (/sys, or a fixture such as tests/fixtures/sys-basic/sys)\n"
 	"  DEVROOT  where the device nodes are (default: dev beside SYSROOT, /dev for /sys)\n"
@@ -71,19 +71,19 @@ int host_cmd_disks(int argc, char **argv)
 				   strcmp(argv[i], "--disks") == 0 ? &spec :
 				   strcmp(argv[i], "--wipe") == 0 ? &wipe :
 				   strcmp(argv[i], "--boot") == 0 ? &boot : NULL;
-		if (opt && i + 1 < argc) {
+		if (opt && i + 1 < argc)
 			*opt = argv[++i];
-		} else if (!opt && argv[i][0] != '-' && !sysroot) {
+		else if (opt)
+			return host_usage_error("disks", "%s wants a value", argv[i]);
+		else if (argv[i][0] == '-')
+			return host_usage_error("disks", "unknown option \"%s\"", argv[i]);
+		else if (!sysroot)
 			sysroot = argv[i];
-		} else {
-			fprintf(stderr, "fsmatrix disks: unexpected argument \"%s\"\n%s", argv[i], usage);
-			return 2;
-		}
+		else
+			return host_usage_error("disks", "unexpected argument \"%s\"", argv[i]);
 	}
-	if (!sysroot) {
-		fprintf(stderr, "fsmatrix disks: no SYSROOT given\n%s", usage);
-		return 2;
-	}
+	if (!sysroot)
+		return host_usage_error("disks", "no SYSROOT given");
 	if (!devroot) {
 		default_devroot(sysroot, devbuf, sizeof devbuf);
 		devroot = devbuf;

@@ -14,7 +14,7 @@ static const char style[] =
 	"th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;white-space:nowrap}"
 	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"td.error{background:#fde2e2}td.missing{background:#eee;color:#777}"
-	"td.better{background:#dff3df}td.worse{background:#fde2e2}"
+	"td.better{background:#dff3df}td.worse{background:#fde2e2}td.ignored{background:#fff3cd}"
 	"table.kv th{background:none;border:0;text-align:right;color:#555}"
 	"table.kv td{border:0;white-space:normal;overflow-wrap:anywhere}"
 	".note{color:#555;margin:0}.charts{display:flex;flex-wrap:wrap;gap:16px}"
@@ -192,20 +192,31 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 	fputs("</section>\n", f);
 }
 
+const char host_html_usage[] =
+	"usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] [--where AXIS=VALUE]...\n"
+	"  one self-contained page (inline CSS and SVG): each run's header, charts and tables,\n"
+	"  and with two or more runs a comparison of the first two\n"
+	"  --group-by AXIS   the axis along the charts' x axis (default: the last that varies)\n";
+
 int host_cmd_html(int argc, char **argv)
 {
 	struct report_opts o = { .format = "html" };
-	const char *src[256], *out = NULL;
+	const char *src[REPORT_MAX_SOURCES], *out = NULL;
 	size_t nsrc;
-	if (argc > 257 || report_args(argc, argv, &o, src, &nsrc, &out) != 0 || nsrc == 0 || !out) {
-		fprintf(stderr, "usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] "
-			"[--where AXIS=VALUE]...\n");
+	if (report_args(argc, argv, &o, src, &nsrc, &out) != 0)
 		return 2;
-	}
+	if (nsrc == 0)
+		return host_usage_error("html", "no SOURCE given");
+	if (!out)
+		return host_usage_error("html", "no output file given (-o FILE)");
 	struct runset rs = { 0 };
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;
+	if (report_where_check("html", &rs, &o)) {
+		report_free(&rs);
+		return 1;
+	}
 	FILE *f = fopen(out, "w");
 	if (!f) {
 		fprintf(stderr, "fsmatrix: unable to write %s: %s\n", out, strerror(errno));

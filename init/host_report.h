@@ -35,10 +35,13 @@ struct rcell {
 	int missing;            /* planned but never ran */
 	long order;             /* first appearance, for plan order */
 	json_t *bad;            /* array of the records whose status is not ok */
+	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
+	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
 	const struct metric *m[REPORT_MAX_METRICS];
 	size_t nm;
 	double *v[REPORT_MAX_METRICS];   /* the ok repeats' values */
 	size_t nv[REPORT_MAX_METRICS];
+	int unusable[REPORT_MAX_METRICS];   /* ok repeats whose figure was not a number */
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
 };
@@ -50,13 +53,23 @@ struct rrun {
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
 	int from_console;       /* records came from framed console lines */
-	int rejected_crc, rejected_trunc, rejected_json;
+	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
 	size_t ncells;
 	int total;              /* planned cell count (trailer, else cell records), 0 unknown */
 	char *missing_idx;      /* e.g. "5-8": positions that never ran, when no id is known */
 	int nmissing;           /* missing cells (by id or by position) */
+	int reached;            /* the last position with a record: positions 1..reached ran */
+	char *lost_idx;         /* positions that ran but left no readable record */
+	int nlost;
 };
+
+/* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB
+ * of mdadm --detail and filesystem geometry): a longer one is counted as too long and
+ * skipped, never held whole. A source that runs on for REPORT_RUNAWAY bytes without any line
+ * break (/dev/zero, a disk named by mistake) is no log: reading it stops there. */
+#define REPORT_LINE_MAX (4 << 20)
+#define REPORT_RUNAWAY (64 << 20)
 
 struct runset {
 	struct rrun *run;
@@ -90,7 +103,16 @@ struct report_opts {
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
 int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v */
 int report_cell_selected(const struct report_opts *o, const struct rcell *c);
-/* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. */
+/* The axes of a cell record, in CSV order; whether axis is one of them. */
+extern const char *const report_axes[];
+extern const size_t report_naxes;
+int report_axis_known(const char *axis);
+/* 0 when --where selects some cell of rs (or there is no --where), else 1 after one line on
+ * stderr saying that nothing matched. */
+int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o);
+/* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. A mistake is
+ * one line on stderr and -1. */
+#define REPORT_MAX_SOURCES 256
 int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
 		const char **outfile);
 
@@ -100,13 +122,19 @@ struct grid {
 	char *note;          /* a line under the title, or NULL */
 	size_t ncols, nrows; /* row 0 is the heading */
 	char **cell;         /* nrows * ncols, each malloc'd (never NULL) */
-	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing */
+	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing,
+			      * 'i' a figure measured without an option the kernel ignored */
+	char **tip;          /* per cell: a tooltip for HTML, or NULL (all NULL until grid_tip) */
+	const char *legend[4];   /* lines under the table explaining its marks, each once */
+	size_t nlegend;
 };
 struct grid *grid_new(const char *title, size_t ncols);
 void grid_add_row(struct grid *g);
 void grid_set(struct grid *g, size_t row, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void grid_free(struct grid *g);
+void grid_tip(struct grid *g, size_t row, size_t col, const char *tip);
+void grid_legend(struct grid *g, const char *line);   /* a static string; added once */
 
 /* Layout: the distinct workloads of a run in plan order, the cells of one workload in the
  * order --by asks for, and one pivot grid per metric of that workload. */
@@ -120,7 +148,17 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_opts *o,
 			  const struct metric *m, const char *workload);
 struct grid *report_flat(const struct runset *rs, const struct report_opts *o); /* for csv */
+/* A cell's figure for metric mi: "median ±stddev", "error", "missing", "n/a" (it ran but
+ * gave no usable number), with the marks the legends below explain. */
 void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len);
+/* After grid_set of report_cell_text's entry at row, col: its legends, tooltip and class. */
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c);
+/* The legend line of "n/a", and of the mark after a figure measured without a mount option
+ * the kernel ignored. */
+extern const char report_legend_na[], report_legend_ignored[];
+/* For a cell with mount options the kernel ignored: "nobh was ignored by the kernel: the cell
+ * measured the defaults". Returns 0 (and out "") when there are none. */
+int report_ignored_text(const struct rcell *c, char *out, size_t len);
 
 /* Renderers. */
 void render_text(FILE *f, const struct grid *g);

@@ -6,33 +6,75 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char host_report_usage[] =
+	"usage: fsmatrix report [--format text|md|csv|json] [--by AXES] [--where AXIS=VALUE]... SOURCE...\n"
+	"  SOURCE     a .jsonl results file, a console log, a run directory of qemu/run, a\n"
+	"             mounted results partition or its FAT image\n"
+	"  --by AXES  group and sort by these axes, comma-separated (array, fs, mount, ...)\n"
+	"  --where AXIS=VALUE   only the cells whose AXIS has VALUE (repeatable: all must hold)\n";
+
+/* An axis named by an option must be one a cell has: a typo would otherwise group by nothing
+ * or filter everything out without a word. */
+static int unknown_axis(const char *cmd, const char *opt, const char *axis)
+{
+	char known[256];
+	size_t k = 0;
+	for (size_t i = 0; i < report_naxes && k < sizeof known; i++)
+		k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", report_axes[i]);
+	host_usage_error(cmd, "%s: unknown axis \"%s\" (known: %s)", opt, axis, known);
+	return -1;
+}
+
 int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
 		const char **outfile)
 {
+	static const char *const valued[] = { "--format", "--by", "--where", "--group-by", "-o" };
 	*nsrc = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int takes = 1;
-		if (strcmp(a, "--format") == 0 && val)
+		size_t v;
+		for (v = 0; v < sizeof valued / sizeof valued[0] && strcmp(a, valued[v]); v++)
+			;
+		if (v < sizeof valued / sizeof valued[0] && !val) {
+			host_usage_error(argv[0], "%s wants a value", a);
+			return -1;
+		}
+		if (strcmp(a, "--format") == 0)
 			o->format = val;
-		else if (strcmp(a, "--by") == 0 && val) {
-			if (report_opts_axes(o, val) != 0)
-				return -1;
-		} else if (strcmp(a, "--where") == 0 && val) {
-			if (report_opts_where(o, val) != 0) {
-				fprintf(stderr, "fsmatrix: --where wants AXIS=VALUE, not \"%s\"\n", val);
+		else if (strcmp(a, "--by") == 0) {
+			size_t from = o->nby;
+			if (report_opts_axes(o, val) != 0) {
+				host_usage_error(argv[0], "--by: more than %d axes", REPORT_MAX_AXES);
 				return -1;
 			}
-		} else if (strcmp(a, "--group-by") == 0 && val)
+			for (size_t k = from; k < o->nby; k++)
+				if (!report_axis_known(o->by[k]))
+					return unknown_axis(argv[0], "--by", o->by[k]);
+		} else if (strcmp(a, "--where") == 0) {
+			if (report_opts_where(o, val) != 0) {
+				host_usage_error(argv[0], "--where wants AXIS=VALUE, not \"%s\"", val);
+				return -1;
+			}
+			if (!report_axis_known(o->where_axis[o->nwhere - 1]))
+				return unknown_axis(argv[0], "--where", o->where_axis[o->nwhere - 1]);
+		} else if (strcmp(a, "--group-by") == 0) {
+			if (!report_axis_known(val))
+				return unknown_axis(argv[0], "--group-by", val);
 			o->group_by = val;
-		else if (strcmp(a, "-o") == 0 && val && outfile)
+		}
+		else if (strcmp(a, "-o") == 0 && outfile)
 			*outfile = val;
 		else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "fsmatrix: unknown or incomplete option \"%s\"\n", a);
+			host_usage_error(argv[0], "unknown option \"%s\"", a);
 			return -1;
 		} else {
 			takes = 0;
+			if (*nsrc == REPORT_MAX_SOURCES) {
+				host_usage_error(argv[0], "more than %d sources", REPORT_MAX_SOURCES);
+				return -1;
+			}
 			sources[(*nsrc)++] = a;
 		}
 		i += takes;
@@ -113,25 +155,27 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 int host_cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .format = "text" };
-	const char *src[256];
+	const char *src[REPORT_MAX_SOURCES];
 	size_t nsrc;
-	if (argc > 257 || report_args(argc, argv, &o, src, &nsrc, NULL) != 0 || nsrc == 0) {
-		fprintf(stderr, "usage: fsmatrix report [--format text|md|csv|json] [--by AXES] "
-			"[--where AXIS=VALUE]... SOURCE...\n");
+	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
 		return 2;
-	}
+	if (nsrc == 0)
+		return host_usage_error("report", "no SOURCE given");
 	static const char *const formats[] = { "text", "md", "csv", "json" };
 	size_t fi;
 	for (fi = 0; fi < 4 && strcmp(formats[fi], o.format); fi++)
 		;
-	if (fi == 4) {
-		fprintf(stderr, "fsmatrix: unknown format \"%s\" (text, md, csv or json)\n", o.format);
-		return 2;
-	}
+	if (fi == 4)
+		return host_usage_error("report", "unknown format \"%s\" (text, md, csv or json)",
+					o.format);
 	struct runset rs = { 0 };
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;
+	if (report_where_check("report", &rs, &o)) {
+		report_free(&rs);
+		return 1;
+	}
 	if (fi == 2) {
 		struct grid *g = report_flat(&rs, &o);
 		render_csv(stdout, g, 1);
@@ -180,9 +224,12 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 		json_object_set_new(rej, "bad_checksum", json_integer(run->rejected_crc));
 		json_object_set_new(rej, "truncated", json_integer(run->rejected_trunc));
 		json_object_set_new(rej, "not_json", json_integer(run->rejected_json));
+		json_object_set_new(rej, "too_long", json_integer(run->rejected_long));
 		json_object_set_new(jr, "rejected", rej);
 		json_object_set_new(jr, "missing_positions",
 				    run->missing_idx ? json_string(run->missing_idx) : json_null());
+		json_object_set_new(jr, "lost_positions",
+				    run->lost_idx ? json_string(run->lost_idx) : json_null());
 		json_t *cells = json_array();
 		struct rcell *cs[4096];
 		size_t n = report_cells_of(run, o, NULL, cs, 4096);
@@ -205,6 +252,8 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 				json_array_append_new(errs, e);
 			}
 			json_object_set_new(jc, "problems", errs);
+			if (json_array_size(c->ignored))
+				json_object_set(jc, "mount_ignored", c->ignored);
 			json_t *ms = json_object();
 			for (size_t m = 0; m < c->nm; m++)
 				if (c->has[m])

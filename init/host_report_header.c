@@ -130,17 +130,29 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		size_t ran = 0;
 		for (size_t i = 0; i < r->ncells; i++)
 			ran += !r->cells[i].missing;
-		if (r->total)
+		char lost[64] = "";
+		if (r->nlost)
+			snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
+		/* in positions when the records carry them, as the trailer and Problems count */
+		if (r->reached)
+			say(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
+			    r->reached, r->reached == 1 ? "" : "s", r->total, lost);
+		else if (r->total)
 			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
 			    ran == 1 ? "" : "s", r->total);
 		else
 			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
 	}
-	if (r->from_console || r->rejected_crc || r->rejected_trunc || r->rejected_json)
-		say(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON",
-		    r->rejected_crc + r->rejected_trunc + r->rejected_json,
-		    r->rejected_crc + r->rejected_trunc + r->rejected_json == 1 ? "" : "s",
-		    r->rejected_crc, r->rejected_trunc, r->rejected_json);
+	int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+	if (r->from_console || rejected) {
+		char toolong[64] = "";
+		if (r->rejected_long)
+			snprintf(toolong, sizeof toolong, ", %d too long (over %d MiB)", r->rejected_long,
+				 REPORT_LINE_MAX >> 20);
+		say(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
+		    rejected, rejected == 1 ? "" : "s", r->rejected_crc, r->rejected_trunc,
+		    r->rejected_json, toolong);
+	}
 }
 
 void report_problem_lines(const struct rrun *r, const struct report_opts *o, line_fn line, void *ctx)
@@ -165,10 +177,38 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 			    str(rec, "status"), *e ? e : "(no reason given)");
 			any = 1;
 		}
+		if (report_ignored_text(c, e, sizeof e)) {
+			/* the kernel's own word for it, when it named one of the options */
+			const char *why = NULL;
+			size_t a, b;
+			json_t *kl, *opt;
+			json_array_foreach(c->kernel, a, kl)
+				json_array_foreach(c->ignored, b, opt)
+					if (!why && strstr(json_string_value(kl), json_string_value(opt)))
+						why = json_string_value(kl);
+			say(line, ctx, "  %s: %s%s%s%s", c->id, e, why ? " (" : "", why ? why : "",
+			    why ? ")" : "");
+			any = 1;
+		}
+		for (size_t m = 0; m < c->nm; m++) {
+			if (!c->unusable[m])
+				continue;
+			say(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
+			    "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->unusable[m], c->ok,
+			    c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
+			any = 1;
+		}
 		if (c->seen < c->reps) {
 			say(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
 		}
+	}
+	if (r->lost_idx) {
+		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+		say(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
+		    "record line%s rejected)", r->nlost == 1 ? "" : "s", r->lost_idx, r->total,
+		    r->nlost == 1 ? "it" : "them", rejected, rejected == 1 ? "" : "s");
+		any = 1;
 	}
 	if (r->missing_idx) {
 		say(line, ctx, "  cell%s %s of %d: never ran (the run stopped part way)",

@@ -18,7 +18,8 @@ struct loader {
 	const char *source;
 	struct rrun *cur;
 	int from_console;
-	int rej_crc, rej_trunc, rej_json;   /* lines rejected before the first header */
+	int rej_crc, rej_trunc, rej_json, rej_long;   /* lines rejected before the first record */
+	int last_bad;   /* the line just read was rejected (a .jsonl's last one is torn, not bad) */
 };
 
 static struct rrun *new_run(struct loader *l)
@@ -34,20 +35,28 @@ static struct rrun *new_run(struct loader *l)
 	r->rejected_crc = l->rej_crc;
 	r->rejected_trunc = l->rej_trunc;
 	r->rejected_json = l->rej_json;
-	l->rej_crc = l->rej_trunc = l->rej_json = 0;
+	r->rejected_long = l->rej_long;
+	l->rej_crc = l->rej_trunc = l->rej_json = l->rej_long = 0;
 	l->cur = r;
 	return r;
 }
 
+/* kind: 'c' bad checksum, 't' truncated, 'j' not JSON, 'l' too long. */
+static int *reject_counter(struct loader *l, char kind)
+{
+	struct rrun *r = l->cur;
+	switch (kind) {
+	case 'c': return r ? &r->rejected_crc : &l->rej_crc;
+	case 't': return r ? &r->rejected_trunc : &l->rej_trunc;
+	case 'l': return r ? &r->rejected_long : &l->rej_long;
+	default: return r ? &r->rejected_json : &l->rej_json;
+	}
+}
+
 static void count_reject(struct loader *l, char kind)
 {
-	int *c;
-	if (l->cur)
-		c = kind == 'c' ? &l->cur->rejected_crc : kind == 't' ? &l->cur->rejected_trunc
-			: &l->cur->rejected_json;
-	else
-		c = kind == 'c' ? &l->rej_crc : kind == 't' ? &l->rej_trunc : &l->rej_json;
-	(*c)++;
+	(*reject_counter(l, kind))++;
+	l->last_bad = 1;
 }
 
 /* One record; a header opens a new run, unless the current one has no header and no cells,
@@ -130,10 +139,57 @@ static void jsonl_line(struct loader *l, const char *line, size_t n)
 	json_t *rec = json_loadb(line, n, 0, NULL);
 	if (!rec || !json_is_object(rec)) {
 		json_decref(rec);
-		count_reject(l, 't');  /* a record file ends cut short when power is lost mid-write */
+		count_reject(l, 'j');   /* 't' if it turns out to be the last line: see read_lines */
 		return;
 	}
 	feed(l, rec);
+}
+
+/* The lines of a source, each at most REPORT_LINE_MAX bytes with its newline; a longer one is
+ * counted and skipped without being held. Returns 1 when the source ran on for
+ * REPORT_RUNAWAY bytes without a line break and reading stopped there, else 0. */
+static int each_line(struct loader *l, FILE *f, void (*fn)(struct loader *, const char *, size_t))
+{
+	static char chunk[1 << 16];
+	char *line = malloc(REPORT_LINE_MAX);
+	size_t len = 0, n;
+	unsigned long long run = 0;   /* bytes of the current line, held or not */
+	int toolong = 0, stopped = 0;
+
+	while (!stopped && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		for (size_t i = 0; i < n && !stopped;) {
+			char *nl = memchr(chunk + i, '\n', n - i);
+			size_t take = (nl ? (size_t)(nl - chunk) + 1 : n) - i;
+			if (!toolong && len + take > REPORT_LINE_MAX)
+				toolong = 1;
+			if (!toolong) {
+				memcpy(line + len, chunk + i, take);
+				len += take;
+			}
+			run += take;
+			i += take;
+			if (nl || run >= REPORT_RUNAWAY) {
+				l->last_bad = 0;
+				if (toolong)
+					count_reject(l, 'l');
+				else
+					fn(l, line, len);
+				stopped = !nl;
+				len = 0;
+				run = 0;
+				toolong = 0;
+			}
+		}
+	}
+	if (toolong || len) {
+		l->last_bad = 0;
+		if (toolong)
+			count_reject(l, 'l');
+		else
+			fn(l, line, len);
+	}
+	free(line);
+	return stopped;
 }
 
 static int read_lines(struct loader *l, const char *path, int console)
@@ -143,23 +199,33 @@ static int read_lines(struct loader *l, const char *path, int console)
 		fprintf(stderr, "fsmatrix: unable to open %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
 	l->from_console = console;
 	l->cur = NULL;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		if (console)
-			console_line(l, line, (size_t)n);
-		else
-			jsonl_line(l, line, (size_t)n);
-	}
-	free(line);
+	l->last_bad = 0;
+	int stopped = each_line(l, f, console ? console_line : jsonl_line);
+	int err = ferror(f) ? errno : 0;
 	fclose(f);
-	if (!l->cur && (l->rej_crc || l->rej_trunc || l->rej_json))
-		new_run(l);   /* nothing readable, but say what was rejected */
+	/* Only the last line of a .jsonl can be cut short (by a power cut mid-write): an
+	 * invalid one anywhere else is simply not JSON. */
+	if (!console && l->last_bad && *reject_counter(l, 'j') > 0) {
+		(*reject_counter(l, 'j'))--;
+		(*reject_counter(l, 't'))++;
+	}
+	if (err)
+		fprintf(stderr, "fsmatrix: unable to read %s: %s (the records before are kept)\n", path,
+			strerror(err));
+	if (stopped)
+		fprintf(stderr, "fsmatrix: stopped reading %s after %d MiB without a line break: not a "
+			"log or results file\n", path, REPORT_RUNAWAY >> 20);
 	if (!l->cur) {
-		fprintf(stderr, "fsmatrix: no records in %s\n", path);
+		int n = l->rej_crc + l->rej_trunc + l->rej_json + l->rej_long;
+		if (n)
+			fprintf(stderr, "fsmatrix: no records in %s (%d line%s rejected: %d bad checksum, "
+				"%d truncated, %d not JSON, %d too long)\n", path, n, n == 1 ? "" : "s",
+				l->rej_crc, l->rej_trunc, l->rej_json, l->rej_long);
+		else
+			fprintf(stderr, "fsmatrix: no records in %s\n", path);
+		l->rej_crc = l->rej_trunc = l->rej_json = l->rej_long = 0;
 		return -1;
 	}
 	return 0;
@@ -362,6 +428,8 @@ void report_free(struct runset *rs)
 			free(x->id);
 			json_decref(x->axes);
 			json_decref(x->bad);
+			json_decref(x->ignored);
+			json_decref(x->kernel);
 			for (size_t m = 0; m < x->nm; m++)
 				free(x->v[m]);
 		}
@@ -369,6 +437,7 @@ void report_free(struct runset *rs)
 		free(r->source);
 		free(r->id);
 		free(r->missing_idx);
+		free(r->lost_idx);
 		json_decref(r->header);
 		json_decref(r->trailer);
 		json_decref(r->plan);

@@ -140,6 +140,8 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	c->id = strdup(id);
 	c->axes = axes;
 	c->bad = json_array();
+	c->ignored = json_array();
+	c->kernel = json_array();
 	c->order = (long)r->ncells++;
 	c->workload = json_string_value(json_object_get(axes, "workload"));
 	if (!c->workload)
@@ -151,8 +153,29 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	return c;
 }
 
+/* Appends the strings of from that list lacks (matching prefix, if given), each once. */
+static void add_unique(json_t *list, json_t *from, const char *prefix)
+{
+	size_t i, j;
+	json_t *v, *w;
+	json_array_foreach(from, i, v) {
+		const char *s = json_string_value(v);
+		if (!s || (prefix && strncmp(s, prefix, strlen(prefix)) != 0))
+			continue;
+		int seen = 0;
+		json_array_foreach(list, j, w)
+			seen |= json_equal(v, w);
+		if (!seen)
+			json_array_append(list, v);
+	}
+}
+
 static void add_record(struct rcell *c, json_t *rec)
 {
+	/* Options the kernel accepted but did not apply: every figure of the cell is of the
+	 * mount without them (records of older images carry neither field). */
+	add_unique(c->ignored, json_object_get(rec, "mount_ignored"), NULL);
+	add_unique(c->kernel, json_object_get(rec, "warnings"), "kernel: ");
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	json_t *result = json_object_get(rec, "result");
 	if (!status)
@@ -173,8 +196,10 @@ static void add_record(struct rcell *c, json_t *rec)
 		c->nm = report_metrics(c->wtype, result, c->m, REPORT_MAX_METRICS);
 	for (size_t i = 0; i < c->nm; i++) {
 		json_t *v = json_object_get(result, c->m[i]->key);
-		if (!json_is_number(v))
+		if (!json_is_number(v)) {
+			c->unusable[i]++;   /* a string, null or nothing: not a figure to average */
 			continue;
+		}
 		c->v[i] = realloc(c->v[i], (c->nv[i] + 1) * sizeof *c->v[i]);
 		c->v[i][c->nv[i]++] = json_number_value(v);
 	}
@@ -211,18 +236,18 @@ static void fill_axes(struct rrun *r)
 	}
 }
 
-/* Positions 1..total that no record carried, as "3, 5-8". */
-static char *missing_positions(const char *seen, int total, int *count)
+/* Positions from..to that no record carried, as "3, 5-8"; NULL when there are none. */
+static char *positions_text(const char *seen, int from, int to, int *count)
 {
 	size_t cap = 64, len = 0;
 	char *s = malloc(cap);
 	s[0] = 0;
 	*count = 0;
-	for (int i = 1; i <= total; i++) {
+	for (int i = from; i <= to; i++) {
 		if (seen[i])
 			continue;
 		int j = i;
-		while (j < total && !seen[j + 1])
+		while (j < to && !seen[j + 1])
 			j++;
 		*count += j - i + 1;
 		char part[48];
@@ -239,6 +264,35 @@ static char *missing_positions(const char *seen, int total, int *count)
 		return NULL;
 	}
 	return s;
+}
+
+/* Where the run got to, in positions (index 1..total: every repetition of every cell, as
+ * the trailer counts them): the matrix runs them in order, so every position up to the last
+ * one with a record ran, and those without a record lost it (a garbled console line, say);
+ * past it, a run without a trailer stopped. Counting both in positions keeps the status
+ * line and the Problems in one unit. */
+static void positions(struct rrun *r, int list_missing)
+{
+	size_t i;
+	json_t *rec;
+	if (r->total <= 0 || r->total >= 1000000)
+		return;
+	char *seen = calloc((size_t)r->total + 2, 1);
+	json_array_foreach(r->records, i, rec) {
+		json_int_t x = json_integer_value(json_object_get(rec, "index"));
+		if (x >= 1 && x <= r->total) {
+			seen[x] = 1;
+			if (x > r->reached)
+				r->reached = (int)x;
+		}
+	}
+	if (r->reached) {
+		int end = r->trailer ? r->total : r->reached;
+		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
+		if (list_missing && end < r->total)
+			r->missing_idx = positions_text(seen, end + 1, r->total, &r->nmissing);
+	}
+	free(seen);
 }
 
 void report_model(struct rrun *r)
@@ -317,18 +371,41 @@ void report_model(struct rrun *r)
 		fill_axes(r);
 		if ((int)json_array_size(planned) > r->total)
 			r->total = (int)json_array_size(planned);
-		return;
 	}
-	if (total > 0 && total < 1000000) {
-		char *seen = calloc((size_t)total + 2, 1);
-		json_array_foreach(r->records, i, rec) {
-			json_int_t x = json_integer_value(json_object_get(rec, "index"));
-			if (x >= 1 && x <= total)
-				seen[x] = 1;
-		}
-		r->missing_idx = missing_positions(seen, total, &r->nmissing);
-		free(seen);
+	/* with a list of planned ids the missing cells have their names already */
+	positions(r, !json_is_array(planned));
+}
+
+int report_ignored_text(const struct rcell *c, char *out, size_t len)
+{
+	size_t n = json_array_size(c->ignored), k = 0, i;
+	json_t *v;
+	out[0] = 0;
+	if (!n)
+		return 0;
+	json_array_foreach(c->ignored, i, v)
+		k += (size_t)snprintf(out + k, k < len ? len - k : 0, "%s%s", i ? ", " : "",
+				      json_string_value(v));
+	/* the mount was nothing but the ignored options: what ran was the defaults */
+	char mount[512];
+	axis_text(c->axes, "mount", mount, sizeof mount);
+	size_t nopts = 1;
+	for (const char *p = mount; *p; p++)
+		nopts += *p == ',';
+	int only = nopts == n;
+	json_array_foreach(c->ignored, i, v) {
+		const char *o = json_string_value(v), *p = mount;
+		size_t ol = strlen(o);
+		int found = 0;
+		for (; *p; p += strcspn(p, ","), p += *p == ',')
+			found |= strncmp(p, o, ol) == 0 && (p[ol] == ',' || !p[ol]);
+		only &= found;
 	}
+	if (k < len)
+		snprintf(out + k, len - k, " %s ignored by the kernel: the cell measured %s",
+			 n == 1 ? "was" : "were", only ? "the defaults" : n == 1 ? "the mount without it"
+			 : "the mount without them");
+	return 1;
 }
 
 int report_opts_axes(struct report_opts *o, const char *list)
@@ -366,6 +443,21 @@ int report_cell_selected(const struct report_opts *o, const struct rcell *c)
 		if (strcmp(v, o->where_val[i]) != 0 && strcmp(rawv, o->where_val[i]) != 0)
 			return 0;
 	}
+	return 1;
+}
+
+int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o)
+{
+	if (!o->nwhere)
+		return 0;
+	for (size_t r = 0; r < rs->n; r++)
+		for (size_t i = 0; i < rs->run[r].ncells; i++)
+			if (report_cell_selected(o, &rs->run[r].cells[i]))
+				return 0;
+	fprintf(stderr, "fsmatrix %s: no cell matches", cmd);
+	for (size_t i = 0; i < o->nwhere; i++)
+		fprintf(stderr, " --where %s=%s", o->where_axis[i], o->where_val[i]);
+	fprintf(stderr, "\n");
 	return 1;
 }
 

@@ -50,6 +50,8 @@ void render_text(FILE *f, const struct grid *g)
 			fputs("\n", f);
 		}
 	}
+	for (size_t i = 0; i < g->nlegend; i++)
+		fprintf(f, "  %s\n", g->legend[i]);
 }
 
 static void md_cell(FILE *f, const char *s)
@@ -85,6 +87,8 @@ void render_md(FILE *f, const struct grid *g)
 		}
 	}
 	fputs("\n", f);
+	for (size_t i = 0; i < g->nlegend; i++)
+		fprintf(f, "%s\n\n", g->legend[i]);
 }
 
 /* RFC 4180: fields with a comma, quote or line break are quoted, quotes doubled; CRLF. */
@@ -132,6 +136,7 @@ void render_html_table(FILE *f, const struct grid *g)
 {
 	static const struct { char c; const char *name; } classes[] = {
 		{ 'g', "better" }, { 'b', "worse" }, { 'e', "error" }, { 'm', "missing" },
+		{ 'i', "num ignored" },
 	};
 	fputs("<h3>", f);
 	html_escape(f, g->title);
@@ -155,6 +160,11 @@ void render_html_table(FILE *f, const struct grid *g)
 				fprintf(f, " class=\"%s\"", cls);
 			else if (r && numeric(g->cell[r * g->ncols + c]))
 				fputs(" class=\"num\"", f);
+			if (g->tip && g->tip[r * g->ncols + c]) {
+				fputs(" title=\"", f);
+				html_escape(f, g->tip[r * g->ncols + c]);
+				fputs("\"", f);
+			}
 			fputs(">", f);
 			html_escape(f, g->cell[r * g->ncols + c]);
 			fprintf(f, "</%s>", tag);
@@ -162,4 +172,9 @@ void render_html_table(FILE *f, const struct grid *g)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	for (size_t i = 0; i < g->nlegend; i++) {
+		fputs("<p class=\"note\">", f);
+		html_escape(f, g->legend[i]);
+		fputs("</p>\n", f);
+	}
 }

@@ -25,11 +25,32 @@ void grid_add_row(struct grid *g)
 {
 	g->cell = realloc(g->cell, (g->nrows + 1) * g->ncols * sizeof *g->cell);
 	g->cls = realloc(g->cls, (g->nrows + 1) * g->ncols);
+	if (g->tip)
+		g->tip = realloc(g->tip, (g->nrows + 1) * g->ncols * sizeof *g->tip);
 	for (size_t c = 0; c < g->ncols; c++) {
 		g->cell[g->nrows * g->ncols + c] = strdup("");
 		g->cls[g->nrows * g->ncols + c] = 0;
+		if (g->tip)
+			g->tip[g->nrows * g->ncols + c] = NULL;
 	}
 	g->nrows++;
+}
+
+void grid_tip(struct grid *g, size_t row, size_t col, const char *tip)
+{
+	if (!g->tip)
+		g->tip = calloc(g->nrows * g->ncols, sizeof *g->tip);
+	free(g->tip[row * g->ncols + col]);
+	g->tip[row * g->ncols + col] = strdup(tip);
+}
+
+void grid_legend(struct grid *g, const char *line)
+{
+	for (size_t i = 0; i < g->nlegend; i++)
+		if (g->legend[i] == line)
+			return;
+	if (g->nlegend < sizeof g->legend / sizeof g->legend[0])
+		g->legend[g->nlegend++] = line;
 }
 
 void grid_set(struct grid *g, size_t row, size_t col, const char *fmt, ...)
@@ -48,8 +69,12 @@ void grid_free(struct grid *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->nrows * g->ncols; i++)
+	for (size_t i = 0; i < g->nrows * g->ncols; i++) {
 		free(g->cell[i]);
+		if (g->tip)
+			free(g->tip[i]);
+	}
+	free(g->tip);
 	free(g->cell);
 	free(g->cls);
 	free(g->title);
@@ -168,6 +193,12 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 	return k;
 }
 
+const char report_legend_ignored[] =
+	"*: measured without a mount option the kernel ignored (see Problems)";
+const char report_legend_na[] =
+	"n/a: the cell ran, but no repetition recorded a usable figure (see Problems); "
+	"-: not in this run";
+
 void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
 {
 	if (c->missing) {
@@ -175,7 +206,8 @@ void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
 		return;
 	}
 	if (c->ok == 0 || mi >= c->nm || !c->has[mi]) {
-		snprintf(out, len, "%s", c->ok ? "-" : c->status);
+		/* "-" is a cell the run does not have; this one ran and its figure is unusable */
+		snprintf(out, len, "%s", c->ok == 0 ? c->status : mi < c->nm ? "n/a" : "-");
 		return;
 	}
 	const struct summary *s = &c->st[mi];
@@ -184,7 +216,23 @@ void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
 	if (s->n >= 2 && k > 0 && (size_t)k < len)
 		k += snprintf(out + k, len - (size_t)k, " ±%.*f", d, s->stddev);
 	if ((int)s->n < c->reps && k > 0 && (size_t)k < len)
-		snprintf(out + k, len - (size_t)k, " (n=%zu of %d)", s->n, c->reps);
+		k += snprintf(out + k, len - (size_t)k, " (n=%zu of %d)", s->n, c->reps);
+	if (json_array_size(c->ignored) && k > 0 && (size_t)k < len)
+		snprintf(out + k, len - (size_t)k, " *");
+}
+
+/* The marks report_cell_text put in a grid's entry: their legends, and for HTML a tooltip
+ * and a class. */
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c)
+{
+	char why[512];
+	if (strcmp(g->cell[row * g->ncols + col], "n/a") == 0)
+		grid_legend(g, report_legend_na);
+	if (c && c->ok && report_ignored_text(c, why, sizeof why)) {
+		grid_legend(g, report_legend_ignored);
+		grid_tip(g, row, col, why);
+		g->cls[row * g->ncols + col] = 'i';
+	}
 }
 
 static char cell_class(const struct rcell *c)
@@ -324,16 +372,27 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 		report_cell_text(cells[i], mi, buf, sizeof buf);
 		grid_set(g, row, c0 + col_i, "%s", buf);
 		g->cls[row * g->ncols + c0 + col_i] = cell_class(cells[i]);
+		report_grid_marks(g, row, c0 + col_i, cells[i]);
 	}
 	for (size_t j = 0; j < ncolv; j++)
 		free(colv[j]);
 	return g;
 }
 
-/* CSV columns: the axes, then median/min/max/stddev of every metric any cell has. */
-static const char *const flat_axes[] = { "array", "level", "devices", "missing", "chunk", "fs",
-					 "fstype", "mount", "workload", "wtype" };
-#define NFLAT (sizeof flat_axes / sizeof flat_axes[0])
+/* Every axis of a cell record (README, "axes"): what --by, --where and --group-by may name,
+ * and the CSV's first columns, followed by median/min/max/stddev of every metric. */
+const char *const report_axes[] = { "array", "level", "devices", "missing", "chunk", "fs",
+				    "fstype", "mount", "workload", "wtype" };
+#define NFLAT (sizeof report_axes / sizeof report_axes[0])
+const size_t report_naxes = NFLAT;
+
+int report_axis_known(const char *axis)
+{
+	for (size_t i = 0; i < NFLAT; i++)
+		if (strcmp(axis, report_axes[i]) == 0)
+			return 1;
+	return 0;
+}
 
 static void num(char *out, size_t len, double v)
 {
@@ -364,7 +423,7 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 	grid_set(g, 0, col++, "run");
 	grid_set(g, 0, col++, "cell");
 	for (size_t i = 0; i < NFLAT; i++)
-		grid_set(g, 0, col++, "%s", flat_axes[i]);
+		grid_set(g, 0, col++, "%s", report_axes[i]);
 	grid_set(g, 0, col++, "status");
 	grid_set(g, 0, col++, "reps");
 	grid_set(g, 0, col++, "ok");
@@ -386,11 +445,11 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 			grid_set(g, row, col++, "%s", rs->run[r].id);
 			grid_set(g, row, col++, "%s", c->id);
 			for (size_t a = 0; a < NFLAT; a++) {
-				json_t *v = json_object_get(c->axes, flat_axes[a]);
+				json_t *v = json_object_get(c->axes, report_axes[a]);
 				if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
 					grid_set(g, row, col++, "%lld", (long long)json_integer_value(v));
 				else {
-					axis_text(c->axes, flat_axes[a], w, sizeof w);
+					axis_text(c->axes, report_axes[a], w, sizeof w);
 					grid_set(g, row, col++, "%s", w);
 				}
 			}

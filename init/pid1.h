@@ -7,10 +7,7 @@
 #include "disk.h"
 #include "record.h"
 #include "select.h"
-
-#ifndef FSM_VERSION
-#define FSM_VERSION "0.1"
-#endif
+#include "version.h"
 
 #define RESULTS_MNT "/results"
 #define RESULTS_DIR RESULTS_MNT "/fsmatrix/results"

@@ -985,3 +985,18 @@ const char *plan_resync_name(enum resync r)
 	static const char *const names[] = { "wait", "assume-clean", "ignore" };
 	return (unsigned)r < 3 ? names[r] : "unknown";
 }
+
+int plan_workload_set(struct plan_workload *w, const char *key, const char *val, char *msg,
+		      size_t mlen)
+{
+	const struct key *k = find_key(wl_keys, key);
+	if (!k || k->kind == K_MOUNT) {
+		snprintf(msg, mlen, "no workload key \"%s\"", key);
+		return -1;
+	}
+	if (k->only && !(k->only & (1u << w->type))) {
+		snprintf(msg, mlen, "\"%s\" does not apply to %s", key, plan_wl_name(w->type));
+		return -1;
+	}
+	return set_value(k, (char *)w, val, msg, mlen);
+}

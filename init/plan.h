@@ -119,6 +119,11 @@ const char *plan_resync_name(enum resync r);
 void plan_fmt_size(uint64_t bytes, char *buf, size_t len);
 /* Sizes with k/m/g/t suffixes in powers of 1024. Returns 0 or -1. */
 int plan_parse_size(const char *s, uint64_t *out);
+/* One key of a workload section from text, with the plan's own parser and limits (what
+ * `fsmatrix workload` options share with plans): w->type must be set. Returns 0, or -1 with
+ * msg saying what was expected. */
+int plan_workload_set(struct plan_workload *w, const char *key, const char *val, char *msg,
+		      size_t mlen);
 /* Durations in s, m or h (a bare number is seconds). Returns 0 or -1. */
 int plan_parse_duration(const char *s, unsigned *out);
 

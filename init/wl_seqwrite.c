@@ -36,16 +36,25 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 	else
 		wl_fill_random(buf, o->bs, SEQ_SEED);
 
-	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | (o->direct ? O_DIRECT : 0), 0644);
+	/* No O_TRUNC here: the path may name a device node (typed by mistake, or swapped in
+	 * after the caller looked), and only after fstat says it is a regular file may anything
+	 * be cut or written. O_NONBLOCK keeps a FIFO from hanging the open. */
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+		  (o->direct ? O_DIRECT : 0), 0644);
 	if (fd < 0) {
 		free(buf);
 		return wl_fail(&r->err, r->errmsg, errno, "create %s%s", path,
 			    o->direct ? " (O_DIRECT)" : "");
 	}
-
-	/* only a regular file is ours to remove afterwards: the target may be a device node */
 	struct stat st;
 	int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (!regular || ftruncate(fd, 0) < 0) {
+		int e = regular ? errno : EINVAL;
+		close(fd);
+		free(buf);
+		return wl_fail(&r->err, r->errmsg, e, "write %s%s", path,
+			    regular ? "" : ", which is not a regular file");
+	}
 
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
@@ -77,7 +86,7 @@ out:
 	wl_cpu_end(&cpu, &r->cpu);
 	if (close(fd) < 0 && !r->err)
 		wl_fail(&r->err, r->errmsg, errno, "close %s", path);
-	if (!o->keep && regular)
+	if (!o->keep)
 		unlink(path);
 	free(buf);
 

@@ -54,6 +54,10 @@ golden json-partial      partial.json          report --format json "$F/partial.
 golden text-partial      partial.txt           report "$F/partial.jsonl"
 golden text-planned      partial-planned.txt   report "$F/partial-planned.jsonl"
 golden text-console      console-garbled.txt   report "$F/console-garbled.log"
+golden text-truncated    truncated.txt         report "$F/truncated.jsonl"
+golden text-unusable     unusable.txt          report "$F/unusable.jsonl"
+golden text-ignored      ignored.txt           report "$F/ignored.jsonl"
+golden compare-ignored   compare-ignored.txt   compare "$F/ignored-old.jsonl" "$F/ignored.jsonl"
 golden by          run-b-by.txt          report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        report "$F/real-smoke"
@@ -106,6 +110,70 @@ else
 	skip fat-image "mkfs.vfat, mcopy or sfdisk is missing (make deps)"
 fi
 
+# Axes and filters: an unknown axis is a usage error naming the known ones (status 2); a
+# filter that matches no cell says so (status 1) instead of printing empty tables.
+# flag_case STATUS REGEX ARGS...: fsmatrix ARGS exits with STATUS, stdout empty, and one
+# stderr line matching REGEX; else the case goes to $TMP/why.
+flag_case() {
+	local want=$1 re=$2
+	shift 2
+	"$FSM" "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" != "$want" ] || [ -s "$TMP/out" ] || [ "$(wc -l <"$TMP/err")" != 1 ] ||
+	   ! grep -Eq -- "$re" "$TMP/err"; then
+		{ echo "fsmatrix $*: status $rc (want $want), stderr:"; head -n 3 "$TMP/err"; } >>"$TMP/why"
+	fi
+}
+A=$F/run-a.jsonl B=$F/run-b.jsonl
+rm -f "$TMP/why"
+flag_case 2 'unknown axis "bogus".*known: array, level' report --by bogus "$A"
+flag_case 2 'unknown axis "fss".*known: array' report --where fss=ext4 "$A"
+flag_case 1 'no cell matches --where fs=ext5' report --where fs=ext5 "$A"
+flag_case 1 'no cell matches --where fs=ext4 --where mount=nobh' report --where fs=ext4 --where mount=nobh "$A"
+flag_case 2 'unknown axis "bogus"' compare --by bogus "$A" "$B"
+flag_case 1 'no cell matches --where fs=ext5' compare --where fs=ext5 "$A" "$B"
+flag_case 2 'unknown axis "bogus"' html --group-by bogus "$A" -o "$TMP/x.html"
+flag_case 1 'no cell matches --where fs=ext5' html --where fs=ext5 "$A" -o "$TMP/x.html"
+if [ -s "$TMP/why" ]; then
+	fail axes-and-filters "$(grep -c '^fsmatrix' "$TMP/why") of 8 cases failed"
+	sed 's/^/#   /' "$TMP/why" | head -n 16
+else
+	ok axes-and-filters
+fi
+
+# Hostile inputs. A source with no valid record is "no records" and status 1, as an empty
+# file is: /dev/zero (one endless line: under a memory limit, it must neither grow nor hang)
+# and a file of random bytes. A record line longer than the limit (4 MiB) is counted as too
+# long and the records around it are read as usual.
+# hostile NAME SOURCE [REGEX]: fsmatrix report SOURCE must exit 1 with nothing on stdout and a
+# "no records" line (matching REGEX too) on stderr, within 60 s and 512 MiB of address space.
+hostile() {
+	(ulimit -v 524288; timeout 60 "$FSM" report "$2") >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" != 1 ] || [ -s "$TMP/out" ] || ! grep "no records in $2" "$TMP/err" | grep -q -- "${3:-}"; then
+		fail "$1" "fsmatrix report $2: status $rc, want 1 and \"no records${3:+ ... $3}\" on stderr only"
+		{ head -c 600 "$TMP/out"; echo; head -n 3 "$TMP/err"; } | sed 's/^/#   /'
+	else
+		ok "$1 ($(head -n 1 "$TMP/err"))"
+	fi
+}
+hostile no-records-zero /dev/zero 'too long'
+head -c 1048576 /dev/urandom >"$TMP/random.jsonl"
+hostile no-records-random "$TMP/random.jsonl"
+: >"$TMP/empty.jsonl"
+hostile no-records-empty "$TMP/empty.jsonl"
+{ head -n 3 "$F/run-a.jsonl"; head -c 5000000 /dev/zero | tr '\0' x; echo; tail -n +4 "$F/run-a.jsonl"; } \
+	>"$TMP/long-line.jsonl"
+if ! (ulimit -v 524288; timeout 60 "$FSM" report "$TMP/long-line.jsonl") >"$TMP/out" 2>"$TMP/err"; then
+	fail long-line "fsmatrix report exited with status $? on a run with one 5 MB line"
+	sed 's/^/#   /' "$TMP/err" | head -n 3
+elif ! grep -q '^  rejected  1 record line: .*1 too long' "$TMP/out"; then
+	fail long-line "the 5 MB line is not counted as too long"
+	grep '^  rejected\|^  status' "$TMP/out" | sed 's/^/#   /'
+else
+	same_csv long-line "$TMP/long-line.jsonl" "$E/run-a.csv"
+fi
+
 # The CSV loads as a table: a header row and every row as wide as it (RFC 4180 quoting).
 if command -v python3 >/dev/null; then
 	if python3 -c 'import csv,sys
@@ -116,6 +184,22 @@ assert rows[0][:2] == ["run", "cell"]' "$E/run-a.csv" 2>"$TMP/err"; then
 	else
 		fail csv-loads "$(tail -n 1 "$TMP/err")"
 	fi
+fi
+
+# HTML: a mount option the kernel ignored marks the figures (with a tooltip saying why) and
+# is listed under Problems.
+if "$FSM" html "$F/ignored.jsonl" -o "$TMP/ignored.html" 2>"$TMP/err"; then
+	marks=$(grep -c '<td class="num ignored" title="nobh was ignored by the kernel: the cell measured the defaults">[^<]* \*</td>' "$TMP/ignored.html")
+	if [ "$marks" = 0 ]; then
+		fail html-ignored "no marked figure in the page"
+	elif ! grep -q '<li>md1/ext4/nobh/seqwrite: nobh was ignored by the kernel' "$TMP/ignored.html"; then
+		fail html-ignored "the cell is not under Problems"
+	else
+		ok "html-ignored ($marks marked figures)"
+	fi
+else
+	fail html-ignored "fsmatrix html exited with status $?"
+	sed 's/^/#   /' "$TMP/err" | head -n 5
 fi
 
 # HTML: self-contained, with SVG charts, rendered by headless Chromium without console errors.

@@ -1,0 +1,164 @@
+#!/bin/bash
+# tests/hostcli/run.sh: the host CLI's own behaviour, outside the report formats: what the
+# workload command refuses to write to, and how every subcommand treats its arguments.
+#
+#   tests/hostcli/run.sh [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
+#
+# One line per test, "ok - hostcli/NAME", "FAIL - hostcli/NAME: why" (then "#" lines of
+# detail) or "skip - hostcli/NAME: why", as tests/run expects. Exit status 1 on failure.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+FSM=$(realpath "${1:-out/fsmatrix}")
+TMP=$(mktemp -d)
+LOOP=
+cleanup() {
+	[ -z "$LOOP" ] || losetup -d "$LOOP" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+failed=0
+
+ok() { echo "ok - hostcli/$1"; }
+fail() { echo "FAIL - hostcli/$1: $2"; failed=1; }
+skip() { echo "skip - hostcli/$1: $2"; }
+detail() { sed 's/^/#   /' "$@" | head -n 10; }
+
+# refused STATUS ARGS...: fsmatrix ARGS must exit with STATUS, print nothing on stdout and
+# exactly one line on stderr. Returns 1 and appends why to $TMP/why when it did not.
+refused() {
+	local want=$1
+	shift
+	timeout 60 "$FSM" "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$? why=
+	if [ "$rc" != "$want" ]; then
+		why="exited with status $rc, not $want"
+	elif [ -s "$TMP/out" ]; then
+		why="wrote to stdout"
+	elif [ "$(wc -l <"$TMP/err")" != 1 ]; then
+		why="printed $(wc -l <"$TMP/err") lines on stderr, not one"
+	else
+		return 0
+	fi
+	{ echo "fsmatrix $*: $why"; sed 's/^/  /' "$TMP/err" | head -n 3; } >>"$TMP/why"
+	return 1
+}
+
+# report NAME COUNT WHAT: one ok line, or one FAIL line naming how many cases failed.
+report() {
+	if [ -s "$TMP/why" ]; then
+		fail "$1" "$(grep -c '^fsmatrix' "$TMP/why") of $2 cases failed"
+		detail "$TMP/why"
+	else
+		ok "$1 ($3)"
+	fi
+	rm -f "$TMP/why"
+}
+
+# ------------------------------------------------------------------ help and unknown options
+# Every subcommand the same way: --help and -h print its usage on stdout and exit 0; an
+# unknown option is one line on stderr with a hint, and exit status 2.
+n=0
+for cmd in disks workload "workload seqwrite" report compare html check help; do
+	for h in --help -h; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$FSM" $cmd $h >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! head -n 1 "$TMP/out" | grep -q "^usage: fsmatrix ${cmd%% *}"; then
+			{ echo "fsmatrix $cmd $h: status $rc, want 0 and usage on stdout only"
+			  head -n 2 "$TMP/out" "$TMP/err" | sed 's/^/  /'; } >>"$TMP/why"
+		fi
+	done
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if refused 2 $cmd --no-such-option && ! grep -q "try 'fsmatrix ${cmd%% *} --help'" "$TMP/err"; then
+		{ echo "fsmatrix $cmd --no-such-option: no hint"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+	fi
+done
+for v in --version version; do
+	n=$((n + 1))
+	out=$("$FSM" $v 2>"$TMP/err")
+	rc=$?
+	if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! printf '%s\n' "$out" | grep -Eqx 'fsmatrix [^ ]+'; then
+		echo "fsmatrix $v: status $rc, printed \"$out\", want \"fsmatrix VERSION\"" >>"$TMP/why"
+	fi
+done
+report help-and-options "$n" "--help, -h and an unknown option on every subcommand; --version"
+
+# ------------------------------------------------------------------ workload targets
+# Every workload kind pointed at a block device holding ext4 (by name and through a symlink)
+# and at a character device must be refused before anything is written: the device's bytes
+# stay the same.
+if ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
+	skip workload-devices "losetup or mkfs.ext4 is missing"
+elif ! truncate -s 64M "$TMP/disk.img" || ! mkfs.ext4 -q -F "$TMP/disk.img" ||
+	! LOOP=$(losetup -f --show "$TMP/disk.img" 2>"$TMP/err"); then
+	LOOP=
+	skip workload-devices "no loop device: $(head -n 1 "$TMP/err")"
+else
+	ln -s "$LOOP" "$TMP/link"
+	mkdir "$TMP/dir"
+	tar -cf "$TMP/set.tar" -C "$TMP" dir
+	before=$(sha256sum <"$LOOP")
+	n=0
+	for target in "$LOOP" "$TMP/link" /dev/null; do
+		while read -r kind args; do
+			n=$((n + 1))
+			# shellcheck disable=SC2086
+			refused 2 workload $kind $args
+		done <<-EOF
+			seqwrite --size 1m $target
+			seqwrite --size 1m --direct $target
+			smallfiles --size 64k $target
+			smallfiles --size 64k --passes 2 $target
+			gen-tree --size 64k $target
+			tar $TMP/set.tar $target
+			tar $target $TMP/dir/untar
+		EOF
+	done
+	after=$(sha256sum <"$LOOP")
+	if [ "$before" != "$after" ]; then
+		fail workload-devices "$LOOP was written to: sha256 ${before%% *} before, ${after%% *} after"
+		detail "$TMP/why"
+		rm -f "$TMP/why"
+	else
+		report workload-devices "$n" "block device, symlink to it, /dev/null: refused, device unchanged"
+	fi
+	# The targets that must go on working: a new file whose directory exists, an existing
+	# regular file, a new or existing directory.
+	good=1
+	for args in "seqwrite --size 64k $TMP/new.dat" "seqwrite --size 64k --keep $TMP/new.dat" \
+		    "seqwrite --size 64k $TMP/new.dat" "smallfiles --size 64k $TMP/tree" \
+		    "gen-tree --size 64k $TMP/tree2" "tar $TMP/set.tar $TMP/untar"; do
+		# shellcheck disable=SC2086
+		if ! "$FSM" workload $args >"$TMP/out" 2>"$TMP/err"; then
+			fail workload-files "fsmatrix workload $args failed"
+			detail "$TMP/err"
+			good=0
+		fi
+	done
+	[ "$good" = 0 ] || ok "workload-files (new and existing files and directories still work)"
+fi
+
+# ------------------------------------------------------------------ workload option values
+# Sizes and counts outside what a plan accepts are refused the way plans refuse them.
+n=0
+while read -r args; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	refused 2 workload $args
+done <<EOF
+seqwrite --size 0 $TMP/v.dat
+seqwrite --size 1 $TMP/v.dat
+seqwrite --size 12q $TMP/v.dat
+seqwrite --bs 0 $TMP/v.dat
+seqwrite --bs 1g $TMP/v.dat
+smallfiles --size 0 $TMP/v
+smallfiles --files 0 $TMP/v
+smallfiles --passes 0 $TMP/v
+gen-tree --size 0 $TMP/v
+EOF
+report workload-values "$n" "zero and out-of-range sizes refused as plans refuse them"
+
+exit $failed
