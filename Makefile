@@ -120,15 +120,23 @@ $(KMODS)/.done: $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
 	@touch $@
 
 ## ---------------------------------------------------------------- our C: /init and the host CLI
-# init/*.c is shared; init/pid1_*.c is only in /init, init/host_*.c only in out/fsmatrix.
-CFLAGS_OURS := -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -g0
-SHARED_SRCS := $(filter-out init/pid1_% init/host_%,$(wildcard init/*.c))
-PID1_SRCS := $(SHARED_SRCS) $(wildcard init/pid1_*.c)
-HOST_SRCS := $(SHARED_SRCS) $(wildcard init/host_*.c)
+# One folder per layer, each allowed to include only the layers above it in this list:
+#   init/lib/      generic helpers (argv, JSON records, the process runner, sha256, stats)
+#   init/core/     the pure rules: command line, plans, matrix, geometry, disks and their
+#                  probes, selection, resume; tested on the host
+#   init/engines/  the workload engines
+#   init/pid1/     /init itself                 init/report/  the report library
+#   init/cli/      out/fsmatrix's subcommands, one per file
+# /init links lib, core, engines and pid1; out/fsmatrix lib, core, engines, report and cli.
+CFLAGS_OURS := -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -g0 -Iinit
+layer_srcs = $(foreach l,$(1),$(wildcard init/$(l)/*.c))
+SHARED_SRCS := $(call layer_srcs,lib core engines)
+PID1_SRCS := $(SHARED_SRCS) $(call layer_srcs,pid1)
+HOST_SRCS := $(SHARED_SRCS) $(call layer_srcs,report cli)
 # Expanded when a link runs, not when make starts: on a fresh machine jansson arrives with
 # `make deps`, after the Makefile has been read.
 HOST_LIBS = $(shell pkg-config --libs jansson) -lm
-INIT_HDRS := $(wildcard init/*.h)
+INIT_HDRS := $(wildcard init/*/*.h)
 
 $(OUT)/init: $(PID1_SRCS) $(INIT_HDRS) | $(B)/.deps-ok
 	@mkdir -p $(OUT)
@@ -143,14 +151,14 @@ $(B)/host-obj/%.o: init/%.c $(INIT_HDRS) | $(B)/.deps-ok
 	gcc $(CFLAGS_OURS) -c -o $@ $<
 
 # `fsmatrix --version`: git describe of the tree built from (no date, so the same tree gives
-# the same bytes), else init/version.h's. $(B)/host-version changes only when the version
-# does, so that host_main.o is rebuilt then and only then.
+# the same bytes), else init/lib/version.h's. $(B)/host-version changes only when the version
+# does, so that cli/main.o is rebuilt then and only then.
 HOST_VERSION := $(shell git describe --always --dirty 2>/dev/null)
 $(B)/host-version: FORCE
 	@mkdir -p $(@D)
 	@echo '$(HOST_VERSION)' | cmp -s - $@ || echo '$(HOST_VERSION)' > $@
-$(B)/host-obj/host_main.o: $(B)/host-version
-$(B)/host-obj/host_main.o: CFLAGS_OURS += $(if $(HOST_VERSION),-DFSM_VERSION='"$(HOST_VERSION)"')
+$(B)/host-obj/cli/main.o: $(B)/host-version
+$(B)/host-obj/cli/main.o: CFLAGS_OURS += $(if $(HOST_VERSION),-DFSM_VERSION='"$(HOST_VERSION)"')
 
 $(OUT)/fsmatrix: $(HOST_OBJS)
 	@mkdir -p $(OUT)
@@ -163,13 +171,13 @@ $(OUT)/hello-init: tests/hello-init.c | $(B)/.deps-ok
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRCS))
-UNIT_LIB_SRCS := $(SHARED_SRCS) $(filter-out init/host_main.c,$(wildcard init/host_*.c))
+UNIT_LIB_SRCS := $(filter-out init/cli/main.c,$(HOST_SRCS))
 
 UNIT_OBJS := $(patsubst init/%.c,$(B)/host-obj/%.o,$(UNIT_LIB_SRCS))
 
 $(B)/unit/%: tests/unit/%.c tests/unit/check.h $(UNIT_OBJS)
 	@mkdir -p $(B)/unit
-	gcc $(CFLAGS_OURS) -Iinit -o $@ $< $(UNIT_OBJS) $(HOST_LIBS)
+	gcc $(CFLAGS_OURS) -o $@ $< $(UNIT_OBJS) $(HOST_LIBS)
 
 unit: $(UNIT_BINS)
 	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
@@ -194,7 +202,7 @@ $(B)/unit-asan/obj/%.o: init/%.c $(INIT_HDRS)
 	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -c -o $@ $<
 
 $(B)/unit-asan/%: tests/unit/%.c tests/unit/check.h $(UNIT_ASAN_OBJS)
-	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -Iinit -o $@ $< $(UNIT_ASAN_OBJS) $(HOST_LIBS)
+	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -o $@ $< $(UNIT_ASAN_OBJS) $(HOST_LIBS)
 
 unit-asan: $(UNIT_ASAN_BINS)
 	@rc=0; for t in $(UNIT_ASAN_BINS); do $$t || rc=1; done; exit $$rc
@@ -205,7 +213,7 @@ $(B)/fuzz/obj/%.o: init/%.c $(INIT_HDRS) | $(B)/.deps-ok
 	clang $(CFLAGS_OURS) $(SAN_FLAGS) -O1 -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
-	clang $(CFLAGS_OURS) $(SAN_FLAGS) -O1 -fsanitize=fuzzer -Iinit -o $@ $< $(FUZZ_OBJS) $(HOST_LIBS)
+	clang $(CFLAGS_OURS) $(SAN_FLAGS) -O1 -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(HOST_LIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

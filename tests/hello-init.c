@@ -15,7 +15,7 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-/* CRC-32 as zlib computes it: the framing qemu/run and init/record.c agree on. */
+/* CRC-32 as zlib computes it: the framing qemu/run and init/lib/record.c agree on. */
 static uint32_t crc32_ieee(const char *s, size_t n)
 {
 	uint32_t c = 0xffffffffu;

@@ -3,8 +3,8 @@
  * json_valid accepts. Invariants: the kept length never exceeds the text; a torn last line is
  * cut off before the kept length; counts are not negative; decisions are in range. */
 #include "fuzz.h"
-#include "jscan.h"
-#include "resume.h"
+#include "lib/jscan.h"
+#include "core/resume.h"
 
 #define CELLS 64
 

@@ -3,10 +3,10 @@
  * Invariants: a failure gives errors, each one line "fuzz.ini:LINE: message"; a success gives
  * at least one array, fs and workload. */
 #include "fuzz.h"
-#include "cellcmd.h"
-#include "cellshow.h"
-#include "matrix.h"
-#include "plan.h"
+#include "core/cellcmd.h"
+#include "core/cellshow.h"
+#include "core/matrix.h"
+#include "core/plan.h"
 
 #include <ctype.h>
 

@@ -2,7 +2,7 @@
  * an accepted line's record lies inside the line and its CRC is right; framing the input as a
  * record and unframing it gives the same bytes back. */
 #include "fuzz.h"
-#include "record.h"
+#include "lib/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -54,7 +54,7 @@ else
 fi
 
 # incremental: -W pretends the file changed, -n prints what would run.
-make -n -W init/cmdline.c out/initramfs.cpio.gz > "$TMP/inc.log" 2>&1
+make -n -W init/core/cmdline.c out/initramfs.cpio.gz > "$TMP/inc.log" 2>&1
 if grep -q 'musl-gcc' "$TMP/inc.log" && grep -q 'recipes/pack' "$TMP/inc.log" &&
 	! grep -qE 'recipes/(step|linux/closure)' "$TMP/inc.log"; then
 	ok incremental

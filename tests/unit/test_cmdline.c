@@ -1,6 +1,6 @@
 /* test_cmdline.c: the kernel command line parser, good and bad input, one row per case. */
 #include "check.h"
-#include "cmdline.h"
+#include "core/cmdline.h"
 
 static const struct good {
 	const char *line;

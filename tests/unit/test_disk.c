@@ -2,10 +2,10 @@
  * hand-made buffers (including a 1 GiB "disk" given as a head and a tail), and the device-path
  * rules. Run from the top of the tree, as `make unit` does. */
 #include "check.h"
-#include "devpath.h"
-#include "disk.h"
-#include "diskname.h"
-#include "probe.h"
+#include "core/devpath.h"
+#include "core/disk.h"
+#include "core/diskname.h"
+#include "core/probe.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

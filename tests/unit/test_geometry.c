@@ -1,11 +1,11 @@
 /* test_geometry.c: stripe geometry for every level, merging into plan mkfs options, and the
  * exact mdadm, mkfs, tune2fs and mount(2) arguments a cell runs. */
 #include "check.h"
-#include "argv.h"
-#include "cellcmd.h"
-#include "geometry.h"
-#include "matrix.h"
-#include "plan.h"
+#include "lib/argv.h"
+#include "core/cellcmd.h"
+#include "core/geometry.h"
+#include "core/matrix.h"
+#include "core/plan.h"
 
 #include <sys/mount.h>
 

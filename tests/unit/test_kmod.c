@@ -2,7 +2,7 @@
  * tests/fixtures/kmod/ (a hand-cut subset in depmod's format; ahci is aliased but not
  * shipped, as when the image holds only some drivers). */
 #include "check.h"
-#include "kmod.h"
+#include "core/kmod.h"
 
 static struct kmod_db db;
 

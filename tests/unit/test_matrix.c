@@ -1,7 +1,7 @@
 /* test_matrix.c: expansion of plans into cells: counts, ids, order, repetitions. */
 #include "check.h"
-#include "matrix.h"
-#include "plan.h"
+#include "core/matrix.h"
+#include "core/plan.h"
 
 static struct plan p;
 

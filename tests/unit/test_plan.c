@@ -1,7 +1,7 @@
 /* test_plan.c: the plan parser. Good plans with the values they give; bad plans with the
  * exact error lines they must produce. One row per case. */
 #include "check.h"
-#include "plan.h"
+#include "core/plan.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* test_record.c: JSON writer, CRC-32 vectors, console framing, run id, SHA-256 vectors. */
 #include "check.h"
-#include "record.h"
-#include "sha256.h"
+#include "lib/record.h"
+#include "lib/sha256.h"
 #include <stdint.h>
 
 static void test_crc(void)

@@ -1,8 +1,8 @@
 /* test_removedopts.c: mount options the image's kernel no longer takes as given, found in a
  * plan's mount lines and named with the line they are on. One row per case. */
 #include "check.h"
-#include "plan.h"
-#include "removedopts.h"
+#include "core/plan.h"
+#include "core/removedopts.h"
 
 static struct plan p;
 static char got[8][PLAN_ERROR_LEN + 256];

@@ -1,7 +1,7 @@
 /* test_run.c: the process runner with real programs: exit codes, exec failures, signals,
  * output capture and caps, and the SIGTERM-then-SIGKILL timeout. */
 #include "check.h"
-#include "run.h"
+#include "lib/run.h"
 
 #define SH(script) (char *const[]){ "sh", "-c", script, NULL }
 

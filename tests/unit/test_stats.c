@@ -6,7 +6,7 @@
  * ttest_ind(equal_var=False) prints too; "0.1080" sometimes quoted for it is a rounding
  * slip. */
 #include "check.h"
-#include "stats.h"
+#include "lib/stats.h"
 #include <math.h>
 
 #define N(a) (sizeof a / sizeof a[0])

@@ -3,7 +3,7 @@
  * determinism and totals, a written tree read back, tar through the runner, the /proc/stat
  * parser and the CPU percentages. */
 #include "check.h"
-#include "workload.h"
+#include "engines/workload.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -173,7 +173,7 @@ static void test_tree(void)
 		if (rows[i].files == 0)
 			CHECK(maxsize <= TREE_MAX_FILE, "largest %llu", (unsigned long long)maxsize);
 		if (rows[i].size == 220ull * MiB) {
-			/* the shape promised in wl_smallfiles.c: thousands of files, median of a few KiB */
+			/* the shape promised in engines/smallfiles.c: thousands of files, median of a few KiB */
 			uint64_t *s = malloc(a.files * sizeof *s), n = 0, small = 0, big = 0;
 			for (size_t k = 1; k < a.n; k++)
 				if (!a.e[k].is_dir) {

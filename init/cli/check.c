@@ -1,0 +1,147 @@
+/* cli/check.c: `fsmatrix check PLAN [--disks N] [--scale X]`: the plan expanded into cells,
+ * each with the exact commands /init will run (derived stripe geometry included), its mount
+ * flags and data, a rough time estimate and any warnings; or the plan's errors, one
+ * "FILE:LINE: message" each, and exit status 1. */
+#include "cli/cli.h"
+#include "core/cellcmd.h"
+#include "core/cellshow.h"
+#include "core/disk.h"
+#include "core/diskname.h"
+#include "core/matrix.h"
+#include "core/plan.h"
+#include "core/plan_size.h"
+#include "core/removedopts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char host_check_usage[] =
+	"usage: fsmatrix check PLAN [--disks N] [--scale X]\n"
+	"  --disks N   test disks available (default: as many as the plan needs)\n"
+	"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n";
+
+static void print_warning(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
+}
+
+static void print_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	printf("%s\n", line);
+}
+
+int host_cmd_check(int argc, char **argv)
+{
+	static struct plan p;
+	const char *path = NULL;
+	int ndisks = -1;
+	double scale = 1.0;
+
+	for (int i = 1; i < argc; i++) {
+		char *end;
+		if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
+			long n = strtol(argv[++i], &end, 10);
+			if (*end || n < 1 || n > DISK_MAX) {
+				fprintf(stderr, "fsmatrix: check: --disks %s: expected 1 to %d\n",
+					argv[i], DISK_MAX);
+				return 2;
+			}
+			ndisks = (int)n;
+		} else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
+			scale = strtod(argv[++i], &end);
+			if (*end || !(scale > 0 && scale <= 1000)) {
+				fprintf(stderr, "fsmatrix: check: --scale %s: expected a number greater "
+					"than 0 and at most 1000\n", argv[i]);
+				return 2;
+			}
+		} else if (argv[i][0] == '-') {
+			return host_usage_error("check", "unknown or incomplete option \"%s\"", argv[i]);
+		} else if (path) {
+			return host_usage_error("check", "unexpected argument \"%s\"", argv[i]);
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path)
+		return host_usage_error("check", "no PLAN given");
+
+	int rc = plan_load(path, &p);
+	if (rc < 0) {
+		int shown = p.nerrors < PLAN_ERRORS_MAX ? p.nerrors : PLAN_ERRORS_MAX;
+		for (int i = 0; i < shown; i++)
+			fprintf(stderr, "%s\n", p.errors[i]);
+		if (p.nerrors > shown)
+			fprintf(stderr, "%s: %d more errors not shown\n", path, p.nerrors - shown);
+		return 1;
+	}
+	if (scale != 1.0)
+		plan_scale(&p, scale);
+
+	/* The guest picks its test disks at boot; for display, name them as the kernel names
+	 * virtio disks, after the results disk (vda). */
+	int need = 1;
+	for (int i = 0; i < p.narrays; i++)
+		if (plan_array_disks(&p.arrays[i]) > need)
+			need = plan_array_disks(&p.arrays[i]);
+	if (ndisks < 0)
+		ndisks = need;
+	static char names[DISK_MAX][16];
+	const char *disks[DISK_MAX];
+	for (int i = 0; i < ndisks; i++) {
+		memcpy(names[i], "/dev/", 5);
+		disk_kernel_name("vd", i + 1, names[i] + 5, sizeof names[i] - 5);
+		disks[i] = names[i];
+	}
+
+	char timeout[32] = "none";
+	if (p.timeout_s)
+		show_secs(p.timeout_s, timeout, sizeof timeout);
+	printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p.name, path,
+	       matrix_count(&p), matrix_per_rep(&p), p.repeat);
+	printf("resync %s, drop_caches %s, timeout %s per cell, retries %d, scale %g\n",
+	       plan_resync_name(p.resync), p.drop_caches ? "yes" : "no", timeout, p.retries,
+	       p.scale);
+	printf("test disks assumed:");
+	for (int i = 0; i < ndisks; i++)
+		printf(" %s", disks[i]);
+	printf("\n");
+	/* As /init does with the disks it took: too few costs only the cells that need more,
+	 * which are skipped, each with its reason below. */
+	if (plan_check_disks(&p, ndisks) < 0) {
+		for (int i = 0; i < p.nerrors && i < PLAN_ERRORS_MAX; i++)
+			printf("%s: its cells will be skipped\n", p.errors[i]);
+		p.nerrors = 0;
+	}
+
+	struct estimate_model m;
+	estimate_model_default(&m);
+	double total = 0;
+	int nwarn = 0, bad = 0, skipped = 0;
+	char warning[PLAN_ERROR_LEN + 128];
+	nwarn += removed_opts_warn(&p, print_warning, NULL);
+	if (plan_time_warning(&p, &m, warning, sizeof warning)) {
+		fprintf(stderr, "%s\n", warning);
+		nwarn++;
+	}
+	struct cell c;
+	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
+		int r = cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn, print_line, NULL);
+		bad += r < 0;
+		skipped += r > 0;
+	}
+	char ts[32];
+	show_secs(total, ts, sizeof ts);
+	char sk[32] = "";
+	if (skipped)
+		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
+	printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(&p),
+	       sk, nwarn, bad, ts);
+	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
+	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
+	       m.create_s, m.mkfs_s, m.write_mbps, m.smallfiles_mbps,
+	       m.disk_bytes / 1048576, m.resync_mbps);
+	return bad ? 1 : 0;
+}

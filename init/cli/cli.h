@@ -1,0 +1,24 @@
+/* cli/cli.h: the subcommands of the host CLI out/fsmatrix. Each is main-shaped: argv[0] is the
+ * subcommand's name; it returns the exit status (0 ok, 1 failure, 2 usage). Its usage text
+ * (what --help prints) sits beside its options. To add one, write init/host_<name>.c,
+ * declare both here and add a row to the table in cli/main.c. */
+#ifndef FSM_HOST_H
+#define FSM_HOST_H
+
+int host_cmd_disks(int argc, char **argv);
+int host_cmd_check(int argc, char **argv);
+int host_cmd_report(int argc, char **argv);
+int host_cmd_compare(int argc, char **argv);
+int host_cmd_html(int argc, char **argv);
+int host_cmd_workload(int argc, char **argv);
+
+extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
+	host_compare_usage[], host_html_usage[], host_workload_usage[];
+
+/* cli/usage.c: whether --help or -h comes before any "--" in argv[1..]; and a usage mistake
+ * as "fsmatrix CMD: MESSAGE (try 'fsmatrix CMD --help')" on stderr, returning 2. CMD may
+ * name more than the subcommand ("workload seqwrite"); the hint names its first word. */
+int host_wants_help(int argc, char **argv);
+int host_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,240 @@
+/* cli/html.c: `fsmatrix html SOURCE... -o FILE`: one self-contained page (inline CSS and
+ * SVG, no script, nothing fetched) with each run's header, charts and tables, and a
+ * comparison of the first two runs when there are two or more. */
+#include "cli/cli.h"
+#include "report/report.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}"
+	"h1{font-size:1.6em}h2{border-bottom:2px solid #ccc;margin-top:2em}h3{margin:1.2em 0 .2em}"
+	"table{border-collapse:collapse;margin:.4em 0 1em}"
+	"th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;white-space:nowrap}"
+	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.error{background:#fde2e2}td.missing{background:#eee;color:#777}"
+	"td.better{background:#dff3df}td.worse{background:#fde2e2}td.ignored{background:#fff3cd}"
+	"table.kv th{background:none;border:0;text-align:right;color:#555}"
+	"table.kv td{border:0;white-space:normal;overflow-wrap:anywhere}"
+	".note{color:#555;margin:0}.charts{display:flex;flex-wrap:wrap;gap:16px}"
+	"svg.chart{border:1px solid #ddd;background:#fff}"
+	"svg .title{font-weight:bold;font-size:13px}svg .sub{font-size:11px;fill:#555}"
+	"svg .tick{font-size:11px;fill:#333}svg .axis{font-size:12px;fill:#222}"
+	"svg .grid{stroke:#e5e5e5}svg .axisline{stroke:#444}"
+	"svg .whisker{stroke:#222;stroke-width:1.2;fill:none}svg .nofig{fill:#c00;font-size:14px}"
+	"ul.problems li{font-family:monospace}";
+
+static void kv_line(void *ctx, const char *s)
+{
+	FILE *f = ctx;
+	size_t k;
+	const char *v;
+	if (!(s = header_kv(s, &k, &v)))
+		return;
+	fputs("<tr><th>", f);
+	fwrite(s, 1, k, f);
+	fputs("</th><td>", f);
+	html_escape(f, v);
+	fputs("</td></tr>\n", f);
+}
+
+static void li_line(void *ctx, const char *s)
+{
+	FILE *f = ctx;
+	while (*s == ' ')
+		s++;
+	fputs("<li>", f);
+	html_escape(f, s);
+	fputs("</li>\n", f);
+}
+
+static void p_line(void *ctx, const char *s)
+{
+	FILE *f = ctx;
+	fputs("<p>", f);
+	html_escape(f, s);
+	fputs("</p>\n", f);
+}
+
+/* The label of a cell along some axes, "ext4/noatime". */
+static void label(const struct rcell *c, const char **axes, size_t n, const char *skip, char *out,
+		  size_t len)
+{
+	size_t k = 0;
+	char w[128];
+	out[0] = 0;
+	for (size_t i = 0; i < n && k < len; i++) {
+		if (skip && strcmp(axes[i], skip) == 0)
+			continue;
+		axis_text(c->axes, axes[i], w, sizeof w);
+		if (!w[0])
+			continue;   /* e.g. no chunk on a raw disk: "disk/ext4", not "disk//ext4" */
+		k += (size_t)snprintf(out + k, len - k, "%s%s", k ? "/" : "", w);
+	}
+}
+
+static size_t metrics_of(struct rcell **cells, size_t n, const struct metric **ms)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cells[i]->nm) {
+			memcpy(ms, cells[i]->m, cells[i]->nm * sizeof *ms);
+			return cells[i]->nm;
+		}
+	return 0;
+}
+
+static void run_section(FILE *f, const struct rrun *r, const struct report_opts *o)
+{
+	fputs("<section>\n<h2>Run ", f);
+	html_escape(f, r->id);
+	fputs("</h2>\n<table class=\"kv\">\n", f);
+	report_header_lines(r, kv_line, f);
+	fputs("</table>\n", f);
+
+	const char *wl[256];
+	size_t nw = report_workloads(r, o, wl, 256);
+	static struct rcell *cells[4096];
+	static struct chart_item items[4096];
+	for (size_t w = 0; w < nw; w++) {
+		size_t n = report_cells_of(r, o, wl[w], cells, 4096);
+		const char *v[32];
+		size_t nv = report_varying_axes(cells, n, o, v, 32);
+		const char *g = NULL;
+		for (size_t i = 0; i < nv && o->group_by; i++)
+			if (strcmp(v[i], o->group_by) == 0)
+				g = v[i];
+		if (!g && nv)
+			g = v[nv - 1];
+		for (size_t i = 0; i < n; i++) {
+			items[i].c = cells[i];
+			if (g)
+				axis_text(cells[i]->axes, g, items[i].cluster, sizeof items[i].cluster);
+			else
+				snprintf(items[i].cluster, sizeof items[i].cluster, "%s", cells[i]->id);
+			label(cells[i], v, nv, g, items[i].series, sizeof items[i].series);
+			if (!items[i].series[0])
+				snprintf(items[i].series, sizeof items[i].series, "%s", wl[w]);
+		}
+		fputs("<h3>", f);
+		html_escape(f, wl[w]);
+		fputs("</h3>\n<div class=\"charts\">\n", f);
+		const struct metric *ms[REPORT_MAX_METRICS];
+		size_t nm = metrics_of(cells, n, ms);
+		for (size_t m = 0; m < nm; m++) {
+			char title[256];
+			snprintf(title, sizeof title, "%s: %s", wl[w], ms[m]->label);
+			svg_chart(f, items, n, ms[m], title, g ? g : "cell");
+		}
+		fputs("</div>\n", f);
+		for (size_t m = 0; m < nm; m++) {
+			struct grid *gr = report_pivot(cells, n, o, ms[m], wl[w]);
+			render_html_table(f, gr);
+			grid_free(gr);
+		}
+	}
+	fputs("<h3>Problems</h3>\n<ul class=\"problems\">\n", f);
+	report_problem_lines(r, o, li_line, f);
+	fputs("</ul>\n</section>\n", f);
+}
+
+static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
+			    const struct report_opts *o)
+{
+	fputs("<section>\n<h2>Comparison: A ", f);
+	html_escape(f, a->id);
+	fputs(" and B ", f);
+	html_escape(f, b->id);
+	fputs("</h2>\n", f);
+	compare_lines(a, b, o, p_line, f);
+	const char *wl[256];
+	size_t nw = report_workloads(a, o, wl, 256);
+	static struct rcell *ca[4096], *cb[4096];
+	static struct chart_item items[8192];
+	for (size_t w = 0; w < nw; w++) {
+		size_t na = report_cells_of(a, o, wl[w], ca, 4096);
+		size_t nb = report_cells_of(b, o, wl[w], cb, 4096);
+		const char *v[32];
+		size_t nv = report_varying_axes(ca, na, o, v, 32);
+		size_t n = 0;
+		/* clusters: A's cells; bars: A then B */
+		for (size_t i = 0; i < na; i++) {
+			items[n].c = ca[i];
+			label(ca[i], v, nv, NULL, items[n].cluster, sizeof items[n].cluster);
+			snprintf(items[n++].series, sizeof items[0].series, "A %s", a->id);
+			for (size_t j = 0; j < nb; j++)
+				if (strcmp(cb[j]->id, ca[i]->id) == 0) {
+					items[n].c = cb[j];
+					memcpy(items[n].cluster, items[n - 1].cluster, sizeof items[n].cluster);
+					snprintf(items[n++].series, sizeof items[0].series, "B %s", b->id);
+				}
+		}
+		fputs("<h3>", f);
+		html_escape(f, wl[w]);
+		fputs("</h3>\n<div class=\"charts\">\n", f);
+		const struct metric *ms[REPORT_MAX_METRICS];
+		size_t nm = metrics_of(ca, na, ms);
+		char xl[256];
+		xl[0] = 0;
+		size_t k = 0;
+		for (size_t i = 0; i < nv; i++)
+			k += (size_t)snprintf(xl + k, sizeof xl - k, "%s%s", i ? "/" : "", v[i]);
+		for (size_t m = 0; m < nm; m++) {
+			char title[256];
+			snprintf(title, sizeof title, "%s: %s, A against B", wl[w], ms[m]->label);
+			svg_chart(f, items, n, ms[m], title, nv ? xl : "cell");
+		}
+		fputs("</div>\n", f);
+		struct grid *g = compare_grid(a, b, o, wl[w]);
+		render_html_table(f, g);
+		grid_free(g);
+	}
+	fputs("</section>\n", f);
+}
+
+const char host_html_usage[] =
+	"usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] [--where AXIS=VALUE]...\n"
+	"  one self-contained page (inline CSS and SVG): each run's header, charts and tables,\n"
+	"  and with two or more runs a comparison of the first two\n"
+	"  --group-by AXIS   the axis along the charts' x axis (default: the last that varies)\n";
+
+int host_cmd_html(int argc, char **argv)
+{
+	struct report_opts o = { .format = "html" };
+	const char *src[REPORT_MAX_SOURCES], *out = NULL;
+	size_t nsrc;
+	if (report_args(argc, argv, &o, src, &nsrc, &out) != 0)
+		return 2;
+	if (nsrc == 0)
+		return host_usage_error("html", "no SOURCE given");
+	if (!out)
+		return host_usage_error("html", "no output file given (-o FILE)");
+	struct runset rs = { 0 };
+	int rc = report_load_all(src, nsrc, &rs);
+	if (rs.n == 0)
+		return 1;
+	if (report_where_check("html", &rs, &o)) {
+		report_free(&rs);
+		return 1;
+	}
+	FILE *f = fopen(out, "w");
+	if (!f) {
+		fprintf(stderr, "fsmatrix: unable to write %s: %s\n", out, strerror(errno));
+		report_free(&rs);
+		return 1;
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>fsmatrix report</title>\n<style>%s</style>\n</head>\n<body>\n"
+		"<h1>fsmatrix report</h1>\n", style);
+	if (rs.n >= 2)
+		compare_section(f, &rs.run[0], &rs.run[1], &o);
+	for (size_t i = 0; i < rs.n; i++)
+		run_section(f, &rs.run[i], &o);
+	fputs("</body>\n</html>\n", f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "fsmatrix: unable to write %s: %s\n", out, strerror(errno));
+		rc = 1;
+	}
+	report_free(&rs);
+	return rc;
+}

@@ -1,0 +1,271 @@
+/* cli/report.c: `fsmatrix report SOURCE...`: the header, one table per workload and
+ * metric, and the cells that gave no figures, as text, markdown, CSV or JSON. */
+#include "cli/cli.h"
+#include "report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char host_report_usage[] =
+	"usage: fsmatrix report [--format text|md|csv|json] [--by AXES] [--where AXIS=VALUE]... SOURCE...\n"
+	"  SOURCE     a .jsonl results file, a console log, a run directory of qemu/run, a\n"
+	"             mounted results partition or its FAT image\n"
+	"  --by AXES  group and sort by these axes, comma-separated (array, fs, mount, ...)\n"
+	"  --where AXIS=VALUE   only the cells whose AXIS has VALUE (repeatable: all must hold)\n";
+
+/* An axis named by an option must be one a cell has: a typo would otherwise group by nothing
+ * or filter everything out without a word. */
+static int unknown_axis(const char *cmd, const char *opt, const char *axis)
+{
+	char known[256];
+	size_t k = 0;
+	for (size_t i = 0; i < report_naxes && k < sizeof known; i++)
+		k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", report_axes[i]);
+	host_usage_error(cmd, "%s: unknown axis \"%s\" (known: %s)", opt, axis, known);
+	return -1;
+}
+
+int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
+		const char **outfile)
+{
+	static const char *const valued[] = { "--format", "--by", "--where", "--group-by", "-o" };
+	*nsrc = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 1;
+		size_t v;
+		for (v = 0; v < sizeof valued / sizeof valued[0] && strcmp(a, valued[v]); v++)
+			;
+		if (v < sizeof valued / sizeof valued[0] && !val) {
+			host_usage_error(argv[0], "%s wants a value", a);
+			return -1;
+		}
+		if (strcmp(a, "--format") == 0)
+			o->format = val;
+		else if (strcmp(a, "--by") == 0) {
+			size_t from = o->nby;
+			if (report_opts_axes(o, val) != 0) {
+				host_usage_error(argv[0], "--by: more than %d axes", REPORT_MAX_AXES);
+				return -1;
+			}
+			for (size_t k = from; k < o->nby; k++)
+				if (!report_axis_known(o->by[k]))
+					return unknown_axis(argv[0], "--by", o->by[k]);
+		} else if (strcmp(a, "--where") == 0) {
+			if (report_opts_where(o, val) != 0) {
+				host_usage_error(argv[0], "--where wants AXIS=VALUE, not \"%s\"", val);
+				return -1;
+			}
+			if (!report_axis_known(o->where_axis[o->nwhere - 1]))
+				return unknown_axis(argv[0], "--where", o->where_axis[o->nwhere - 1]);
+		} else if (strcmp(a, "--group-by") == 0) {
+			if (!report_axis_known(val))
+				return unknown_axis(argv[0], "--group-by", val);
+			o->group_by = val;
+		}
+		else if (strcmp(a, "-o") == 0 && outfile)
+			*outfile = val;
+		else if (a[0] == '-' && a[1]) {
+			host_usage_error(argv[0], "unknown option \"%s\"", a);
+			return -1;
+		} else {
+			takes = 0;
+			if (*nsrc == REPORT_MAX_SOURCES) {
+				host_usage_error(argv[0], "more than %d sources", REPORT_MAX_SOURCES);
+				return -1;
+			}
+			sources[(*nsrc)++] = a;
+		}
+		i += takes;
+	}
+	return 0;
+}
+
+static void print_line(void *ctx, const char *s)
+{
+	fprintf((FILE *)ctx, "%s\n", s);
+}
+
+static void md_line(void *ctx, const char *s)
+{
+	while (*s == ' ')
+		s++;
+	fprintf((FILE *)ctx, "- %s\n", s);
+}
+
+static void md_header_line(void *ctx, const char *s)
+{
+	/* header lines are "  key  value": a markdown list with the key in bold reads better;
+	 * the "Run" line is the section's title already */
+	size_t k;
+	const char *v;
+	if (!(s = header_kv(s, &k, &v)))
+		return;
+	if (k && *v)
+		fprintf((FILE *)ctx, "- **%.*s** %s\n", (int)k, s, v);
+	else
+		fprintf((FILE *)ctx, "- %s\n", s);
+}
+
+static void report_run(FILE *f, const struct rrun *r, const struct report_opts *o, int md)
+{
+	if (md) {
+		fprintf(f, "## Run %s\n\n", r->id);
+		report_header_lines(r, md_header_line, f);
+		fputs("\n", f);
+	} else {
+		report_header_lines(r, print_line, f);
+		fputs("\n", f);
+	}
+	const char *wl[256];
+	size_t nw = report_workloads(r, o, wl, 256);
+	for (size_t w = 0; w < nw; w++) {
+		struct rcell *cells[4096];
+		size_t n = report_cells_of(r, o, wl[w], cells, 4096);
+		/* the metrics of the first cell that has any (error cells have none) */
+		const struct rcell *with = NULL;
+		for (size_t i = 0; i < n && !with; i++)
+			if (cells[i]->nm)
+				with = cells[i];
+		const struct metric *ms[REPORT_MAX_METRICS];
+		size_t nm = with ? with->nm : report_metrics(cells[0]->wtype, NULL, ms, REPORT_MAX_METRICS);
+		if (with)
+			memcpy(ms, with->m, nm * sizeof *ms);
+		if (nm == 0) {
+			fprintf(f, md ? "### %s\n\nno figures: every cell failed\n\n" : "%s\nno figures: every cell failed\n\n", wl[w]);
+			continue;
+		}
+		for (size_t m = 0; m < nm; m++) {
+			struct grid *g = report_pivot(cells, n, o, ms[m], wl[w]);
+			if (md)
+				render_md(f, g);
+			else {
+				render_text(f, g);
+				fputs("\n", f);
+			}
+			grid_free(g);
+		}
+	}
+	fputs(md ? "### Problems\n\n" : "Problems\n", f);
+	report_problem_lines(r, o, md ? md_line : print_line, f);
+	fputs("\n", f);
+}
+
+int host_cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { .format = "text" };
+	const char *src[REPORT_MAX_SOURCES];
+	size_t nsrc;
+	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
+		return 2;
+	if (nsrc == 0)
+		return host_usage_error("report", "no SOURCE given");
+	static const char *const formats[] = { "text", "md", "csv", "json" };
+	size_t fi;
+	for (fi = 0; fi < 4 && strcmp(formats[fi], o.format); fi++)
+		;
+	if (fi == 4)
+		return host_usage_error("report", "unknown format \"%s\" (text, md, csv or json)",
+					o.format);
+	struct runset rs = { 0 };
+	int rc = report_load_all(src, nsrc, &rs);
+	if (rs.n == 0)
+		return 1;
+	if (report_where_check("report", &rs, &o)) {
+		report_free(&rs);
+		return 1;
+	}
+	if (fi == 2) {
+		struct grid *g = report_flat(&rs, &o);
+		render_csv(stdout, g, 1);
+		grid_free(g);
+	} else if (fi == 3) {
+		json_t *j = report_json(&rs, &o);
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		fputs("\n", stdout);
+		json_decref(j);
+	} else {
+		for (size_t i = 0; i < rs.n; i++)
+			report_run(stdout, &rs.run[i], &o, fi == 1);
+	}
+	report_free(&rs);
+	return rc;
+}
+
+/* JSON export: the model (cells with statistics), not the raw records, which the .jsonl
+ * already holds. */
+static json_t *stats_json(const struct summary *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "min", json_real(s->min));
+	json_object_set_new(o, "median", json_real(s->median));
+	json_object_set_new(o, "mean", json_real(s->mean));
+	json_object_set_new(o, "max", json_real(s->max));
+	json_object_set_new(o, "stddev", json_real(s->stddev));
+	json_object_set_new(o, "cv", s->cv == s->cv ? json_real(s->cv) : json_null());
+	return o;
+}
+
+json_t *report_json(const struct runset *rs, const struct report_opts *o)
+{
+	json_t *runs = json_array();
+	for (size_t r = 0; r < rs->n; r++) {
+		const struct rrun *run = &rs->run[r];
+		json_t *jr = json_object();
+		json_object_set_new(jr, "run", json_string(run->id));
+		json_object_set_new(jr, "source", json_string(run->source));
+		json_object_set(jr, "header", run->header ? run->header : json_null());
+		json_object_set(jr, "trailer", run->trailer ? run->trailer : json_null());
+		json_object_set_new(jr, "complete", json_boolean(run->trailer != NULL));
+		json_object_set_new(jr, "planned", json_integer(run->total));
+		json_t *rej = json_object();
+		json_object_set_new(rej, "bad_checksum", json_integer(run->rejected_crc));
+		json_object_set_new(rej, "truncated", json_integer(run->rejected_trunc));
+		json_object_set_new(rej, "not_json", json_integer(run->rejected_json));
+		json_object_set_new(rej, "too_long", json_integer(run->rejected_long));
+		json_object_set_new(jr, "rejected", rej);
+		json_object_set_new(jr, "missing_positions",
+				    run->missing_idx ? json_string(run->missing_idx) : json_null());
+		json_object_set_new(jr, "lost_positions",
+				    run->lost_idx ? json_string(run->lost_idx) : json_null());
+		json_t *cells = json_array();
+		struct rcell *cs[4096];
+		size_t n = report_cells_of(run, o, NULL, cs, 4096);
+		for (size_t i = 0; i < n; i++) {
+			const struct rcell *c = cs[i];
+			json_t *jc = json_object();
+			json_object_set_new(jc, "cell", json_string(c->id));
+			json_object_set(jc, "axes", c->axes);
+			json_object_set_new(jc, "status", json_string(c->status));
+			json_object_set_new(jc, "reps", json_integer(c->reps));
+			json_object_set_new(jc, "seen", json_integer(c->seen));
+			json_object_set_new(jc, "ok", json_integer(c->ok));
+			json_t *errs = json_array(), *rec;
+			size_t k;
+			json_array_foreach(c->bad, k, rec) {
+				json_t *e = json_object();
+				json_object_set(e, "rep", json_object_get(rec, "rep") ?: json_null());
+				json_object_set(e, "status", json_object_get(rec, "status") ?: json_null());
+				json_object_set(e, "error", json_object_get(rec, "error") ?: json_null());
+				json_array_append_new(errs, e);
+			}
+			json_object_set_new(jc, "problems", errs);
+			if (json_array_size(c->ignored))
+				json_object_set(jc, "mount_ignored", c->ignored);
+			json_t *ms = json_object();
+			for (size_t m = 0; m < c->nm; m++)
+				if (c->has[m])
+					json_object_set_new(ms, c->m[m]->key, stats_json(&c->st[m]));
+			json_object_set_new(jc, "metrics", ms);
+			json_array_append_new(cells, jc);
+		}
+		json_object_set_new(jr, "cells", cells);
+		json_array_append_new(runs, jr);
+	}
+	json_t *top = json_object();
+	json_object_set_new(top, "v", json_integer(1));
+	json_object_set_new(top, "runs", runs);
+	return top;
+}

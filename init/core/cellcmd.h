@@ -1,0 +1,57 @@
+/* core/cellcmd.h: the exact commands one cell runs (mdadm --create, mkfs, tune2fs), its mount(2)
+ * flags and data, and a rough time estimate. Pure: PID 1 executes these vectors and
+ * `fsmatrix check` prints them, so what a user checks is what runs. */
+#ifndef FSM_CELLCMD_H
+#define FSM_CELLCMD_H
+#include <stddef.h>
+#include "lib/argv.h"
+#include "core/geometry.h"
+#include "core/matrix.h"
+#include "core/plan.h"
+#include "core/skip.h"
+
+/* mdadm --create for the cell, or an empty vector (n = 0) for level none. members are the
+ * test disks' device paths; the array takes the first devices - missing of them, and missing
+ * members are spelled "missing". Returns 0, or -1 with err (too few disks, overflow). */
+int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_dev,
+		    const char *const *disks, int ndisks, struct argv *a, char *err, size_t errlen);
+
+/* The block device mkfs and mount use: md_dev, or the first test disk for level none. */
+const char *cell_target(const struct plan *p, const struct cell *c, const char *md_dev,
+			const char *const *disks);
+
+/* mkfs.<type> with -F/-f, the plan's words, and the derived stripe geometry merged in.
+ * g receives the geometry, w any disagreement between the plan and the array. */
+int cell_mkfs_argv(const struct plan *p, const struct cell *c, const char *dev,
+		   struct argv *a, struct geometry *g, struct warnings *w, char *err,
+		   size_t errlen);
+
+/* tune2fs with the plan's words, or an empty vector when the fs has no tune. */
+int cell_tune_argv(const struct plan *p, const struct cell *c, const char *dev,
+		   struct argv *a, char *err, size_t errlen);
+
+/* Splits a mount option string into mount(2) flags and the data string the filesystem
+ * parses ("defaults" and empty items vanish). Returns 0, or -1 if data is too small. */
+int mount_opts_split(const char *opts, unsigned long *flags, char *data, size_t len);
+
+/* Names the flags for printing: "noatime,nodiratime", or "" for none. */
+void mount_flags_names(unsigned long flags, char *buf, size_t len);
+
+/* A rough model of a cell's wall time, for `fsmatrix check`: constants for md create, mkfs
+ * and teardown, plus bytes over assumed rates. It knows nothing of the real disks. */
+struct estimate_model {
+	double disk_bytes;       /* per test disk, for resync */
+	double write_mbps;       /* streaming writes through the filesystem */
+	double smallfiles_mbps;  /* small files go slower: metadata, many syncs of inodes */
+	double resync_mbps;      /* md resync/recovery per member */
+	double create_s, mkfs_s, tune_s, mount_s, teardown_s, tar_s;
+};
+
+/* The figures measured under qemu TCG on a 2-core machine (see ENVIRONMENT.md). */
+void estimate_model_default(struct estimate_model *m);
+
+/* Seconds for the cell; *resync_s gets the part spent waiting for md resync. */
+double cell_estimate(const struct plan *p, const struct cell *c,
+		     const struct estimate_model *m, double *resync_s);
+
+#endif

@@ -1,0 +1,34 @@
+/* core/cellshow.h: one cell described as lines of text: its mdadm, mkfs and tune commands, the
+ * derived geometry, the mount(2) call, the workload, a time estimate and any warnings.
+ * `fsmatrix check` prints these lines and /init shows them in a dry run, so what a user
+ * checks on the host is what the image says it will run. Pure: lines go to a callback. */
+#ifndef FSM_CELLSHOW_H
+#define FSM_CELLSHOW_H
+#include <stddef.h>
+#include "core/cellcmd.h"
+
+typedef void (*show_line_fn)(void *ctx, const char *line);
+
+/* Describes cell c (disks are the test disks' device paths). Adds the estimate to *total
+ * and the warnings to *nwarn. Returns 0; 1 after a "  skipped ..." line when there are
+ * fewer disks than its array needs (PID 1 records the cell as skipped, for that reason); or
+ * -1 after an "  error ..." line when the cell cannot be built (a command too long). */
+int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
+	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
+	      void *ctx);
+
+/* "seqwrite 512m in 1m blocks, random data": one line about a workload. */
+void cell_workload_text(const struct plan_workload *w, char *buf, size_t len);
+
+/* "42s", "3m05s", "1h02m". */
+void show_secs(double s, char *buf, size_t len);
+
+/* A run estimated past this many hours is worth a warning, not a refusal. */
+#define PLAN_WARN_HOURS 24
+
+/* The rough time of the whole run under model m. Writes "FILE:LINE: warning: ..." to buf
+ * and returns 1 when it passes PLAN_WARN_HOURS, else 0. */
+int plan_time_warning(const struct plan *p, const struct estimate_model *m, char *buf,
+		      size_t len);
+
+#endif

@@ -1,0 +1,209 @@
+/* core/cmdline.c: the fsmatrix.* kernel parameters. Splits the command line the way the kernel's
+ * next_arg() does (double quotes group words, param="a b" and "param=a b" both work), then
+ * looks each fsmatrix.* key up in a table. Pure: no I/O. */
+#include "core/cmdline.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL };
+
+struct param {
+	const char *key;       /* after "fsmatrix." */
+	enum kind kind;
+	size_t off;            /* offsetof the field in struct cmdline */
+};
+
+static const struct param params[] = {
+	{ "disks",  K_STRING, offsetof(struct cmdline, disks) },
+	{ "wipe",   K_STRING, offsetof(struct cmdline, wipe) },
+	{ "plan",   K_STRING, offsetof(struct cmdline, plan) },
+	{ "dry",    K_BOOL,   offsetof(struct cmdline, dry) },
+	{ "shell",  K_SHELL,  offsetof(struct cmdline, shell) },
+	{ "debug",  K_BOOL,   offsetof(struct cmdline, debug) },
+	{ "scale",  K_SCALE,  offsetof(struct cmdline, scale) },
+	{ "settle", K_MS,     offsetof(struct cmdline, settle_ms) },
+	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s) },
+	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
+};
+
+#define PREFIX "fsmatrix."
+#define SETTLE_MAX_MS 600000   /* ten minutes: anything longer is a typo, not a slow HBA */
+#define SCALE_MAX 1000.0
+#define WATCHDOG_MAX_S 65535   /* softdog's own limit */
+#define CELL_MAX 1000000
+
+static const struct param *find_param(const char *key)
+{
+	for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+		if (strcmp(params[i].key, key) == 0)
+			return &params[i];
+	return NULL;
+}
+
+/* One value into its field. Returns NULL, or what was expected (for the error line). */
+static const char *set_value(const struct param *p, const char *val, int has_val,
+			     struct cmdline *out)
+{
+	char *field = (char *)out + p->off;
+	char *end;
+
+	switch (p->kind) {
+	case K_STRING:
+		if (!has_val || !*val)
+			return "expected a value";
+		if (strlen(val) >= CMDLINE_VALUE_MAX)
+			return "value too long";
+		strcpy(field, val);
+		return NULL;
+	case K_BOOL:
+		/* A bare flag (fsmatrix.dry) means 1, as for the kernel's own bool parameters. */
+		if (!has_val || strcmp(val, "1") == 0)
+			*(int *)field = 1;
+		else if (strcmp(val, "0") == 0)
+			*(int *)field = 0;
+		else
+			return "expected 0 or 1";
+		return NULL;
+	case K_SHELL:
+		/* "now" is the boot menu's shell entry: a look at the machine, not a run. */
+		if (has_val && strcmp(val, "now") == 0) {
+			*(int *)field = CMDLINE_SHELL_NOW;
+			return NULL;
+		}
+		if (!has_val || strcmp(val, "1") == 0)
+			*(int *)field = 1;
+		else if (strcmp(val, "0") == 0)
+			*(int *)field = 0;
+		else
+			return "expected 0, 1 or now";
+		return NULL;
+	case K_SCALE: {
+		if (!has_val || !*val)
+			return "expected a number greater than 0";
+		errno = 0;
+		double v = strtod(val, &end);
+		if (errno || *end || !isfinite(v) || v <= 0 || v > SCALE_MAX)
+			return "expected a number greater than 0 and at most 1000";
+		*(double *)field = v;
+		return NULL;
+	}
+	case K_MS: {
+		if (!has_val || !*val || *val == '-' || *val == '+')
+			return "expected milliseconds, 0 to 600000";
+		errno = 0;
+		long v = strtol(val, &end, 10);
+		if (errno || *end || v < 0 || v > SETTLE_MAX_MS)
+			return "expected milliseconds, 0 to 600000";
+		*(int *)field = (int)v;
+		return NULL;
+	}
+	case K_WATCHDOG:
+		/* auto: the cell's timeout plus a margin (pid1/watchdog.c); 0: none */
+		if (has_val && strcmp(val, "auto") == 0) {
+			*(int *)field = CMDLINE_WATCHDOG_AUTO;
+			return NULL;
+		}
+		/* fall through: seconds */
+		__attribute__((fallthrough));
+	case K_CELL: {
+		const char *want = p->kind == K_CELL ? "expected a cell number, 1 to 1000000"
+						     : "expected auto, or seconds 0 to 65535";
+		if (!has_val || !*val || *val == '-' || *val == '+')
+			return want;
+		errno = 0;
+		long v = strtol(val, &end, 10);
+		if (errno || *end || v < (p->kind == K_CELL) ||
+		    v > (p->kind == K_CELL ? CELL_MAX : WATCHDOG_MAX_S))
+			return want;
+		*(int *)field = (int)v;
+		return NULL;
+	}
+	}
+	return "internal error: unknown parameter kind";
+}
+
+/* The next whitespace-separated word, quotes honoured and removed, into word.
+ * Returns the position after it, or NULL at the end of the text. */
+static const char *next_word(const char *s, char *word, size_t len, int *too_long)
+{
+	size_t n = 0;
+	int quoted = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	if (!*s)
+		return NULL;
+	*too_long = 0;
+	for (; *s; s++) {
+		if (*s == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (!quoted && (*s == ' ' || *s == '\t' || *s == '\n'))
+			break;
+		if (n + 1 < len)
+			word[n++] = *s;
+		else
+			*too_long = 1;
+	}
+	word[n] = '\0';
+	return s;
+}
+
+static void set_defaults(struct cmdline *out)
+{
+	memset(out, 0, sizeof *out);
+	out->scale = 1.0;
+	out->settle_ms = 10000;
+	out->watchdog_s = CMDLINE_WATCHDOG_AUTO;
+}
+
+/* The message quotes the parameter as given, and quotes let a newline into a word: shown as
+ * '?', so the error stays one line on the console. Returns -1 for the caller. */
+static int one_line(char *err, size_t errlen)
+{
+	for (; errlen && *err; err++)
+		if ((unsigned char)*err < ' ' || *err == 0x7f)
+			*err = '?';
+	return -1;
+}
+
+int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errlen)
+{
+	char word[CMDLINE_VALUE_MAX + 64];
+	int too_long;
+
+	set_defaults(out);
+	if (!text)
+		text = "";
+	snprintf(out->raw, sizeof out->raw, "%s", text);
+	out->raw[strcspn(out->raw, "\n")] = '\0';
+
+	for (const char *s = text; (s = next_word(s, word, sizeof word, &too_long)) != NULL;) {
+		if (strncmp(word, PREFIX, strlen(PREFIX)) != 0)
+			continue;
+		char *key = word + strlen(PREFIX);
+		char *eq = strchr(key, '=');
+		const char *val = "";
+		if (eq) {
+			*eq = '\0';
+			val = eq + 1;
+		}
+		const struct param *p = find_param(key);
+		if (!p) {
+			snprintf(err, errlen, PREFIX "%s: unknown parameter (known: disks, wipe, plan, "
+				 "dry, shell, debug, scale, settle, watchdog, debug_hang)", key);
+			return one_line(err, errlen);
+		}
+		const char *why = too_long ? "value too long" : set_value(p, val, eq != NULL, out);
+		if (why) {
+			snprintf(err, errlen, PREFIX "%s%s%.200s: %s", key, eq ? "=" : "", val, why);
+			return one_line(err, errlen);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* core/cmdline.h: the fsmatrix.* kernel parameters, parsed once from /proc/cmdline.
+ * Pure: no I/O, so the host unit tests run the exact parser PID 1 runs. */
+#ifndef FSM_CMDLINE_H
+#define FSM_CMDLINE_H
+#include <stddef.h>
+
+#define CMDLINE_VALUE_MAX 512
+#define CMDLINE_SHELL_NOW 2
+#define CMDLINE_WATCHDOG_AUTO (-1)
+
+struct cmdline {
+	char disks[CMDLINE_VALUE_MAX]; /* fsmatrix.disks=  ("" = not given: nothing destructive) */
+	char wipe[CMDLINE_VALUE_MAX];  /* fsmatrix.wipe=   named disks whose signatures may be destroyed */
+	char plan[CMDLINE_VALUE_MAX];  /* fsmatrix.plan=   plan name or path ("" = default lookup) */
+	int dry;                       /* fsmatrix.dry=0|1 */
+	int shell;                     /* fsmatrix.shell=0|1|now: 1, a fatal error drops to a
+	                                  shell; now (CMDLINE_SHELL_NOW), also a shell once the
+	                                  disks and the plan are shown, instead of the run */
+	double scale;                  /* fsmatrix.scale= sizes multiplier, default 1.0 */
+	int settle_ms;                 /* fsmatrix.settle= max wait for block devices, default 10000 */
+	int debug;                     /* fsmatrix.debug=0|1 */
+	int watchdog_s;                /* fsmatrix.watchdog=auto|0|SECONDS: the watchdog's
+	                                  timeout; auto (CMDLINE_WATCHDOG_AUTO, the default)
+	                                  derives it from the cell timeout, 0 leaves it off */
+	int debug_hang;                /* fsmatrix.debug_hang=N: cell N's first attempt hangs
+	                                  PID 1 in the kernel (a frozen filesystem), for the
+	                                  watchdog test; 0 = never */
+	char raw[4096];                /* the whole command line, for the run header */
+};
+
+/* Parses a kernel command line. Parameters not starting with "fsmatrix." are ignored;
+ * an unknown fsmatrix.* key or a bad value is an error. Returns 0, or -1 with a one-line
+ * message in err naming the parameter, e.g. "fsmatrix.dry=maybe: expected 0 or 1". */
+int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errlen);
+
+#endif

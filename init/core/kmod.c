@@ -1,0 +1,394 @@
+/* core/kmod.c: parse depmod's metadata and resolve a module load order. */
+#include "core/kmod.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void kmod_db_init(struct kmod_db *db) { memset(db, 0, sizeof *db); }
+
+static void free_list(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void kmod_db_free(struct kmod_db *db)
+{
+	for (int i = 0; i < db->nmods; i++) {
+		struct kmod_mod *m = &db->mods[i];
+		free(m->path);
+		free_list(m->deps, m->ndeps);
+		free_list(m->pre, m->npre);
+		free_list(m->post, m->npost);
+	}
+	for (int i = 0; i < db->naliases; i++) {
+		free(db->aliases[i].pattern);
+		free(db->aliases[i].module);
+	}
+	free(db->mods);
+	free(db->aliases);
+	kmod_db_init(db);
+}
+
+void kmod_normalize(const char *in, char *out, size_t outlen)
+{
+	int bracket = 0;
+	size_t i = 0;
+	if (!outlen)
+		return;
+	for (; *in && i + 1 < outlen; in++) {
+		char c = *in;
+		if (c == '[')
+			bracket = 1;
+		else if (c == ']')
+			bracket = 0;
+		else if (c == '-' && !bracket)
+			c = '_';
+		out[i++] = c;
+	}
+	out[i] = '\0';
+}
+
+/* "kernel/fs/ext4/ext4.ko" (or .ko.xz, .ko.zst) -> "ext4" */
+static void name_from_path(const char *path, char *out, size_t outlen)
+{
+	const char *base = strrchr(path, '/');
+	char tmp[KMOD_NAME_MAX];
+	base = base ? base + 1 : path;
+	snprintf(tmp, sizeof tmp, "%s", base);
+	char *ko = strstr(tmp, ".ko");
+	if (ko)
+		*ko = '\0';
+	kmod_normalize(tmp, out, outlen);
+}
+
+static int push_str(char ***v, int *n, const char *s)
+{
+	char **nv = realloc(*v, sizeof **v * (size_t)(*n + 1));
+	if (!nv)
+		return -1;
+	*v = nv;
+	if (!(nv[*n] = strdup(s)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+int kmod_find(const struct kmod_db *db, const char *name)
+{
+	char n[KMOD_NAME_MAX];
+	kmod_normalize(name, n, sizeof n);
+	for (int i = 0; i < db->nmods; i++)
+		if (strcmp(db->mods[i].name, n) == 0)
+			return i;
+	return -1;
+}
+
+static struct kmod_mod *add_mod(struct kmod_db *db, const char *name)
+{
+	int i = kmod_find(db, name);
+	if (i >= 0)
+		return &db->mods[i];
+	if (db->nmods == db->capmods) {
+		int cap = db->capmods ? db->capmods * 2 : 64;
+		struct kmod_mod *nm = realloc(db->mods, sizeof *nm * (size_t)cap);
+		if (!nm)
+			return NULL;
+		db->mods = nm;
+		db->capmods = cap;
+	}
+	struct kmod_mod *m = &db->mods[db->nmods++];
+	memset(m, 0, sizeof *m);
+	kmod_normalize(name, m->name, sizeof m->name);
+	return m;
+}
+
+/* Calls fn on each meaningful line (a writable copy, without its newline). */
+static int each_line(struct kmod_db *db, const char *text, char *err, size_t errlen,
+		     int (*fn)(struct kmod_db *, char *, const char **why))
+{
+	int lineno = 0;
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		const char *why = NULL;
+		lineno++;
+		char *line = strndup(text, len);
+		if (!line) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		char *p = line + strspn(line, " \t\r");
+		if (*p && *p != '#' && fn(db, p, &why) < 0) {
+			snprintf(err, errlen, "line %d: %s", lineno, why ? why : "out of memory");
+			free(line);
+			return -1;
+		}
+		free(line);
+		text += len + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+static const char SPACE[] = " \t\r";
+
+static int dep_line(struct kmod_db *db, char *line, const char **why)
+{
+	char *colon = strchr(line, ':'), *save, *tok;
+	char name[KMOD_NAME_MAX];
+	if (!colon || colon == line) {
+		*why = "expected \"path.ko: deps\"";
+		return -1;
+	}
+	*colon = '\0';
+	name_from_path(line, name, sizeof name);
+	struct kmod_mod *m = add_mod(db, name);
+	if (!m)
+		return -1;
+	free(m->path);
+	if (!(m->path = strdup(line)))
+		return -1;
+	for (tok = strtok_r(colon + 1, SPACE, &save); tok; tok = strtok_r(NULL, SPACE, &save)) {
+		name_from_path(tok, name, sizeof name);
+		if (push_str(&m->deps, &m->ndeps, name) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "softdep MOD pre: a b post: c" (either part optional, in either order) */
+static int softdep_line(struct kmod_db *db, char *line, const char **why)
+{
+	char *save, *tok = strtok_r(line, SPACE, &save);
+	int which = 0; /* 1 pre, 2 post */
+	if (!tok || strcmp(tok, "softdep") != 0 || !(tok = strtok_r(NULL, SPACE, &save))) {
+		*why = "expected \"softdep MODULE pre: ... post: ...\"";
+		return -1;
+	}
+	struct kmod_mod *m = add_mod(db, tok);
+	if (!m)
+		return -1;
+	while ((tok = strtok_r(NULL, SPACE, &save))) {
+		char n[KMOD_NAME_MAX];
+		if (strcmp(tok, "pre:") == 0) {
+			which = 1;
+			continue;
+		}
+		if (strcmp(tok, "post:") == 0) {
+			which = 2;
+			continue;
+		}
+		if (!which) {
+			*why = "softdep name before pre: or post:";
+			return -1;
+		}
+		kmod_normalize(tok, n, sizeof n);
+		if (push_str(which == 1 ? &m->pre : &m->post, which == 1 ? &m->npre : &m->npost, n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int alias_line(struct kmod_db *db, char *line, const char **why)
+{
+	char *save, *kw = strtok_r(line, SPACE, &save);
+	char *pat = strtok_r(NULL, SPACE, &save), *mod = strtok_r(NULL, SPACE, &save);
+	if (!kw || strcmp(kw, "alias") != 0 || !pat || !mod) {
+		*why = "expected \"alias PATTERN MODULE\"";
+		return -1;
+	}
+	if (db->naliases == db->capaliases) {
+		int cap = db->capaliases ? db->capaliases * 2 : 256;
+		struct kmod_alias *na = realloc(db->aliases, sizeof *na * (size_t)cap);
+		if (!na)
+			return -1;
+		db->aliases = na;
+		db->capaliases = cap;
+	}
+	size_t lp = strlen(pat) + 1, lm = strlen(mod) + 1;
+	struct kmod_alias *a = &db->aliases[db->naliases];
+	a->pattern = malloc(lp);
+	a->module = malloc(lm);
+	if (!a->pattern || !a->module) {
+		free(a->pattern);
+		free(a->module);
+		return -1;
+	}
+	kmod_normalize(pat, a->pattern, lp);
+	kmod_normalize(mod, a->module, lm);
+	db->naliases++;
+	return 0;
+}
+
+int kmod_parse_dep(struct kmod_db *db, const char *text, char *err, size_t errlen)
+{
+	return each_line(db, text, err, errlen, dep_line);
+}
+
+int kmod_parse_softdep(struct kmod_db *db, const char *text, char *err, size_t errlen)
+{
+	return each_line(db, text, err, errlen, softdep_line);
+}
+
+int kmod_parse_alias(struct kmod_db *db, const char *text, char *err, size_t errlen)
+{
+	return each_line(db, text, err, errlen, alias_line);
+}
+
+static char *slurp(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+			if (!nb)
+				goto fail;
+			buf = nb;
+		}
+		ssize_t n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+fail:;
+	int e = errno;
+	free(buf);
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
+int kmod_db_load(struct kmod_db *db, const char *dir, char *err, size_t errlen)
+{
+	static const struct {
+		const char *file;
+		int required;
+		int (*parse)(struct kmod_db *, const char *, char *, size_t);
+	} files[] = {
+		{ "modules.dep", 1, kmod_parse_dep },
+		{ "modules.softdep", 0, kmod_parse_softdep },
+		{ "modules.alias", 0, kmod_parse_alias },
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[512], why[200];
+		snprintf(path, sizeof path, "%s/%s", dir, files[i].file);
+		char *text = slurp(path);
+		if (!text) {
+			if (!files[i].required && errno == ENOENT)
+				continue;
+			snprintf(err, errlen, "unable to read %s: %s", path, strerror(errno));
+			return -1;
+		}
+		int rc = files[i].parse(db, text, why, sizeof why);
+		free(text);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s: %s", path, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int add_unique(int *out, int n, int max, int v)
+{
+	for (int i = 0; i < n; i++)
+		if (out[i] == v)
+			return n;
+	if (n < max)
+		out[n++] = v;
+	return n;
+}
+
+int kmod_match(const struct kmod_db *db, const char *alias, int *out, int max)
+{
+	char q[512];
+	int n = 0;
+	kmod_normalize(alias, q, sizeof q);
+	for (int i = 0; i < db->naliases; i++) {
+		if (fnmatch(db->aliases[i].pattern, q, 0) != 0)
+			continue;
+		/* aliases of modules the image does not ship (no modules.dep line) are dropped */
+		int m = kmod_find(db, db->aliases[i].module);
+		if (m >= 0 && db->mods[m].path)
+			n = add_unique(out, n, max, m);
+	}
+	return n;
+}
+
+int kmod_lookup(const struct kmod_db *db, const char *name, int *out, int max)
+{
+	int i = kmod_find(db, name);
+	if (i >= 0 && db->mods[i].path && max > 0) {
+		out[0] = i;
+		return 1;
+	}
+	return kmod_match(db, name, out, max);
+}
+
+struct walk {
+	const struct kmod_db *db;
+	const unsigned char *done;
+	unsigned char *state; /* 0 new, 1 in progress, 2 placed */
+	int *order, n, max, overflow;
+};
+
+static void visit(struct walk *w, int i);
+
+static void visit_names(struct walk *w, char **names, int n)
+{
+	for (int k = 0; k < n; k++) {
+		int hits[16];
+		int nh = kmod_lookup(w->db, names[k], hits, 16);
+		for (int h = 0; h < nh; h++)
+			visit(w, hits[h]);
+	}
+}
+
+static void visit(struct walk *w, int i)
+{
+	const struct kmod_mod *m = &w->db->mods[i];
+	if (w->state[i] || !m->path || (w->done && w->done[i]))
+		return;
+	w->state[i] = 1; /* a softdep cycle stops here instead of looping */
+	visit_names(w, m->pre, m->npre);
+	for (int k = 0; k < m->ndeps; k++) {
+		int d = kmod_find(w->db, m->deps[k]);
+		if (d >= 0)
+			visit(w, d);
+	}
+	if (w->n < w->max)
+		w->order[w->n++] = i;
+	else
+		w->overflow = 1;
+	w->state[i] = 2;
+	visit_names(w, m->post, m->npost);
+}
+
+int kmod_order(const struct kmod_db *db, const int *want, int nwant, const unsigned char *done,
+	       int *order, int max)
+{
+	struct walk w = { db, done, calloc((size_t)db->nmods + 1, 1), order, 0, max, 0 };
+	if (!w.state)
+		return -1;
+	for (int k = 0; k < nwant; k++)
+		if (want[k] >= 0 && want[k] < db->nmods)
+			visit(&w, want[k]);
+	free(w.state);
+	return w.overflow ? -1 : w.n;
+}

@@ -1,0 +1,79 @@
+/* core/matrix.c: cell number -> cell, by mixed-radix counting over the plan's axes.
+ *
+ * Repetitions are the outermost loop: the whole matrix runs once, then again. Slow drift
+ * (host load, a sparse disk image filling in, a warming machine) then spreads over every
+ * cell instead of piling onto one cell's repeats, and a run cut short still has every cell
+ * at least once. */
+#include "core/matrix.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int chunks_of(const struct plan_array *a)
+{
+	return a->nchunk ? a->nchunk : 1;
+}
+
+/* Arrays counted once per chunk, and fs counted once per mount line. */
+static int array_slots(const struct plan *p)
+{
+	int n = 0;
+	for (int i = 0; i < p->narrays; i++)
+		n += chunks_of(&p->arrays[i]);
+	return n;
+}
+
+static int fs_slots(const struct plan *p)
+{
+	int n = 0;
+	for (int i = 0; i < p->nfs; i++)
+		n += p->fs[i].nmount;
+	return n;
+}
+
+int matrix_per_rep(const struct plan *p)
+{
+	return array_slots(p) * fs_slots(p) * p->nworkloads;
+}
+
+int matrix_count(const struct plan *p)
+{
+	return matrix_per_rep(p) * p->repeat;
+}
+
+int matrix_cell(const struct plan *p, int index, struct cell *c)
+{
+	int per_rep = matrix_per_rep(p);
+
+	if (index < 0 || !per_rep || index >= per_rep * p->repeat)
+		return -1;
+	memset(c, 0, sizeof *c);
+	c->index = index;
+	c->rep = index / per_rep + 1;
+	int i = index % per_rep;
+	c->workload = i % p->nworkloads;
+	i /= p->nworkloads;
+	int fslot = i % fs_slots(p), aslot = i / fs_slots(p);
+
+	int k = 0;
+	while (fslot >= p->fs[k].nmount)
+		fslot -= p->fs[k++].nmount;
+	c->fs = k;
+	c->mount = fslot;
+	k = 0;
+	while (aslot >= chunks_of(&p->arrays[k]))
+		aslot -= chunks_of(&p->arrays[k++]);
+	c->array = k;
+	c->chunk = p->arrays[k].nchunk ? p->arrays[k].chunk[aslot] : 0;
+
+	const struct plan_array *a = &p->arrays[c->array];
+	char chunk[32] = "";
+	if (c->chunk) {
+		chunk[0] = '-';
+		chunk[1] = 'c';
+		plan_fmt_size(c->chunk, chunk + 2, sizeof chunk - 2);
+	}
+	snprintf(c->id, sizeof c->id, "%s%s/%s/%s/%s", a->name, chunk, p->fs[c->fs].name,
+		 p->fs[c->fs].mount[c->mount], p->workloads[c->workload].name);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* core/matrix.h: a plan expanded into cells. A cell is one array (at one chunk) x one fs x one of
+ * its mount lines x one workload x one repetition, run on a freshly created array and
+ * filesystem. Cells are addressed by index, so nothing is allocated and a resumed run can
+ * find cell N again from the plan alone. Pure. */
+#ifndef FSM_MATRIX_H
+#define FSM_MATRIX_H
+#include <stdint.h>
+#include "core/plan.h"
+
+#define CELL_ID_MAX 512
+
+struct cell {
+	int index;               /* 0 .. matrix_count()-1, the order cells run in */
+	int rep;                 /* 1 .. repeat; not part of the id */
+	int array, fs, mount, workload;  /* indexes into the plan's sections and mount lines */
+	uint64_t chunk;          /* bytes; 0 when the array gives none */
+	char id[CELL_ID_MAX];    /* "md6-c16k/ext3/data=ordered,barrier=1,commit=4/untar" */
+};
+
+/* Cells in one repetition, and in the whole run. */
+int matrix_per_rep(const struct plan *p);
+int matrix_count(const struct plan *p);
+
+/* Fills cell number index. Order: repetition outermost (the whole matrix once, then again),
+ * then array, chunk, fs, mount line, workload. Returns 0, or -1 if index is out of range. */
+int matrix_cell(const struct plan *p, int index, struct cell *c);
+
+#endif

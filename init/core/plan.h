@@ -1,0 +1,130 @@
+/* core/plan.h: a benchmark plan, parsed from an INI file ([global], [array NAME], [fs NAME],
+ * [workload NAME]). Pure: plan_parse works on a buffer, so the host tests and fuzzers run the
+ * parser PID 1 runs; plan_load is the one wrapper that reads a file.
+ * Every error is one line, "FILE:LINE: message". Fixed-size storage, no allocation. */
+#ifndef FSM_PLAN_H
+#define FSM_PLAN_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLAN_FILE_MAX (1 << 20)   /* a plan is a page of text; anything bigger is not a plan */
+#define PLAN_LINE_MAX 1024
+#define PLAN_NAME_MAX 48          /* section names end up in cell ids and file names */
+#define PLAN_STR_MAX 256
+#define PLAN_SECTIONS_MAX 16      /* of each kind */
+#define PLAN_LIST_MAX 16          /* chunks per array, mount lines per fs */
+#define PLAN_ERRORS_MAX 16
+#define PLAN_ERROR_LEN 512         /* the longest file name, a reason and a shortened echo */
+#define PLAN_KEYS_MAX 16          /* keys per section kind */
+#define PLAN_DEVICES_MAX 32
+
+#define LEVEL_NONE (-1)           /* one raw disk, no md */
+
+enum resync { RESYNC_WAIT, RESYNC_ASSUME_CLEAN, RESYNC_IGNORE };
+enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS };
+enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR };
+enum wl_data { DATA_RANDOM, DATA_ZERO };
+enum wl_sync { SYNC_TIMED, SYNC_NONE };
+
+struct plan_array {
+	char name[PLAN_NAME_MAX];
+	int line;                    /* of the [array NAME] header */
+	int key_line[PLAN_KEYS_MAX]; /* where each key was set, 0 = not given */
+	int level;                   /* LEVEL_NONE, 0, 1, 4, 5, 6, 10 */
+	int devices;                 /* members, counting missing ones (1 for none) */
+	int missing;
+	int nchunk;                  /* 0: mdadm's default chunk, no derived geometry */
+	uint64_t chunk[PLAN_LIST_MAX];  /* bytes */
+	char layout[PLAN_STR_MAX];   /* "" = mdadm's default */
+	char bitmap[PLAN_STR_MAX];
+	char options[PLAN_STR_MAX];  /* extra mdadm words */
+};
+
+struct plan_fs {
+	char name[PLAN_NAME_MAX];
+	int line;
+	int key_line[PLAN_KEYS_MAX];
+	enum fs_type type;
+	char mkfs[PLAN_STR_MAX];     /* extra mkfs words */
+	char tune[PLAN_STR_MAX];     /* tune2fs words, "" = no tune2fs */
+	int nmount;                  /* at least 1: "defaults" when the plan gives none */
+	char mount[PLAN_LIST_MAX][PLAN_STR_MAX];
+	int mount_line[PLAN_LIST_MAX];  /* where each was given, 0 = the "defaults" put in */
+};
+
+struct plan_workload {
+	char name[PLAN_NAME_MAX];
+	int line;
+	int key_line[PLAN_KEYS_MAX];
+	enum wl_type type;
+	uint64_t size;               /* bytes (after plan_scale) */
+	uint64_t bs;                 /* seqwrite block size, default 1 MiB */
+	int direct;                  /* seqwrite: O_DIRECT */
+	enum wl_data data;
+	int passes;                  /* smallfiles, default 1 */
+	enum wl_sync sync;
+	uint64_t seed;               /* smallfiles, default PLAN_DEFAULT_SEED */
+	char file[PLAN_STR_MAX];     /* tar: the archive */
+	long files;                  /* smallfiles: file count, 0 = derived from size */
+};
+
+#define PLAN_DEFAULT_SEED 20240601u
+
+struct plan {
+	char file[PLAN_STR_MAX];     /* as given to the parser, for error lines */
+	int lines;                   /* where whole-plan errors and warnings point: the last line */
+	char name[PLAN_NAME_MAX];    /* default: the file's base name without .ini */
+	int global_line;
+	int key_line[PLAN_KEYS_MAX];
+	int repeat;                  /* default 1 */
+	enum resync resync;          /* default wait */
+	int drop_caches;             /* default yes */
+	unsigned timeout_s;          /* per cell, default 30 min; 0 = none */
+	int retries;                 /* default 1 (issue 8) */
+	double scale;                /* applied by plan_scale, 1.0 until then */
+	int narrays, nfs, nworkloads;
+	struct plan_array arrays[PLAN_SECTIONS_MAX];
+	struct plan_fs fs[PLAN_SECTIONS_MAX];
+	struct plan_workload workloads[PLAN_SECTIONS_MAX];
+	int nerrors;                 /* sorted by line; the first PLAN_ERRORS_MAX are kept */
+	char errors[PLAN_ERRORS_MAX][PLAN_ERROR_LEN];
+};
+
+/* Parses len bytes of buf; file names the plan in error lines. Returns 0, or -1 with
+ * out->nerrors > 0 and out->errors[] holding "FILE:LINE: message" lines. The parser goes on
+ * after most errors, so a user sees every mistake at once. */
+int plan_parse(const char *file, const char *buf, size_t len, struct plan *out);
+
+/* Reads path (at most PLAN_FILE_MAX bytes) and parses it. A file that cannot be read gives
+ * "PATH:0: unable to read: strerror". */
+int plan_load(const char *path, struct plan *out);
+
+/* Multiplies workload sizes by factor (fsmatrix.scale=), keeping a seqwrite a whole number
+ * of blocks and every size at least 4 KiB. */
+void plan_scale(struct plan *p, double factor);
+
+/* Disks a cell on this array needs: devices minus missing (1 for level none). */
+int plan_array_disks(const struct plan_array *a);
+
+/* Adds an error for every array needing more than ndisks test disks. Returns 0 or -1. */
+int plan_check_disks(struct plan *p, int ndisks);
+
+/* Names for records and for `fsmatrix check`. */
+const char *plan_level_name(int level);  /* "none", "raid0", ... */
+const char *plan_fs_name(enum fs_type t);
+const char *plan_wl_name(enum wl_type t);
+const char *plan_resync_name(enum resync r);
+
+/* "16k", "1m", "1536": the largest unit that divides the size exactly. */
+void plan_fmt_size(uint64_t bytes, char *buf, size_t len);
+/* Sizes with k/m/g/t suffixes in powers of 1024. Returns 0 or -1. */
+int plan_parse_size(const char *s, uint64_t *out);
+/* One key of a workload section from text, with the plan's own parser and limits (what
+ * `fsmatrix workload` options share with plans): w->type must be set. Returns 0, or -1 with
+ * msg saying what was expected. */
+int plan_workload_set(struct plan_workload *w, const char *key, const char *val, char *msg,
+		      size_t mlen);
+/* Durations in s, m or h (a bare number is seconds). Returns 0 or -1. */
+int plan_parse_duration(const char *s, unsigned *out);
+
+#endif

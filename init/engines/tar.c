@@ -1,0 +1,132 @@
+/* engines/tar.c: extract a user's archive with a tar program (busybox tar in the image), then a
+ * timed sync. Files and bytes are counted afterwards, outside the timed region. */
+#include "lib/run.h"
+#include "engines/workload.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int count_at(int dfd, uint64_t *files, uint64_t *bytes, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (depth > 256) {
+		close(dfd);
+		errno = ELOOP;
+		return -1;
+	}
+	if (!(d = fdopendir(dfd))) {
+		close(dfd);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			rc = -1;
+			break;
+		}
+		if (S_ISREG(st.st_mode)) {
+			(*files)++;
+			*bytes += (uint64_t)st.st_size;
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (sub < 0 || count_at(sub, files, bytes, depth + 1) < 0) {
+				rc = -1;
+				break;
+			}
+		}
+	}
+	int e = errno;
+	closedir(d);
+	errno = e;
+	return rc;
+}
+
+int wl_count_tree(const char *dir, uint64_t *files, uint64_t *bytes)
+{
+	*files = *bytes = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -1 : count_at(fd, files, bytes, 0);
+}
+
+/* The last non-empty line of a tool's stderr: what it said when it gave up. */
+static void last_line(const char *s, char *out, size_t len)
+{
+	const char *end = s + strlen(s);
+	while (end > s && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	const char *start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	snprintf(out, len, "%.*s", (int)(end - start), start);
+}
+
+int wl_tar(const char *dir, const struct wl_tar_opts *o, struct wl_tar_res *r)
+{
+	char *argv[] = { (char *)o->tar, "-xf", (char *)o->archive, "-C", (char *)dir, NULL };
+	struct run_opts ro = { .timeout_ms = o->timeout_ms, .out_cap = 64 << 10 };
+	struct run_result rr;
+	int fd;
+
+	memset(r, 0, sizeof *r);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return wl_fail(&r->err, r->errmsg, errno, "create directory %s", dir);
+	if ((fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC)) < 0)
+		return wl_fail(&r->err, r->errmsg, errno, "open directory %s", dir);
+
+	struct wl_cpu_snap cpu;
+	wl_cpu_begin(&cpu);
+	double t0 = wl_now(), t1, t2;
+	int rc = run_argv(argv, &ro, &rr);
+	t1 = wl_now();
+	if (rc < 0) {
+		wl_fail(&r->err, r->errmsg, errno, "run %s", o->tar);
+	} else {
+		r->status = rr.status;
+		if (rr.status != 0) {
+			char line[200];
+			last_line(rr.err, line, sizeof line);
+			/* the tool's own words are the useful part; errno says only "it failed" */
+			r->err = rr.timed_out ? ETIMEDOUT : EIO;
+			snprintf(r->errmsg, WL_ERR_MAX, "unable to extract %s into %s: %s exited %d%s%s",
+				 o->archive, dir, o->tar, rr.status, line[0] ? ": " : "", line);
+		}
+		run_free(&rr);
+	}
+	if (!o->no_sync && !r->err && syncfs(fd) < 0)
+		wl_fail(&r->err, r->errmsg, errno, "syncfs %s", dir);
+	t2 = wl_now();
+	wl_cpu_end(&cpu, &r->cpu);
+	close(fd);
+
+	r->time_s = t1 - t0;
+	r->sync_s = t2 - t1;
+	if (wl_count_tree(dir, &r->files, &r->bytes) < 0 && !r->err)
+		wl_fail(&r->err, r->errmsg, errno, "count the files extracted into %s", dir);
+	double all = r->time_s + r->sync_s;
+	r->mbps = all > 0 ? (double)r->bytes / all / 1e6 : 0;
+	return r->err ? -1 : 0;
+}
+
+void wl_tar_json(struct jw *w, const struct wl_tar_res *r)
+{
+	jw_kint(w, "bytes", (long long)r->bytes);
+	jw_kint(w, "files", (long long)r->files);
+	jw_kdouble(w, "time_s", r->time_s, 6);
+	jw_kdouble(w, "sync_s", r->sync_s, 6);
+	jw_kdouble(w, "mbps", r->mbps, 2);
+	jw_kint(w, "status", r->status);
+	wl_cpu_json(w, &r->cpu);
+	if (r->err) {
+		jw_kstr(w, "error", r->errmsg);
+		jw_kstr(w, "errno", wl_errno_name(r->err));
+	}
+}

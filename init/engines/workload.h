@@ -1,0 +1,200 @@
+/* engines/workload.h: the workload engines (seqwrite, smallfiles, tar), their CPU accounting and
+ * the cache drop before each. Shared: PID 1 runs them on the filesystem under test and the
+ * host CLI runs the same code (`fsmatrix workload ...`) so that it can be compared with fio
+ * and GNU tar. Times come from CLOCK_MONOTONIC. Rates are in MB/s with MB = 10^6 bytes (as
+ * fio's "MB/s"), never MiB/s.
+ *
+ * Every engine fills a result whose err is 0 on success, or the errno of the first failure
+ * with errmsg saying what failed ("unable to write /mnt/f: No space left on device"); the
+ * figures then describe what was done up to that point. The wl_*_json functions write the
+ * result's fields into an open JSON object, so the image's cell records and the host CLI
+ * use the same names. */
+#ifndef FSM_WORKLOAD_H
+#define FSM_WORKLOAD_H
+#include "lib/record.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#define WL_ERR_MAX 320
+
+/* ---------------------------------------------------------------- CPU accounting */
+
+/* The aggregate "cpu" line of /proc/stat, in USER_HZ ticks. guest and guest_nice are
+ * already counted in user and nice, so they are left out of the total. */
+struct procstat_cpu {
+	unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+/* Parses the first "cpu " line of /proc/stat text. Returns 0, or -1 when absent/short. */
+int procstat_parse(const char *text, struct procstat_cpu *out);
+unsigned long long procstat_total(const struct procstat_cpu *c);
+
+struct wl_cpu_snap {
+	double self_user, self_sys, child_user, child_sys;   /* seconds, getrusage */
+	struct procstat_cpu stat;
+	int stat_ok;
+	double t;                                            /* CLOCK_MONOTONIC seconds */
+};
+
+/* Percentages of all the machine's CPU time over the interval (the /proc/stat total, as
+ * top and iostat count): user and sys are this process and the children it reaped
+ * (getrusage), iowait is the whole machine's. A single busy thread on 2 CPUs is 50%.
+ * Writeback done by kernel threads is not in sys. NaN (null in JSON) where /proc/stat was
+ * unreadable or the interval under a second (iowait), or the interval under 10 ms (all). */
+struct wl_cpu {
+	double user_pct, sys_pct, iowait_pct;
+};
+
+void wl_cpu_begin(struct wl_cpu_snap *s);
+void wl_cpu_end(const struct wl_cpu_snap *start, struct wl_cpu *out);
+/* Pure: the percentages from two snapshots (ncpu is used only without /proc/stat). */
+void wl_cpu_delta(const struct wl_cpu_snap *a, const struct wl_cpu_snap *b, int ncpu,
+		  struct wl_cpu *out);
+/* cpu_user_pct, cpu_sys_pct, cpu_iowait_pct */
+void wl_cpu_json(struct jw *w, const struct wl_cpu *c);
+
+/* sync(), then 3 into /proc/sys/vm/drop_caches (page cache, dentries and inodes).
+ * Returns 0, or -1 with errno (EACCES when not root, ENOENT without /proc). */
+int wl_drop_caches(void);
+
+/* CLOCK_MONOTONIC in seconds, nanosecond resolution. */
+double wl_now(void);
+
+/* Sets *err = e and msg (WL_ERR_MAX bytes) to "unable to <fmt...>: <strerror(e)>".
+ * Returns -1. */
+int wl_fail(int *err, char *msg, int e, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* "ENOSPC" for ENOSPC; "E?" for numbers not in the table. */
+const char *wl_errno_name(int e);
+
+/* ---------------------------------------------------------------- seqwrite */
+
+struct wl_seqwrite_opts {
+	uint64_t size;             /* bytes to write */
+	uint64_t bs;               /* block size; the last block is short if size is not a multiple */
+	int direct;                /* O_DIRECT: size and bs should be multiples of 4096 */
+	int zero;                  /* data: zeroes instead of incompressible pseudo-random bytes */
+	int keep;                  /* leave the file in place (default: unlink it afterwards,
+	                              if it is a regular file) */
+};
+
+struct wl_seqwrite_res {
+	uint64_t bytes;            /* written (less than size only on error) */
+	uint64_t bs;
+	int direct, zero;
+	double write_s;            /* first write to last write returning */
+	double flush_s;            /* fdatasync */
+	double total_s;            /* write_s + flush_s */
+	double mbps;               /* bytes / total_s / 10^6 */
+	double mbps_noflush;       /* bytes / write_s / 10^6 */
+	struct wl_cpu cpu;
+	int err;
+	char errmsg[WL_ERR_MAX];
+};
+
+/* Creates (O_CREAT|O_TRUNC|O_WRONLY) path, writes size bytes in bs blocks from one aligned
+ * buffer filled before timing starts, then fdatasync inside the timed region, as fio's
+ * end_fsync=1. Open happens before, close and unlink after the timed region.
+ * Returns 0, or -1 with res->err and res->errmsg set. */
+int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_seqwrite_res *r);
+/* bytes, bs, direct, data, write_s, flush_s, total_s, mbps, mbps_noflush, cpu_*, and
+ * error/errno when it failed. */
+void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r);
+
+/* Fills buf with the splitmix64 stream of seed: fast, incompressible, reproducible. */
+void wl_fill_random(void *buf, size_t len, uint64_t seed);
+
+/* ---------------------------------------------------------------- smallfiles */
+
+/* One entry of a generated tree, in creation order: every directory comes before its
+ * files and its subdirectories, and a directory's files follow it directly. */
+struct tree_entry {
+	uint32_t parent;           /* index of the parent directory entry; entry 0 is the root */
+	uint32_t is_dir;
+	uint64_t size;             /* files: bytes */
+	uint32_t off;              /* files: where its content starts in the random pool */
+	char name[28];
+};
+
+struct tree {
+	struct tree_entry *e;      /* e[0] is the root directory itself (name "") */
+	size_t n, cap;
+	uint64_t files, dirs, bytes;  /* dirs does not count the root */
+	uint64_t seed;
+};
+
+#define TREE_MAX_DEPTH 5          /* directories below the root */
+#define TREE_MAX_FILE (4u << 20)  /* the long tail stops at 4 MiB */
+#define TREE_POOL (16u << 20)     /* file contents are slices of this much random data */
+
+/* Generates the file set for (size, files, seed) without touching the disk.
+ * files == 0: sizes are drawn until they add up to size (the last one cut to fit), so
+ * bytes == size exactly. files > 0: exactly that many files, sizes drawn then scaled so
+ * that they add up to size. Returns 0, or -1 with errno ENOMEM. */
+int tree_generate(struct tree *t, uint64_t size, uint64_t files, uint64_t seed);
+void tree_free(struct tree *t);
+/* The path of entry i relative to the root ("" for the root; dirs without a trailing
+ * slash). Returns its length, or -1 if buf is short. */
+int tree_path(const struct tree *t, size_t i, char *buf, size_t len);
+
+struct wl_smallfiles_opts {
+	uint64_t size;             /* total bytes of the file set */
+	uint64_t files;            /* 0: derived from size */
+	uint64_t seed;
+	int no_sync;               /* skip the timed syncfs */
+};
+
+struct wl_smallfiles_res {
+	uint64_t files, dirs, bytes, seed;
+	double time_s;             /* creating every directory and file (open/write/close) */
+	double sync_s;             /* syncfs on the target filesystem afterwards */
+	double files_per_s;        /* files / (time_s + sync_s) */
+	double mbps;               /* bytes / (time_s + sync_s) / 10^6 */
+	struct wl_cpu cpu;         /* over time_s + sync_s */
+	int err;
+	char errmsg[WL_ERR_MAX];
+};
+
+/* Writes the tree into dir (created if missing; entries must not exist yet) with
+ * mkdirat/openat relative to directory fds, one write per file from the shared pool.
+ * pool is TREE_POOL bytes from wl_tree_pool (the caller keeps it across passes).
+ * One call is one pass; passes go into fresh directories chosen by the caller. */
+int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const char *dir,
+			int no_sync, struct wl_smallfiles_res *r);
+/* Generates the tree, the pool and writes it: wl_smallfiles_write with setup included. */
+int wl_smallfiles(const char *dir, const struct wl_smallfiles_opts *o, struct wl_smallfiles_res *r);
+/* The random pool for a seed (malloc'd TREE_POOL bytes, NULL on ENOMEM). */
+unsigned char *wl_tree_pool(uint64_t seed);
+/* files, dirs, bytes, seed, time_s, sync_s, files_per_s, mbps, cpu_*, error/errno */
+void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r);
+
+/* ---------------------------------------------------------------- tar */
+
+struct wl_tar_opts {
+	const char *tar;           /* the tar program: "tar" (PATH) or /bin/busybox-style path */
+	const char *archive;
+	int timeout_ms;            /* 0: none */
+	int no_sync;
+};
+
+struct wl_tar_res {
+	uint64_t bytes, files;     /* counted by walking dir after the timed region */
+	double time_s;             /* fork, exec and extraction until tar was reaped */
+	double sync_s;
+	double mbps;               /* bytes / (time_s + sync_s) / 10^6 */
+	int status;                /* tar's shell-style exit status */
+	struct wl_cpu cpu;         /* includes tar itself (RUSAGE_CHILDREN) */
+	int err;
+	char errmsg[WL_ERR_MAX];   /* on tar failure: its stderr's last line */
+};
+
+/* Runs `TAR -xf ARCHIVE -C DIR` (dir created if missing), then a timed syncfs. */
+int wl_tar(const char *dir, const struct wl_tar_opts *o, struct wl_tar_res *r);
+/* bytes, files, time_s, sync_s, mbps, status, cpu_*, error/errno */
+void wl_tar_json(struct jw *w, const struct wl_tar_res *r);
+
+/* Counts regular files and their bytes below dir (no symlinks followed). 0 or -1/errno. */
+int wl_count_tree(const char *dir, uint64_t *files, uint64_t *bytes);
+
+#endif

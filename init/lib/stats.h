@@ -1,0 +1,35 @@
+/* lib/stats.h: summary statistics of repeated measurements and Welch's t-test, for the
+ * per-cell summary records (repeat > 1) and for comparing two runs. Pure: no I/O. */
+#ifndef FSM_STATS_H
+#define FSM_STATS_H
+#include <stddef.h>
+
+struct summary {
+	size_t n;
+	double min, median, mean, max;
+	double stddev;   /* sample standard deviation (n - 1); 0 when n == 1 */
+	double cv;       /* stddev / mean; NaN when the mean is 0 */
+};
+
+/* Summarises x[0..n-1] (x is not modified). Returns -1 when n == 0. */
+int stats_summary(const double *x, size_t n, struct summary *out);
+
+struct welch {
+	double t;        /* (mean_a - mean_b) / sqrt(var_a/na + var_b/nb) */
+	double df;       /* Welch–Satterthwaite degrees of freedom */
+	double p;        /* two-sided p-value */
+};
+
+/* Welch's unequal-variance t-test, as scipy's ttest_ind(a, b, equal_var=False).
+ * Needs at least 2 values on each side; returns -1 otherwise. When both variances are 0
+ * the test is undefined: t and p are NaN (or t = ±inf, p = 0 when the means differ). */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct welch *out);
+
+/* The regularised incomplete beta function I_x(a, b), for a, b > 0 and 0 <= x <= 1;
+ * NaN outside that domain. */
+double stats_betai(double a, double b, double x);
+
+/* Two-sided p-value of Student's t distribution with df degrees of freedom. */
+double stats_t_p2(double t, double df);
+
+#endif

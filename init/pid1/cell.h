@@ -1,0 +1,71 @@
+/* pid1/cell.h: one cell's lifecycle in PID 1 (pid1/cell.c), its workload in a child bounded
+ * by the cell's timeout (pid1/workload.c) and the state read around it (pid1/probe.c).
+ * pid1/matrix.c drives them. */
+#ifndef FSM_PID1_CELL_H
+#define FSM_PID1_CELL_H
+#include "pid1/pid1.h"
+#include "core/matrix.h"
+#include "core/mountcheck.h"
+#include "core/plan.h"
+#include "engines/workload.h"
+
+#define TEST_MNT "/mnt/test"
+#define MD_NAME "md0"
+#define METRIC_MAX 12
+#define TEARDOWN_MS 120000        /* each teardown command, whatever the cell's deadline */
+
+/* What the matrix keeps of one (cell, rep) for progress lines and summaries. */
+struct cell_result {
+	enum cell_status status;
+	int nmetric;
+	const char *metric_name[METRIC_MAX];
+	double metric[METRIC_MAX];
+	char headline[400];      /* "41.2 MB/s", or the error, for the progress line */
+};
+
+/* Runs cell c on the taken disks that are still present, emits its cell record, and
+ * fills r. Never fails: whatever goes wrong is the cell's status. */
+void cell_run(const struct plan *p, const struct cell *c, int attempt, struct cell_result *r);
+/* A record for a cell that does not run in this boot: an attempt interrupted by a reboot,
+ * or a cell failed after too many of them (pid1/matrix.c). */
+void cell_record_status(const struct plan *p, const struct cell *c, enum cell_status st,
+			int attempt, const char *error);
+
+/* ------------------------------------------------------------ pid1/workload.c */
+#define PASS_REC_MAX 32
+
+struct wl_outcome {
+	enum wl_type type;
+	int timed_out;                  /* killed at the cell's deadline */
+	int err;                        /* errno of the first failure, 0 = ok */
+	char errmsg[WL_ERR_MAX];
+	struct wl_seqwrite_res sw;
+	struct wl_smallfiles_res sf;    /* smallfiles: totals over the passes */
+	int npasses;                    /* passes run; the first PASS_REC_MAX are in pass[] */
+	struct wl_smallfiles_res pass[PASS_REC_MAX];
+	struct wl_tar_res tar;
+	char archive[PLAN_STR_MAX];     /* tar: the archive found */
+};
+
+/* Runs the workload on TEST_MNT in a child process (its own process group), so that a
+ * deadline can end it: timeout_ms 0 means none. drop: sync and drop caches before it (and
+ * before each smallfiles pass). Fills o; returns 0 when it ran clean, else -1. */
+int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o);
+/* The "result" object's fields and the "cpu" object. */
+void workload_result_json(struct jw *jw, const struct wl_outcome *o);
+void workload_cpu_json(struct jw *jw, const struct wl_outcome *o);
+/* Numeric figures for summaries and the headline for the progress line. */
+void workload_metrics(const struct wl_outcome *o, struct cell_result *r);
+
+/* ------------------------------------------------------------ pid1/probe.c */
+void probe_queue_json(struct jw *w, const char *target, char *const *members, int nmembers);
+void probe_md_json(struct jw *w, const char *md);
+void probe_df_json(struct jw *w, const char *key, const char *mnt);
+int probe_mount_line(const char *mnt, char *buf, size_t len);
+int disk_present(const char *name);
+int kmsg_open(void);
+int kmsg_collect(int fd, struct kmsg_line *out, int max);
+void kmsg_last(const struct kmsg_line *lines, int n, const char *const *words, char *out,
+	       size_t len);
+
+#endif

@@ -1,0 +1,186 @@
+/* pid1/header.c: the run header (what ran, on what, with which tools and image) and the
+ * trailer with counts. Field names follow the README's record table. */
+#include "pid1/pid1.h"
+#include "lib/run.h"
+#include "lib/sha256.h"
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How each tool says its version; mdadm and mke2fs print it on stderr. */
+static const struct {
+	const char *key;
+	const char *argv[3];
+} tools[] = {
+	{ "mdadm", { "mdadm", "--version", NULL } },
+	{ "mke2fs", { "mke2fs", "-V", NULL } },
+	{ "mkfs.xfs", { "mkfs.xfs", "-V", NULL } },
+	{ "busybox", { "busybox", NULL, NULL } },
+};
+
+static void cpu_info(char *model, size_t len, int *count)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+	*count = 0;
+	model[0] = '\0';
+	while (f && fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		if (strncmp(line, "processor", 9) == 0)
+			(*count)++;
+		else if (!model[0] && strncmp(line, "model name", 10) == 0)
+			snprintf(model, len, "%.*s", (int)strcspn(colon + 2, "\n"), colon + 2);
+	}
+	if (f)
+		fclose(f);
+	if (!*count)
+		*count = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static long long mem_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	long long kib = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib < 0 ? -1 : kib * 1024;
+}
+
+static void tools_json(struct jw *w)
+{
+	jw_key(w, "tools");
+	jw_obj(w);
+	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+		struct run_opts o = { .timeout_ms = 5000, .grace_ms = 500, .out_cap = 4096 };
+		struct run_result r;
+		char line[200] = "";
+		if (run_argv((char *const *)tools[i].argv, &o, &r) == 0) {
+			/* busybox with no applet exits 1 after its usage; 126/127 mean no tool */
+			if (r.status != 126 && r.status != 127)
+				run_first_line(&r, line, sizeof line);
+			run_free(&r);
+		}
+		say("fsmatrix: %s: %s", tools[i].key, line[0] ? line : "(missing)");
+		jw_kstr(w, tools[i].key, line[0] ? line : NULL);
+	}
+	reap_orphans();
+	jw_kstr(w, "init", FSM_VERSION);
+	say("fsmatrix: init: %s", FSM_VERSION);
+	jw_end_obj(w);
+}
+
+static void disks_json(struct jw *w)
+{
+	jw_key(w, "disks");
+	jw_arr(w);
+	for (int i = 0; i < boot.ndisks; i++) {
+		const struct disk *d = &boot.disks[i];
+		jw_obj(w);
+		jw_kstr(w, "name", d->name);
+		jw_kint(w, "size", (long long)d->size);
+		jw_kint(w, "logical_bs", d->logical_bs);
+		jw_kint(w, "physical_bs", d->physical_bs);
+		jw_kbool(w, "rotational", d->rotational);
+		jw_kbool(w, "removable", d->removable);
+		jw_kstr(w, "model", d->model);
+		jw_kstr(w, "serial", d->serial);
+		jw_kstr(w, "wwn", d->wwn);
+		jw_kstr(w, "transport", d->transport);
+		jw_kstr(w, "by_path", d->by_path);
+		jw_key(w, "parts");
+		jw_arr(w);
+		for (int p = 0; p < d->nparts && p < DISK_PART_MAX; p++)
+			jw_str(w, d->parts[p]);
+		jw_end_arr(w);
+		jw_kstr(w, "signature", d->signature);
+		jw_kstr(w, "sig_where", d->sig_where);
+		jw_kstr(w, "label", d->label);
+		jw_kbool(w, "results", d->holds_results);
+		jw_kbool(w, "boot", d->is_boot);
+		jw_kstr(w, "verdict", verdict_name(boot.sel[i].verdict));
+		jw_kstr(w, "reason", boot.sel[i].reason);
+		jw_end_obj(w);
+	}
+	jw_end_arr(w);
+}
+
+void header_emit(void)
+{
+	static char buf[128 * 1024];
+	struct utsname u;
+	struct jw w;
+	char model[128], sha[65];
+	int ncpu;
+
+	uname(&u);
+	cpu_info(model, sizeof model, &ncpu);
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "header");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kint(&w, "time", boot.start_epoch);
+	jw_key(&w, "kernel");
+	jw_obj(&w);
+	jw_kstr(&w, "release", u.release);
+	jw_kstr(&w, "version", u.version);
+	jw_kstr(&w, "machine", u.machine);
+	jw_kstr(&w, "cmdline", boot.cmd.raw);
+	jw_end_obj(&w);
+	jw_key(&w, "cpu");
+	jw_obj(&w);
+	jw_kstr(&w, "model", model);
+	jw_kint(&w, "count", ncpu);
+	jw_end_obj(&w);
+	long long mem = mem_bytes();
+	jw_key(&w, "mem_bytes");
+	if (mem < 0)
+		jw_null(&w);
+	else
+		jw_int(&w, mem);
+	disks_json(&w);
+	tools_json(&w);
+	int have_sha = sha256_file(MANIFEST_PATH, sha) == 0;
+	say("fsmatrix: manifest sha256: %s", have_sha ? sha : "(no " MANIFEST_PATH ")");
+	jw_kstr(&w, "manifest_sha256", have_sha ? sha : NULL);
+	plan_header_json(&w);
+	jw_kbool(&w, "dry", boot.cmd.dry);
+	watchdog_json(&w);
+	jw_kint(&w, "resumed", boot.resumed);
+	jw_key(&w, "boot");
+	jw_obj(&w);
+	jw_kint(&w, "init_ms", boot.init_ms);
+	jw_kint(&w, "probed_ms", boottime_ms());
+	jw_kint(&w, "entropy_ms", boot.entropy_ms);
+	jw_end_obj(&w);
+	jw_end_obj(&w);
+	emit(&w);
+}
+
+void trailer_emit(void)
+{
+	char buf[1024];
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "trailer");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kint(&w, "cells", boot.cells);
+	jw_key(&w, "counts");
+	jw_obj(&w);
+	for (size_t i = 0; i < sizeof boot.counts / sizeof boot.counts[0]; i++)
+		jw_kint(&w, cell_status_names[i], boot.counts[i]);
+	jw_end_obj(&w);
+	jw_kint(&w, "events", console_records("event"));
+	jw_kint(&w, "disks_found", boot.ndisks);
+	jw_kint(&w, "disks_taken", boot.ntaken);
+	jw_kdouble(&w, "elapsed_s", (double)(boottime_ms() - boot.init_ms) / 1000.0, 3);
+	jw_kint(&w, "ready_ms", boot.ready_ms);
+	jw_end_obj(&w);
+	emit(&w);
+}

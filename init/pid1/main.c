@@ -1,0 +1,122 @@
+/* pid1/main.c: /init as PID 1, the boot sequence in order. Each step lives in its own
+ * pid1_*.c file; this one only says what happens when. PID 1 never returns: it ends in
+ * power_off() or fatal(). */
+#include "pid1/pid1.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+#include "lib/sha256.h"
+
+struct boot boot;
+
+/* Loaded whatever the plan: the results partition is FAT, and the kernel's default
+ * codepage and iocharset need their nls modules. */
+static const char *const results_modules[] = { "vfat", "nls_cp437", "nls_ascii", "nls_utf8", NULL };
+
+static void read_cmdline(void)
+{
+	char text[4096], err[300];
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		fatal("unable to read /proc/cmdline: %s", strerror(errno));
+	text[n] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	if (cmdline_parse(text, &boot.cmd, err, sizeof err) < 0)
+		fatal("bad kernel parameter %s", err);
+}
+
+/* YYYYMMDD-HHMMSS-xxxxxx: the RTC's time and three bytes that differ between boots. */
+static void make_run_id(void)
+{
+	unsigned char r[3];
+	boot.start_epoch = (long long)time(NULL);
+	/* Early in boot the entropy pool may not be ready: never block for a name. */
+	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+		char id[64] = "", hex[65];
+		int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (read(fd, id, sizeof id - 1) < 0)
+				id[0] = '\0';
+			close(fd);
+		}
+		snprintf(id + strlen(id), sizeof id - strlen(id), "%lld", boottime_ms());
+		sha256_hex(id, strlen(id), hex);
+		for (int i = 0; i < 3; i++)
+			r[i] = (unsigned char)strtoul((char[]){ hex[2 * i], hex[2 * i + 1], 0 }, NULL, 16);
+	}
+	record_run_id(boot.start_epoch, r, boot.run_id);
+}
+
+int main(void)
+{
+	char err[300];
+
+	if (getpid() != 1) {
+		fprintf(stderr, "fsmatrix: /init runs only as PID 1 in the fsmatrix image (it mounts "
+				"and may destroy disks); on a host, use out/fsmatrix\n");
+		return 2;
+	}
+	boot.init_ms = boottime_ms();
+	boot.results = -1;
+	/* Line-buffered before any fork, or children inherit and repeat buffered text. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	signals_init();
+	stop_hooks_set((struct stop_hooks){ .quiet = watchdog_stop, .close = results_close });
+	setenv("PATH", "/sbin:/bin", 1);
+
+	int mrc = mounts_boot(err, sizeof err);
+	console_fix_fds();
+	say("fsmatrix: /init %s starting, %lld ms after the kernel", FSM_VERSION, boot.init_ms);
+	if (mrc < 0)
+		fatal("%s", err);
+	read_cmdline();
+	make_run_id();
+	say("fsmatrix: run %s%s", boot.run_id, boot.cmd.dry ? " (dry: nothing but results is written)" : "");
+
+	/* Without module metadata the drivers may be built in: still wait for their disks. */
+	modules_init();
+	settle_block_devices(boot.cmd.settle_ms);
+	entropy_wait();
+	modules_load_named(results_modules);
+
+	disks_stage();
+	results_open();   /* mounted; its files are opened by resume_stage() */
+	disks_select();
+	/* After the results partition (it may hold the plan), before any disk is written. */
+	const struct plan *plan = plan_stage();
+	/* Now the plan is known: this boot's run, or the unfinished one it resumes (which may
+	 * take back its disks). */
+	resume_stage(plan);
+	/* Only what the plan needs, and only when something will run. */
+	if (boot.ntaken && !boot.cmd.dry)
+		plan_modules(plan);
+	if (boot.cmd.shell != CMDLINE_SHELL_NOW)
+		watchdog_start(plan);
+	header_emit();
+	resume_event();
+	modules_event();
+	disks_event();
+	plan_event(plan);
+
+	boot.ready_ms = boottime_ms();
+	say("fsmatrix: ready after %lld ms since the kernel started (/init started at %lld ms)",
+	    boot.ready_ms, boot.init_ms);
+	if (boot.cmd.shell == CMDLINE_SHELL_NOW) {
+		/* The boot menu's shell entry: everything above was shown, nothing runs. */
+		console_shell();
+		power_off();
+	}
+	matrix_run(plan);
+	trailer_emit();
+	power_off();
+}

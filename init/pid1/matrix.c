@@ -1,0 +1,212 @@
+/* pid1/matrix.c: the plan's cells in order, one record each (pid1/cell.c), a progress line
+ * after each, and with repeat > 1 a summary record for a cell after its last repetition.
+ * Repetition is the outermost loop (matrix.h), so the figures of every repetition are kept
+ * until the last one comes round. On a resumed boot (pid1/resume.c) cells recorded before are
+ * not run again, and a summary covers the repetitions measured in this boot ("n"). */
+#include "pid1/cell.h"
+#include "core/resume.h"
+#include "lib/stats.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cell_status_names[5] = { "ok", "error", "skipped", "timeout", "interrupted" };
+
+struct kept {                    /* one cell's figures over its repetitions */
+	int n;
+	const char *name[METRIC_MAX];
+	int nmetric;
+	double *v[METRIC_MAX];       /* repeat values each */
+};
+
+static void eta_text(long long start_ms, int done, int total, char *buf, size_t len)
+{
+	if (done == 0 || done >= total) {
+		buf[0] = '\0';
+		return;
+	}
+	double per = (double)(boottime_ms() - start_ms) / done / 1000;
+	double left = per * (total - done);
+	if (left >= 5400)
+		snprintf(buf, len, "  (eta %.1f h)", left / 3600);
+	else if (left >= 90)
+		snprintf(buf, len, "  (eta %.0f min)", left / 60);
+	else
+		snprintf(buf, len, "  (eta %.0f s)", left);
+}
+
+/* "md6-c16k/ext4/data=journal/untar" reads as "md6-c16k ext4 data=journal untar". */
+static void spaced(const char *id, char *out, size_t len)
+{
+	snprintf(out, len, "%s", id);
+	for (char *s = out; *s; s++)
+		if (*s == '/')
+			*s = ' ';
+}
+
+static void keep(struct kept *k, const struct cell_result *r, int reps)
+{
+	if (r->status != CELL_OK)
+		return;
+	for (int m = 0; m < r->nmetric; m++) {
+		int j = 0;
+		while (j < k->nmetric && strcmp(k->name[j], r->metric_name[m]) != 0)
+			j++;
+		if (j == k->nmetric) {
+			if (k->nmetric == METRIC_MAX)
+				continue;
+			k->name[j] = r->metric_name[m];
+			k->v[j] = calloc((size_t)reps, sizeof(double));
+			if (!k->v[j])
+				continue;
+			k->nmetric++;
+		}
+		k->v[j][k->n] = r->metric[m];
+	}
+	k->n++;
+}
+
+static void summary_emit(const struct plan *p, const struct cell *c, struct kept *k)
+{
+	static char buf[16 * 1024];
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "summary");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kstr(&w, "cell", c->id);
+	jw_kint(&w, "n", k->n);
+	jw_kint(&w, "reps", p->repeat);
+	jw_key(&w, "stats");
+	jw_obj(&w);
+	for (int m = 0; m < k->nmetric; m++) {
+		struct summary s;
+		/* NaN figures (no /proc/stat, an empty interval) are left out of the statistics */
+		double vals[k->n > 0 ? k->n : 1];
+		size_t nv = 0;
+		for (int i = 0; i < k->n; i++)
+			if (!isnan(k->v[m][i]))
+				vals[nv++] = k->v[m][i];
+		if (stats_summary(vals, nv, &s) < 0)
+			continue;
+		jw_key(&w, k->name[m]);
+		jw_obj(&w);
+		jw_kdouble(&w, "min", s.min, 6);
+		jw_kdouble(&w, "median", s.median, 6);
+		jw_kdouble(&w, "mean", s.mean, 6);
+		jw_kdouble(&w, "max", s.max, 6);
+		jw_kdouble(&w, "stddev", s.stddev, 6);
+		jw_kdouble(&w, "cv", s.cv, 6);
+		jw_end_obj(&w);
+	}
+	jw_end_obj(&w);
+	jw_end_obj(&w);
+	emit(&w);
+	for (int m = 0; m < k->nmetric; m++)
+		free(k->v[m]);
+	memset(k, 0, sizeof *k);
+}
+
+/* Announced, written and fsynced before the cell touches a disk: a boot that finds this
+ * with no cell record after it knows the cell was interrupted (resume.h). */
+static void cell_start_event(const struct cell *c, int attempt, int total)
+{
+	char buf[1024];
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "event");
+	jw_kstr(&w, "event", "cell-start");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kint(&w, "index", c->index + 1);
+	jw_kint(&w, "total", total);
+	jw_kstr(&w, "cell", c->id);
+	jw_kint(&w, "rep", c->rep);
+	jw_kint(&w, "attempt", attempt);
+	jw_end_obj(&w);
+	emit(&w);
+}
+
+/* What an earlier boot left of this cell: records still owed, or a verdict already given.
+ * Returns 1 when the cell needs no run in this boot. */
+static int settle_earlier(const struct plan *p, const struct cell *c, const struct resume_step *rs,
+			  const char *name, int total)
+{
+	char msg[300];
+	boot.counts[CELL_INTERRUPTED] += rs->recorded;
+	if (rs->action == RESUME_SKIP) {
+		boot.counts[rs->final]++;
+		say("[%d/%d] %s rep %d/%d: %s (recorded in an earlier boot)", c->index + 1, total, name,
+		    c->rep, p->repeat, cell_status_names[rs->final]);
+		return 1;
+	}
+	for (int k = 0; k < rs->record_interrupted; k++) {
+		int attempt = rs->recorded + k + 1;
+		snprintf(msg, sizeof msg, "attempt %d was interrupted: the machine restarted (watchdog, "
+			 "crash or power loss) before the cell ended", attempt);
+		cell_record_status(p, c, CELL_INTERRUPTED, attempt, msg);
+		boot.counts[CELL_INTERRUPTED]++;
+		say("[%d/%d] %s rep %d/%d: interrupted: %s", c->index + 1, total, name, c->rep,
+		    p->repeat, msg);
+	}
+	if (rs->action == RESUME_FAIL) {
+		snprintf(msg, sizeof msg, "interrupted %d times (the plan allows %d retr%s): not tried "
+			 "again", rs->interruptions, p->retries, p->retries == 1 ? "y" : "ies");
+		cell_record_status(p, c, CELL_ERROR, rs->interruptions, msg);
+		boot.counts[CELL_ERROR]++;
+		say("[%d/%d] %s rep %d/%d: error: %s", c->index + 1, total, name, c->rep, p->repeat, msg);
+		return 1;
+	}
+	return 0;
+}
+
+void matrix_run(const struct plan *p)
+{
+	int total = matrix_count(p), per = matrix_per_rep(p);
+	struct kept *kept = p->repeat > 1 ? calloc((size_t)per, sizeof *kept) : NULL;
+	long long start = boottime_ms();
+	struct cell c;
+	struct cell_result r;
+
+	memset(boot.counts, 0, sizeof boot.counts);
+	boot.cells = total;
+	if (boot.cmd.dry) {
+		say("fsmatrix: dry run: no cell runs (the plan event lists them)");
+		return;
+	}
+	say("fsmatrix: matrix: %d cells", total);
+	for (int i = 0; i < total; i++) {
+		char name[CELL_ID_MAX], eta[48];
+		if (matrix_cell(p, i, &c) < 0)
+			break;
+		spaced(c.id, name, sizeof name);
+		watchdog_pet();
+		/* poweroff typed at a shell on another console: stop between cells; the run is
+		 * left unfinished and the next boot resumes it */
+		if (shutdown_requested())
+			shutdown_by_signal();
+		struct resume_step rs;
+		resume_cell(i, p->retries, &rs);
+		if (settle_earlier(p, &c, &rs, name, total))
+			continue;
+		cell_start_event(&c, rs.attempt, total);
+		if (rs.attempt > 1)
+			say("[%d/%d] %s rep %d/%d: running (attempt %d)", i + 1, total, name, c.rep,
+			    p->repeat, rs.attempt);
+		else
+			say("[%d/%d] %s rep %d/%d: running", i + 1, total, name, c.rep, p->repeat);
+		cell_run(p, &c, rs.attempt, &r);
+		boot.counts[r.status]++;
+		eta_text(start, i + 1, total, eta, sizeof eta);
+		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
+		if (kept) {
+			struct kept *k = &kept[i % per];
+			keep(k, &r, p->repeat);
+			if (c.rep == p->repeat)
+				summary_emit(p, &c, k);
+		}
+	}
+	free(kept);
+	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted",
+	    boot.counts[CELL_OK], boot.counts[CELL_ERROR], boot.counts[CELL_SKIPPED],
+	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED]);
+}

@@ -1,0 +1,361 @@
+/* pid1/modules.c: loading kernel modules without modprobe. The image ships only the
+ * modules it needs, with depmod's metadata for exactly that set (kmod.c reads it). Storage
+ * drivers are loaded for the devices present, by matching each device's modalias against
+ * modules.alias, again and again as loaded drivers create new devices (virtio_pci makes
+ * virtio devices that want virtio_blk; a SCSI host makes disks that want sd_mod). */
+#include "pid1/pid1.h"
+#include "core/kmod.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LOADS_MAX 256
+#define WATCH_MAX 256
+
+static struct kmod_db db;
+static int have_db;
+static char moddir[256];
+static unsigned char *done;       /* per db module: 1 in the kernel, 2 failed to load */
+
+struct load {
+	char name[KMOD_NAME_MAX];
+	double ms;
+	const char *status;       /* ok, already, no-device, error */
+	int err;
+};
+static struct load loads[LOADS_MAX];
+static int nloads;
+
+static char **seen;               /* device directories whose modalias was read */
+static int nseen, capseen;
+static char watch[WATCH_MAX][600]; /* devices a loaded driver should bind */
+static int nwatch;
+
+/* Buses where a matched device is expected to get a driver; elsewhere (cpu, acpi) a
+ * module can match a device it never binds, e.g. crc32c_intel and a CPU. */
+static const char *const watched_buses[] = { "pci", "virtio", "scsi", "usb", NULL };
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Modules already in the kernel (none at a normal boot) are not loaded again. */
+static void mark_loaded(void)
+{
+	FILE *f = fopen("/proc/modules", "re");
+	char line[512], name[KMOD_NAME_MAX];
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%63s", name) != 1)
+			continue;
+		int i = kmod_find(&db, name);
+		if (i >= 0)
+			done[i] = 1;
+	}
+	fclose(f);
+}
+
+int modules_init(void)
+{
+	struct utsname u;
+	char err[400];
+	uname(&u);
+	snprintf(moddir, sizeof moddir, "/lib/modules/%s", u.release);
+	kmod_db_init(&db);
+	if (kmod_db_load(&db, moddir, err, sizeof err) < 0) {
+		say("fsmatrix: no modules loaded: %s", err);
+		return -1;
+	}
+	done = calloc((size_t)db.nmods + 1, 1);
+	if (!done)
+		fatal("out of memory reading %s", moddir);
+	have_db = 1;
+	mark_loaded();
+	return 0;
+}
+
+static int load_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = (int)syscall(SYS_finit_module, fd, "", 0);
+	if (rc < 0 && errno == ENOSYS) {
+		/* Kernels before 3.8 have only init_module, which takes the bytes. */
+		struct stat st;
+		void *buf = NULL;
+		if (fstat(fd, &st) == 0 && (buf = malloc((size_t)st.st_size)) &&
+		    pread(fd, buf, (size_t)st.st_size, 0) == st.st_size)
+			rc = (int)syscall(SYS_init_module, buf, (unsigned long)st.st_size, "");
+		free(buf);
+	}
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+/* Loads one module (its requirements are the caller's business). 0 when it is in. */
+static int load_one(int i)
+{
+	char path[600];
+	struct load *l = nloads < LOADS_MAX ? &loads[nloads++] : &loads[LOADS_MAX - 1];
+	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
+	snprintf(l->name, sizeof l->name, "%s", db.mods[i].name);
+	double t = now_ms();
+	int rc = load_file(path);
+	l->err = rc < 0 ? errno : 0;
+	l->ms = now_ms() - t;
+	if (rc == 0) {
+		l->status = "ok";
+		say("fsmatrix: module %s loaded in %.1f ms", l->name, l->ms);
+	} else if (l->err == EEXIST) {
+		l->status = "already";
+	} else if (l->err == ENODEV) {
+		/* e.g. crc32c-intel on a CPU without SSE4.2: crc32c_generic serves instead */
+		l->status = "no-device";
+		say("fsmatrix: module %s: %s (harmless: no hardware for it)", l->name, strerror(l->err));
+	} else {
+		l->status = "error";
+		say("fsmatrix: unable to load module %s: %s", path, strerror(l->err));
+	}
+	done[i] = rc == 0 || l->err == EEXIST ? 1 : 2;
+	return done[i] == 1 ? 0 : -1;
+}
+
+/* Loads the modules want[] names (indexes) with everything they need, in order.
+ * Returns how many failed. */
+static int load_set(const int *want, int nwant)
+{
+	int order[LOADS_MAX], fails = 0;
+	int n = kmod_order(&db, want, nwant, done, order, LOADS_MAX);
+	if (n < 0) {
+		say("fsmatrix: unable to order modules: more than %d needed", LOADS_MAX);
+		return nwant;
+	}
+	for (int k = 0; k < n; k++)
+		if (load_one(order[k]) < 0)
+			fails++;
+	return fails;
+}
+
+int modules_load_named(const char *const *names)
+{
+	int want[64], nwant = 0, fails = 0;
+	if (!have_db)
+		return 0;
+	for (; *names; names++) {
+		int hits[8], n = kmod_lookup(&db, *names, hits, 8);
+		/* Not shipped: the kernel may have it built in, or the plan does not need it. */
+		if (n == 0 && kmod_find(&db, *names) < 0)
+			continue;
+		for (int k = 0; k < n && nwant < 64; k++)
+			want[nwant++] = hits[k];
+	}
+	if (nwant)
+		fails = load_set(want, nwant);
+	return fails;
+}
+
+static int was_seen(const char *path)
+{
+	for (int i = 0; i < nseen; i++)
+		if (strcmp(seen[i], path) == 0)
+			return 1;
+	if (nseen == capseen) {
+		int cap = capseen ? capseen * 2 : 256;
+		char **ns = realloc(seen, sizeof *ns * (size_t)cap);
+		if (!ns)
+			return 1;
+		seen = ns;
+		capseen = cap;
+	}
+	if (!(seen[nseen] = strdup(path)))
+		return 1;
+	nseen++;
+	return 0;
+}
+
+static int is_watched_bus(const char *bus)
+{
+	for (int i = 0; watched_buses[i]; i++)
+		if (strcmp(watched_buses[i], bus) == 0)
+			return 1;
+	return 0;
+}
+
+/* A SCSI host of any kind means SCSI disks may follow: have sd_mod ready before they do. */
+static void want_sd_mod(int *want, int *nwant, int max)
+{
+	DIR *d = opendir("/sys/class/scsi_host");
+	struct dirent *e;
+	int hosts = 0;
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			hosts++;
+	closedir(d);
+	int i = kmod_find(&db, "sd_mod");
+	if (hosts && i >= 0 && !done[i] && *nwant < max)
+		want[(*nwant)++] = i;
+}
+
+int modules_scan_hardware(void)
+{
+	DIR *buses;
+	struct dirent *b;
+	int fresh = 0, want[LOADS_MAX], nwant = 0;
+	struct { char path[600]; int hits[4], nhits; } newdev[64];
+	int nnew = 0;
+
+	if (!have_db || !(buses = opendir("/sys/bus")))
+		return 0;
+	while ((b = readdir(buses))) {
+		char dir[300];
+		if (b->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof dir, "/sys/bus/%s/devices", b->d_name);
+		DIR *devs = opendir(dir);
+		struct dirent *d;
+		if (!devs)
+			continue;
+		while ((d = readdir(devs))) {
+			char path[600], alias[512];
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
+			if (was_seen(path))
+				continue;
+			fresh++;
+			snprintf(path + strlen(path), sizeof path - strlen(path), "/modalias");
+			if (sysfs_read(path, alias, sizeof alias) < 0 || !alias[0])
+				continue;
+			int hits[4], n = kmod_match(&db, alias, hits, 4);
+			for (int k = 0; k < n && nwant < LOADS_MAX; k++)
+				want[nwant++] = hits[k];
+			if (n && is_watched_bus(b->d_name) && nnew < 64) {
+				snprintf(newdev[nnew].path, sizeof newdev[0].path, "%s/%s", dir, d->d_name);
+				memcpy(newdev[nnew].hits, hits, sizeof hits);
+				newdev[nnew++].nhits = n;
+			}
+		}
+		closedir(devs);
+	}
+	closedir(buses);
+	want_sd_mod(want, &nwant, LOADS_MAX);
+	if (nwant)
+		load_set(want, nwant);
+	/* Only devices whose driver is in the kernel are waited for. */
+	for (int k = 0; k < nnew; k++) {
+		int in = 0;
+		for (int h = 0; h < newdev[k].nhits; h++)
+			in |= done[newdev[k].hits[h]] == 1;
+		if (in && nwatch < WATCH_MAX)
+			memcpy(watch[nwatch++], newdev[k].path, sizeof watch[0]);
+	}
+	return fresh;
+}
+
+static void add_what(char *what, size_t len, const char *name)
+{
+	size_t l = strlen(what);
+	if (l + strlen(name) + 2 < len)
+		snprintf(what + l, len - l, "%s%s", l ? " " : "", name);
+}
+
+int modules_pending(char *what, size_t len)
+{
+	int n = 0;
+	char path[700], buf[64];
+	what[0] = '\0';
+	for (int i = 0; i < nwatch; i++) {
+		size_t l = strnlen(watch[i], sizeof watch[i] - 1);
+		memcpy(path, watch[i], l);
+		memcpy(path + l, "/driver", sizeof "/driver");
+		if (access(path, F_OK) < 0) {
+			n++;
+			add_what(what, len, strrchr(watch[i], '/') + 1);
+		}
+	}
+	/* NVMe controllers probe asynchronously: namespaces come after the state is live. */
+	DIR *d = opendir("/sys/class/nvme");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/sys/class/nvme/%s/state", e->d_name);
+		if (sysfs_read(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
+		    strcmp(buf, "dead") != 0) {
+			n++;
+			add_what(what, len, e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	/* usb-storage scans its SCSI host only after delay_use (1 s by default). */
+	d = opendir("/sys/class/scsi_host");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/proc_name", e->d_name);
+		if (sysfs_read(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
+			continue;
+		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/device", e->d_name);
+		DIR *h = opendir(path);
+		struct dirent *t;
+		int targets = 0;
+		while (h && (t = readdir(h)))
+			if (strncmp(t->d_name, "target", 6) == 0)
+				targets++;
+		if (h)
+			closedir(h);
+		if (!targets) {
+			n++;
+			add_what(what, len, e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+void modules_event(void)
+{
+	static char buf[64 * 1024];
+	struct jw w;
+	double total = 0;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "event");
+	jw_kstr(&w, "event", "modules");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kstr(&w, "dir", moddir);
+	jw_key(&w, "modules");
+	jw_arr(&w);
+	for (int i = 0; i < nloads; i++) {
+		jw_obj(&w);
+		jw_kstr(&w, "name", loads[i].name);
+		jw_kdouble(&w, "ms", loads[i].ms, 1);
+		jw_kstr(&w, "status", loads[i].status);
+		if (loads[i].err)
+			jw_kstr(&w, "error", strerror(loads[i].err));
+		jw_end_obj(&w);
+		total += loads[i].ms;
+	}
+	jw_end_arr(&w);
+	jw_kdouble(&w, "total_ms", total, 1);
+	jw_end_obj(&w);
+	emit(&w);
+}

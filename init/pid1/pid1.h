@@ -1,0 +1,141 @@
+/* pid1/pid1.h: the parts of /init that only make sense as PID 1 on the image: the boot
+ * sequence's state and the steps pid1/main.c calls in order. Everything pure lives in the
+ * shared files (cmdline, kmod, disk, select, record, run, sha256). */
+#ifndef FSM_PID1_H
+#define FSM_PID1_H
+#include "core/cmdline.h"
+#include "core/disk.h"
+#include "lib/record.h"
+#include "core/select.h"
+#include "lib/version.h"
+
+#define RESULTS_MNT "/results"
+#define RESULTS_DIR RESULTS_MNT "/fsmatrix/results"
+#define MANIFEST_PATH "/etc/fsmatrix/MANIFEST"
+
+struct boot {
+	struct cmdline cmd;
+	char run_id[32];
+	long long start_epoch;
+	long long init_ms, ready_ms;      /* CLOCK_BOOTTIME: since the kernel started */
+	long long entropy_ms;             /* waited for the random pool (pid1/entropy.c) */
+	struct disk disks[DISK_MAX];
+	struct selection sel[DISK_MAX];
+	int ndisks, ntaken;
+	int results;                      /* index of the disk holding FSMRESULTS, or -1 */
+	/* the plan (pid1/plan.c), for the header */
+	char plan_name[64], plan_source[16], plan_path[300], plan_sha256[65];
+	/* the matrix (pid1/matrix.c), for the trailer: cells planned, and cell records by
+	 * status in the order of cell_status_names[] */
+	int cells;
+	int counts[5];
+	int resumed;                      /* boots of this run before this one (pid1/resume.c) */
+	int results_ro;                   /* FSMRESULTS mounted read-only: records on the console */
+};
+
+extern struct boot boot;
+struct plan;
+
+/* pid1/console.c: every line the console shows, and every record. Until the results
+ * files are open both are kept in memory, then written there first. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void emit(struct jw *w);          /* a finished record: framed on the console, json to .jsonl */
+int console_attach(const char *jsonl_path, const char *log_path);
+void console_files_off(void);     /* no results files will come: stop keeping early text */
+int console_attached(void);       /* console_attach or console_files_off was called */
+void console_detach(void);        /* fsync and close the results files */
+int console_records(const char *type); /* how many of this type were emitted */
+void console_fix_fds(void);       /* fds 0-2 on /dev/console if the kernel gave none */
+
+/* pid1/fatal.c: how PID 1 stops; the lowest file of PID 1, calling nothing above it. What
+ * must happen first is registered by main: quiet before a person gets the console (stop the
+ * watchdog: a shell is no hang), close before power-off (the results files). */
+struct stop_hooks {
+	void (*quiet)(void);
+	void (*close)(void);
+};
+void stop_hooks_set(struct stop_hooks h);
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void power_off(void);
+void signals_init(void);          /* busybox poweroff/reboot/halt signal PID 1 */
+int shutdown_requested(void);     /* one of them arrived */
+_Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do what it asked */
+long long boottime_ms(void);
+void reap_orphans(void);          /* between steps only: never while run_argv() waits */
+void console_shell(void);         /* /bin/sh on /dev/console until it exits */
+
+/* pid1/mounts.c: the boot mounts. Returns 0, or -1 with the first required failure. */
+int mounts_boot(char *err, size_t errlen);
+
+/* pid1/modules.c */
+int modules_init(void);           /* reads /lib/modules/<release>; -1 if there are none */
+int modules_scan_hardware(void);  /* one pass: loads drivers for new modaliases; returns how
+                                     many new devices it saw */
+int modules_load_named(const char *const *names); /* NULL-terminated; returns failures */
+void modules_event(void);         /* the "modules" event record */
+int modules_pending(char *what, size_t len); /* matched devices not yet bound to a driver */
+
+/* pid1/settle.c */
+void settle_block_devices(int settle_ms);
+
+/* pid1/disks.c */
+void disks_stage(void);           /* discover; find the results disk */
+void disks_select(void);          /* verdicts and the chosen disks, printed */
+void disks_event(void);           /* the "selected" record: chosen disks, before any write */
+
+/* pid1/results.c */
+void results_open(void);          /* mount FSMRESULTS (read-only if it must), mark a boot disk */
+int results_writable(void);       /* mounted read-write, its directory made */
+void results_attach(void);        /* open <run>.jsonl and .console.log under boot.run_id */
+void results_close(void);         /* detach, sync, unmount */
+
+/* pid1/resume.c: after the plan is known, go on with the last run when its journal says it
+ * is unfinished with this plan (resume.h), else start this boot's run; then attach the
+ * results files. resume_cell: what cell index (0-based) does in this boot. */
+struct resume_step;
+void resume_stage(const struct plan *p);
+void resume_cell(int index, int retries, struct resume_step *s);
+void resume_event(void);          /* the "resume" event, on a resumed boot */
+
+/* pid1/watchdog.c: /dev/watchdog (hardware, else softdog) armed before the first cell with
+ * a margin over the longest step, petted between steps, closed with the magic 'V' before a
+ * clean power-off. */
+void watchdog_start(const struct plan *p);
+void watchdog_pet(void);
+void watchdog_stop(void);
+void watchdog_json(struct jw *w); /* the header's "watchdog" field */
+
+/* pid1/plan.c: the plan, found and loaded before anything is destroyed; its errors are
+ * fatal "FILE:LINE: message" lines. */
+struct plan;
+const struct plan *plan_stage(void);
+void plan_modules(const struct plan *p);   /* md personalities and filesystems it needs */
+void plan_event(const struct plan *p);     /* the "plan" event; in a dry run, every cell */
+void plan_header_json(struct jw *w);       /* the header's "plan" field */
+
+/* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */
+enum cell_status { CELL_OK, CELL_ERROR, CELL_SKIPPED, CELL_TIMEOUT, CELL_INTERRUPTED };
+extern const char *const cell_status_names[5]; /* "ok", "error", "skipped", ... */
+void matrix_run(const struct plan *p);
+
+/* pid1/header.c */
+void header_emit(void);
+void trailer_emit(void);
+
+/* pid1/entropy.c */
+void entropy_wait(void);
+
+/* pid1/deadline.c: bound one blocking call: arm, loop on EINTR while !deadline_passed(),
+ * disarm. One deadline at a time. */
+void deadline_arm(long ms);
+int deadline_passed(void);
+void deadline_disarm(void);
+
+/* pid1/console.c: wait until the console's tty has sent everything written to it (a slow
+ * serial line still holds the last records), at most max_ms */
+void console_drain(long max_ms);
+
+/* pid1/probe.c: the first line of a small (sysfs) file, 0 or -1 */
+int sysfs_read(const char *path, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,257 @@
+/* pid1/plan.c: which plan runs, and its checks, all before anything is destroyed.
+ * The plan comes from fsmatrix.plan=NAME (/plans/NAME.ini in the image, or an absolute
+ * path), else fsmatrix/plan.ini on the results partition (qemu/run --plan puts it there; a
+ * user edits it on the stick), else the image's /plans/default.ini. */
+#include "pid1/pid1.h"
+#include "core/cellcmd.h"
+#include "core/cellshow.h"
+#include "core/matrix.h"
+#include "core/plan.h"
+#include "core/plan_size.h"
+#include "core/removedopts.h"
+#include "lib/sha256.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define IMAGE_PLANS "/plans"
+#define RESULTS_PLAN RESULTS_MNT "/fsmatrix/plan.ini"
+
+static struct plan plan;
+
+static void find_plan(char *path, size_t len, const char **source)
+{
+	const char *name = boot.cmd.plan;
+	if (name[0]) {
+		size_t n = strlen(name);
+		*source = "cmdline";
+		if (name[0] == '/')
+			snprintf(path, len, "%.*s", (int)(len - 1), name);
+		else /* "raid6-degraded-ext3-vs-ext4" or the same with .ini */
+			snprintf(path, len, IMAGE_PLANS "/%.*s%s", (int)(len - 20), name,
+				 n > 4 && strcmp(name + n - 4, ".ini") == 0 ? "" : ".ini");
+		return;
+	}
+	if (access(RESULTS_PLAN, R_OK) == 0) {
+		*source = "results";
+		snprintf(path, len, "%s", RESULTS_PLAN);
+		return;
+	}
+	*source = "image";
+	snprintf(path, len, IMAGE_PLANS "/default.ini");
+}
+
+static void plan_warning(void *ctx, const char *line)
+{
+	(void)ctx;
+	say("fsmatrix: %s", line);
+}
+
+const struct plan *plan_stage(void)
+{
+	char path[300];
+	const char *source;
+
+	find_plan(path, sizeof path, &source);
+	if (plan_load(path, &plan) < 0) {
+		int shown = plan.nerrors < PLAN_ERRORS_MAX ? plan.nerrors : PLAN_ERRORS_MAX;
+		for (int i = 1; i < shown; i++)
+			say("fsmatrix: %s", plan.errors[i]);
+		/* The first error last, as the one line fatal() leaves on screen. */
+		fatal("%s%s", plan.errors[0], plan.nerrors > 1 ? " (and the errors above); nothing "
+		      "was written to any test disk" : " (nothing was written to any test disk)");
+	}
+	if (boot.cmd.scale != 1.0)
+		plan_scale(&plan, boot.cmd.scale);
+	snprintf(boot.plan_name, sizeof boot.plan_name, "%s", plan.name);
+	snprintf(boot.plan_source, sizeof boot.plan_source, "%s", source);
+	snprintf(boot.plan_path, sizeof boot.plan_path, "%s", path);
+	if (sha256_file(path, boot.plan_sha256) < 0)
+		boot.plan_sha256[0] = '\0';
+	boot.cells = matrix_count(&plan);
+	say("fsmatrix: plan %s from %s (%s), sha256 %.16s...: %d cells (%d x %d repetition%s), "
+	    "scale %g", plan.name, path, source, boot.plan_sha256, boot.cells,
+	    matrix_per_rep(&plan), plan.repeat, plan.repeat == 1 ? "" : "s", plan.scale);
+
+	struct estimate_model m;
+	char warning[PLAN_ERROR_LEN + 128];
+	removed_opts_warn(&plan, plan_warning, NULL);
+	estimate_model_default(&m);
+	if (plan_time_warning(&plan, &m, warning, sizeof warning))
+		say("fsmatrix: %s", warning);
+
+	/* Too few disks costs only the cells that need them: they are recorded as skipped. */
+	if (plan_check_disks(&plan, boot.ntaken) < 0) {
+		for (int i = 0; i < plan.nerrors && i < PLAN_ERRORS_MAX; i++)
+			say("fsmatrix: %s: its cells will be skipped", plan.errors[i]);
+		plan.nerrors = 0;
+	}
+	return &plan;
+}
+
+void plan_modules(const struct plan *p)
+{
+	/* raid4, 5 and 6 share raid456; ext2 and ext3 are served by ext4. */
+	const char *names[8];
+	int n = 0, want[5] = { 0 };   /* raid0, raid1, raid10, raid456, ... */
+	static const char *const md[] = { "raid0", "raid1", "raid10", "raid456" };
+	int ext = 0, xfs = 0;
+	for (int i = 0; i < p->narrays; i++) {
+		int l = p->arrays[i].level;
+		want[l == 0 ? 0 : l == 1 ? 1 : l == 10 ? 2 : l == LEVEL_NONE ? 4 : 3] = 1;
+	}
+	for (int i = 0; i < 4; i++)
+		if (want[i])
+			names[n++] = md[i];
+	for (int i = 0; i < p->nfs; i++) {
+		if (p->fs[i].type == FS_XFS)
+			xfs = 1;
+		else
+			ext = 1;
+	}
+	if (ext)
+		names[n++] = "ext4";
+	if (xfs)
+		names[n++] = "xfs";
+	names[n] = NULL;
+	if (n)
+		modules_load_named(names);
+}
+
+void plan_header_json(struct jw *w)
+{
+	jw_key(w, "plan");
+	if (!boot.plan_source[0]) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_kstr(w, "name", boot.plan_name);
+	jw_kstr(w, "source", boot.plan_source);
+	jw_kstr(w, "path", boot.plan_path);
+	jw_kstr(w, "sha256", boot.plan_sha256[0] ? boot.plan_sha256 : NULL);
+	jw_kdouble(w, "scale", boot.cmd.scale, 4);
+	jw_end_obj(w);
+}
+
+static void argv_json(struct jw *w, const char *key, const struct argv *a)
+{
+	jw_key(w, key);
+	if (!a->n) {
+		jw_null(w);
+		return;
+	}
+	jw_arr(w);
+	for (int i = 0; i < a->n; i++)
+		jw_str(w, a->v[i]);
+	jw_end_arr(w);
+}
+
+static void show_say(void *ctx, const char *line)
+{
+	(void)ctx;
+	say("%s", line);
+}
+
+/* One dry-run cell in the plan event: the commands it would run on the taken disks. */
+static void dry_cell_json(struct jw *w, const struct plan *p, const struct cell *c,
+			  const char *const *disks, int ndisks)
+{
+	struct argv a;
+	struct geometry g;
+	struct warnings wn = { 0 };
+	char err[256], data[PLAN_STR_MAX], flags[128];
+	unsigned long mflags = 0;
+
+	jw_obj(w);
+	jw_kint(w, "index", c->index + 1);
+	jw_kstr(w, "cell", c->id);
+	jw_kint(w, "rep", c->rep);
+	/* cell_target() would hand back disks[0], which does not exist. */
+	if (ndisks == 0) {
+		jw_kstr(w, "skipped", "no test disk taken");
+		jw_end_obj(w);
+		return;
+	}
+	if (cell_mdadm_argv(p, c, "/dev/md0", disks, ndisks, &a, err, sizeof err) < 0) {
+		jw_kstr(w, "skipped", err);
+		jw_end_obj(w);
+		return;
+	}
+	argv_json(w, "mdadm", &a);
+	const char *dev = cell_target(p, c, "/dev/md0", disks);
+	if (cell_mkfs_argv(p, c, dev, &a, &g, &wn, err, sizeof err) == 0)
+		argv_json(w, "mkfs", &a);
+	if (cell_tune_argv(p, c, dev, &a, err, sizeof err) == 0)
+		argv_json(w, "tune", &a);
+	mount_opts_split(p->fs[c->fs].mount[c->mount], &mflags, data, sizeof data);
+	mount_flags_names(mflags, flags, sizeof flags);
+	jw_key(w, "mount");
+	jw_obj(w);
+	jw_kstr(w, "source", dev);
+	jw_kstr(w, "type", plan_fs_name(p->fs[c->fs].type));
+	jw_kstr(w, "flags", flags);
+	jw_kstr(w, "data", data);
+	jw_end_obj(w);
+	jw_end_obj(w);
+}
+
+void plan_event(const struct plan *p)
+{
+	static char buf[200 * 1024];
+	static char names[DISK_MAX][48];
+	const char *disks[DISK_MAX];
+	int ndisks = 0;
+	struct jw w;
+	struct cell c;
+
+	for (int i = 0; i < boot.ndisks; i++)
+		if (boot.sel[i].verdict == VERDICT_TAKEN) {
+			snprintf(names[ndisks], sizeof names[ndisks], "/dev/%s", boot.disks[i].name);
+			disks[ndisks] = names[ndisks];
+			ndisks++;
+		}
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "event");
+	jw_kstr(&w, "event", "plan");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kstr(&w, "name", p->name);
+	jw_kstr(&w, "source", boot.plan_source);
+	jw_kstr(&w, "sha256", boot.plan_sha256);
+	jw_kint(&w, "cells", matrix_count(p));
+	jw_kint(&w, "per_rep", matrix_per_rep(p));
+	jw_kint(&w, "repeat", p->repeat);
+	jw_kstr(&w, "resync", plan_resync_name(p->resync));
+	jw_kbool(&w, "drop_caches", p->drop_caches);
+	jw_kint(&w, "timeout_s", p->timeout_s);
+	jw_kdouble(&w, "scale", p->scale, 4);
+	jw_kbool(&w, "dry", boot.cmd.dry);
+	if (boot.cmd.dry) {
+		/* A dry run shows what would run, as `fsmatrix check` does, and records it. */
+		struct estimate_model m;
+		double total = 0;
+		int nwarn = 0;
+		estimate_model_default(&m);
+		say("fsmatrix: dry run: the cells this plan would run on the taken disks");
+		jw_key(&w, "cell_list");
+		jw_arr(&w);
+		for (int i = 0; matrix_cell(p, i, &c) == 0; i++) {
+			if (ndisks)
+				cell_show(p, &c, disks, ndisks, &m, &total, &nwarn, show_say, NULL);
+			else
+				say("cell %d/%d  %s  rep %d: no test disk taken", i + 1,
+				    matrix_count(p), c.id, c.rep);
+			/* a huge plan's list is cut rather than losing the whole event */
+			if (w.len < sizeof buf - 8192)
+				dry_cell_json(&w, p, &c, disks, ndisks);
+		}
+		jw_end_arr(&w);
+		char ts[32];
+		show_secs(total, ts, sizeof ts);
+		say("fsmatrix: dry run: %d cells, %d warnings; estimated ~%s under qemu TCG",
+		    matrix_count(p), nwarn, ts);
+	}
+	jw_end_obj(&w);
+	emit(&w);
+}

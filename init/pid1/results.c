@@ -1,0 +1,141 @@
+/* pid1/results.c: the results partition (FAT, label FSMRESULTS, on whichever disk carries
+ * it). Mounted at /results; the run's records and console text go to
+ * fsmatrix/results/<run>.jsonl and <run>.console.log. Without it, or when it fails, the
+ * console alone carries the records. The files are opened (results_attach) only once the
+ * run id is settled: a resumed run appends to its first boot's files. */
+#include "pid1/pid1.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int mounted;
+
+/* Files a boot medium carries next to its FSMRESULTS partition: a disk with one of these is
+ * the one the image booted from (an initramfs cannot tell which disk it came from). */
+static const char *const boot_files[] = {
+	"vmlinuz", "boot/vmlinuz", "initramfs.cpio.gz", "boot/initramfs.cpio.gz",
+	"EFI/BOOT/BOOTX64.EFI", "syslinux.cfg", "syslinux/syslinux.cfg", "ldlinux.sys",
+	"extlinux.conf", "boot/grub/grub.cfg", NULL,
+};
+
+static void mark_boot_disk(const struct disk *d)
+{
+	for (int i = 0; boot_files[i]; i++) {
+		char path[256];
+		snprintf(path, sizeof path, RESULTS_MNT "/%s", boot_files[i]);
+		if (access(path, F_OK) == 0) {
+			disks_mark_boot(boot.disks, boot.ndisks, d->results_dev);
+			say("fsmatrix: %s is the boot medium (%s holds /%s)", d->name, d->results_dev,
+			    boot_files[i]);
+			return;
+		}
+	}
+}
+
+static int mkdirs(const char *path)
+{
+	char p[256];
+	snprintf(p, sizeof p, "%s", path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int ready; /* mounted read-write and RESULTS_DIR exists */
+
+void results_open(void)
+{
+	char dev[64];
+	if (boot.results < 0) {
+		say("fsmatrix: no FSMRESULTS partition: the console alone carries the records");
+		console_files_off();
+		return;
+	}
+	const struct disk *d = &boot.disks[boot.results];
+	snprintf(dev, sizeof dev, "/dev/%s", d->results_dev);
+	mkdir(RESULTS_MNT, 0755);
+	/* The kernel's default iocharset (utf8 on Debian) needs nls_utf8; ascii is the fallback
+	 * when that module is missing. A write-protected stick (or disk) refuses a read-write
+	 * mount: mounted read-only, it still gives its plan. */
+	unsigned long flags = MS_NOATIME | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+	int rc = -1, e = 0;
+	for (int ro = 0; rc < 0 && ro < 2; ro++) {
+		for (int i = 0; rc < 0 && i < 2; i++)
+			rc = mount(dev, RESULTS_MNT, "vfat", flags | (ro ? MS_RDONLY : 0),
+				   i ? "iocharset=ascii" : "");
+		if (rc < 0 && !ro)
+			e = errno;
+		if (rc < 0 && e != EROFS && e != EACCES)
+			break;
+		if (rc == 0 && ro)
+			boot.results_ro = 1;
+	}
+	if (rc < 0) {
+		say("fsmatrix: unable to mount %s on " RESULTS_MNT ": %s (records continue on the console)",
+		    dev, strerror(e ? e : errno));
+		console_files_off();
+		return;
+	}
+	mounted = 1;
+	mark_boot_disk(d);
+	if (boot.results_ro) {
+		say("fsmatrix: the results partition %s is read-only (%s): records continue on the "
+		    "console only", dev, strerror(e));
+		console_files_off();
+		return;
+	}
+	if (mkdirs(RESULTS_DIR) < 0) {
+		say("fsmatrix: unable to create " RESULTS_DIR ": %s (records continue on the console only)",
+		    strerror(errno));
+		console_files_off();
+		return;
+	}
+	ready = 1;
+}
+
+int results_writable(void)
+{
+	return ready;
+}
+
+void results_attach(void)
+{
+	char jsonl[256], log[256];
+	if (console_attached())
+		return;
+	if (!ready) {
+		console_files_off();
+		return;
+	}
+	snprintf(jsonl, sizeof jsonl, RESULTS_DIR "/%s.jsonl", boot.run_id);
+	snprintf(log, sizeof log, RESULTS_DIR "/%s.console.log", boot.run_id);
+	if (console_attach(jsonl, log) == 0)
+		say("fsmatrix: results go to /dev/%s:/fsmatrix/results/%s.jsonl",
+		    boot.disks[boot.results].results_dev, boot.run_id);
+}
+
+void results_close(void)
+{
+	/* Stopped before the run's files were chosen (a plan error): this boot's text still
+	 * goes to them. */
+	results_attach();
+	console_detach();
+	if (!mounted)
+		return;
+	sync();
+	if (umount(RESULTS_MNT) < 0) {
+		say("fsmatrix: unable to unmount " RESULTS_MNT ": %s", strerror(errno));
+		/* the data is synced; a lazy unmount at least stops further writes */
+		umount2(RESULTS_MNT, MNT_DETACH);
+	}
+	mounted = 0;
+}

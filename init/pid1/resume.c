@@ -1,0 +1,224 @@
+/* pid1/resume.c: whether this boot goes on with an earlier run, by the rules of resume.h.
+ * Only the newest journal with a header on the results partition is considered (run ids
+ * sort by time): a run interrupted and then followed by another run is not taken up again. A resumed boot
+ * appends to the run's own files; a torn last line (the power went during a write) is cut
+ * off first, so that the file stays one JSON record per line. */
+#include "pid1/pid1.h"
+#include "core/matrix.h"
+#include "core/plan.h"
+#include "core/resume.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static struct resume_cell *cells;  /* the journal's cells, when this boot resumes */
+static int ncells;
+static struct journal journal;
+static char dropped_id[32];        /* the id this boot made for itself, then gave up */
+static size_t torn_bytes;
+
+/* The header's plan.scale exactly as plan_header_json writes it. */
+static void scale_text(char *out, size_t len)
+{
+	struct jw w;
+	jw_init(&w, out, len);
+	jw_double(&w, boot.cmd.scale, 4);
+	if (w.err)
+		out[0] = '\0';
+}
+
+static int newer_first(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* The journals' names, newest first (run ids sort by time). Returns how many, -1 on error. */
+static int journals(char ***names)
+{
+	DIR *d = opendir(RESULTS_DIR);
+	struct dirent *e;
+	int n = 0, cap = 0;
+	*names = NULL;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (l <= 6 || strcmp(e->d_name + l - 6, ".jsonl") != 0)
+			continue;
+		if (n == cap) {
+			char **nn = realloc(*names, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *nn);
+			if (!nn)
+				break;
+			*names = nn;
+		}
+		if (!((*names)[n] = strdup(e->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	qsort(*names, (size_t)n, sizeof **names, newer_first);
+	return n;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	if (fd < 0 || fstat(fd, &st) < 0 || !(buf = malloc((size_t)st.st_size + 1)))
+		goto out;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	*len = got;
+	return buf;
+}
+
+/* Cuts a torn last line off, and ends a complete last record whose newline was lost. */
+static int repair(const char *path)
+{
+	if (journal.torn) {
+		struct stat st;
+		if (stat(path, &st) == 0)
+			torn_bytes = (size_t)st.st_size - journal.keep;
+		if (truncate(path, (off_t)journal.keep) < 0)
+			return -1;
+		say("fsmatrix: %s: cut off a torn last line (%zu bytes: the machine stopped while "
+		    "writing it; the console had the whole record if it was one)", path, torn_bytes);
+	}
+	if (journal.need_newline) {
+		int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd < 0 || write(fd, "\n", 1) != 1 || fsync(fd) < 0) {
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/* The disks the run took before carry what its interrupted cell left (a filesystem, an md
+ * superblock), which the selection refuses. Those that fsmatrix.disks= names and the run's
+ * first boot took are taken again; nothing else changes verdict. */
+static void retake_disks(void)
+{
+	for (int i = 0; i < boot.ndisks; i++) {
+		const struct disk *d = &boot.disks[i];
+		struct selection *s = &boot.sel[i];
+		if (s->verdict != VERDICT_HAS_SIGNATURE || !journal_took(&journal, d->serial, d->wwn, d->by_path))
+			continue;
+		s->verdict = VERDICT_TAKEN;
+		snprintf(s->reason, sizeof s->reason, "taken again: run %.24s took it before and left %.40s "
+			 "on it", journal.run, d->signature);
+		boot.ntaken++;
+		say("fsmatrix: %s: %s", d->name, s->reason);
+	}
+}
+
+void resume_stage(const struct plan *p)
+{
+	char path[300], why[300], scale[24];
+	char **names = NULL;
+	int n = 0;
+
+	if (boot.cmd.dry || !results_writable() || (n = journals(&names)) <= 0)
+		goto fresh;
+	ncells = matrix_count(p);
+	cells = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof *cells);
+	if (!cells)
+		goto fresh;
+	/* The newest journal with a header: a boot stopped before its header (a plan error)
+	 * leaves one without, and must not hide the run before it. */
+	for (int i = 0; i < n; i++) {
+		size_t len = 0;
+		snprintf(path, sizeof path, RESULTS_DIR "/%s", names[i]);
+		char *text = read_all(path, &len);
+		if (!text)
+			continue;
+		journal_scan(text, len, &journal, cells, ncells);
+		free(text);
+		if (journal.run[0])
+			break;
+	}
+	scale_text(scale, sizeof scale);
+	if (journal_resumable(&journal, boot.plan_sha256, scale, why, sizeof why) < 0) {
+		if (journal.run[0] && !journal.trailer)
+			say("fsmatrix: a new run: the last one is not resumed: %s", why);
+		goto fresh;
+	}
+	if (repair(path) < 0) {
+		say("fsmatrix: unable to repair %s for appending: %s; a new run instead", path, strerror(errno));
+		goto fresh;
+	}
+	snprintf(dropped_id, sizeof dropped_id, "%s", boot.run_id);
+	snprintf(boot.run_id, sizeof boot.run_id, "%s", journal.run);
+	boot.resumed = journal.resumes + 1;
+	retake_disks();
+	say("fsmatrix: resuming run %s (boot %d of it; this boot's own id %s is not used): its "
+	    "journal has %d records%s", boot.run_id, boot.resumed + 1, dropped_id, journal.records,
+	    journal.bad ? ", and unreadable lines it ignores" : "");
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	results_attach();
+	return;
+fresh:
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(cells);
+	cells = NULL;
+	ncells = 0;
+	results_attach();
+}
+
+void resume_cell(int index, int retries, struct resume_step *s)
+{
+	resume_decide(cells && index < ncells ? &cells[index] : NULL, retries, s);
+}
+
+void resume_event(void)
+{
+	char buf[8192];
+	struct jw w;
+	int done = 0, begun = 0;
+	if (!cells)
+		return;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "event");
+	jw_kstr(&w, "event", "resume");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kint(&w, "boot", boot.resumed + 1);
+	jw_kstr(&w, "boot_run_id", dropped_id);
+	jw_kint(&w, "torn_bytes", (long long)torn_bytes);
+	jw_kint(&w, "bad_lines", journal.bad);
+	jw_key(&w, "interrupted");
+	jw_arr(&w);
+	for (int i = 0; i < ncells; i++) {
+		done += cells[i].final >= 0;
+		begun += cells[i].starts > 0;
+		if (cells[i].final < 0 && cells[i].starts > 0 && w.len < sizeof buf - 64)
+			jw_int(&w, i + 1);
+	}
+	jw_end_arr(&w);
+	jw_kint(&w, "cells_done", done);
+	jw_kint(&w, "cells_begun", begun);
+	jw_end_obj(&w);
+	emit(&w);
+	say("fsmatrix: resume: %d of %d cells already have their record", done, ncells);
+}

@@ -1,0 +1,231 @@
+/* report/header.c: the lines above and below a run's tables: what ran on what (kernel,
+ * CPU, memory, disks with verdicts, tools), whether the run finished, and every cell that
+ * did not give figures, with its reason. */
+#include "report/report.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+typedef void (*line_fn)(void *ctx, const char *s);
+
+static void say(line_fn line, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(line_fn line, void *ctx, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	/* Record strings are JSON and may hold "\n" or an escape sequence: shown as '?', so each
+	 * line stays one line and a record cannot drive the terminal (found by fuzz_report). */
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = '?';
+	line(ctx, buf);
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static void bytes_text(double b, char *out, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	size_t u = 0;
+	while (b >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(out, len, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+/* An error message on one line, cut to what a table footnote can hold. */
+static void one_line(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+	for (; s && *s && n + 4 < len; s++)
+		out[n++] = *s == '\n' || *s == '\r' || *s == '\t' ? ' ' : *s;
+	if (s && *s)
+		memcpy(out + n, "...", 3), n += 3;
+	out[n] = 0;
+	while (n && out[n - 1] == ' ')
+		out[--n] = 0;
+}
+
+void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
+{
+	json_t *h = r->header;
+	char b[256];
+	say(line, ctx, "Run %s (from %s)", r->id, r->source);
+	if (!h) {
+		say(line, ctx, "  header    none (the run's first records were lost)");
+	} else {
+		json_int_t t = json_integer_value(json_object_get(h, "time"));
+		if (t) {
+			time_t tt = (time_t)t;
+			struct tm tm;
+			gmtime_r(&tt, &tm);
+			strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S UTC", &tm);
+			say(line, ctx, "  started   %s%s", b,
+			    json_is_true(json_object_get(h, "dry")) ? " (dry run: nothing measured)" : "");
+		}
+		json_t *k = json_object_get(h, "kernel");
+		say(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
+		if (*str(k, "cmdline"))
+			say(line, ctx, "  cmdline   %s", str(k, "cmdline"));
+		json_t *cpu = json_object_get(h, "cpu");
+		say(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
+		    (long long)json_integer_value(json_object_get(cpu, "count")));
+		bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
+		say(line, ctx, "  memory    %s", b);
+		json_t *p = json_object_get(h, "plan");
+		if (*str(p, "name") || *str(p, "source"))
+			say(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
+			    str(p, "sha256"));
+		json_t *tools = json_object_get(h, "tools");
+		char tl[1024] = "";
+		size_t n = 0;
+		const char *key;
+		json_t *v;
+		json_object_foreach(tools, key, v) {
+			const char *ver = json_string_value(v) ? json_string_value(v) : "?";
+			/* Most tools open their version line with their own name: say it once. */
+			int named = strncasecmp(ver, key, strlen(key)) == 0;
+			if (n < sizeof tl)
+				n += (size_t)snprintf(tl + n, sizeof tl - n, "%s%s%s%s", n ? ", " : "",
+						      named ? "" : key, named ? "" : " ", ver);
+		}
+		say(line, ctx, "  tools     %s", tl);
+		if (*str(h, "manifest_sha256"))
+			say(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
+		size_t i;
+		json_t *d;
+		json_array_foreach(json_object_get(h, "disks"), i, d) {
+			bytes_text(json_number_value(json_object_get(d, "size")), b, sizeof b);
+			say(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
+			    *str(d, "model") ? " " : "", str(d, "model"),
+			    *str(d, "serial") ? " serial " : "", str(d, "serial"),
+			    *str(d, "verdict") ? ": " : "", str(d, "verdict"),
+			    *str(d, "reason") ? " - " : "", str(d, "reason"));
+		}
+	}
+
+	/* Whether the run finished: the trailer's counts, or what is known without one. */
+	if (r->trailer) {
+		json_t *c = json_object_get(r->trailer, "counts");
+		say(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
+		    "timeout %lld, interrupted %lld; %.1f s",
+		    r->total, (long long)json_integer_value(json_object_get(c, "ok")),
+		    (long long)json_integer_value(json_object_get(c, "error")),
+		    (long long)json_integer_value(json_object_get(c, "skipped")),
+		    (long long)json_integer_value(json_object_get(c, "timeout")),
+		    (long long)json_integer_value(json_object_get(c, "interrupted")),
+		    json_number_value(json_object_get(r->trailer, "elapsed_s")));
+	} else {
+		size_t ran = 0;
+		for (size_t i = 0; i < r->ncells; i++)
+			ran += !r->cells[i].missing;
+		char lost[64] = "";
+		if (r->nlost)
+			snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
+		/* in positions when the records carry them, as the trailer and Problems count */
+		if (r->reached)
+			say(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
+			    r->reached, r->reached == 1 ? "" : "s", r->total, lost);
+		else if (r->total)
+			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
+			    ran == 1 ? "" : "s", r->total);
+		else
+			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
+	}
+	int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+	if (r->from_console || rejected) {
+		char toolong[64] = "";
+		if (r->rejected_long)
+			snprintf(toolong, sizeof toolong, ", %d too long (over %d MiB)", r->rejected_long,
+				 REPORT_LINE_MAX >> 20);
+		say(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
+		    rejected, rejected == 1 ? "" : "s", r->rejected_crc, r->rejected_trunc,
+		    r->rejected_json, toolong);
+	}
+}
+
+void report_problem_lines(const struct rrun *r, const struct report_opts *o, line_fn line, void *ctx)
+{
+	char e[600];
+	int any = 0;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct rcell *c = &r->cells[i];
+		if (!report_cell_selected(o, c))
+			continue;
+		if (c->missing) {
+			say(line, ctx, "  %s: missing (planned, never ran)", c->id);
+			any = 1;
+			continue;
+		}
+		size_t k;
+		json_t *rec;
+		json_array_foreach(c->bad, k, rec) {
+			one_line(json_string_value(json_object_get(rec, "error")), e, sizeof e);
+			say(line, ctx, "  %s rep %lld/%d: %s: %s", c->id,
+			    (long long)json_integer_value(json_object_get(rec, "rep")), c->reps,
+			    str(rec, "status"), *e ? e : "(no reason given)");
+			any = 1;
+		}
+		if (report_ignored_text(c, e, sizeof e)) {
+			/* the kernel's own word for it, when it named one of the options */
+			const char *why = NULL;
+			size_t a, b;
+			json_t *kl, *opt;
+			json_array_foreach(c->kernel, a, kl)
+				json_array_foreach(c->ignored, b, opt)
+					if (!why && strstr(json_string_value(kl), json_string_value(opt)))
+						why = json_string_value(kl);
+			say(line, ctx, "  %s: %s%s%s%s", c->id, e, why ? " (" : "", why ? why : "",
+			    why ? ")" : "");
+			any = 1;
+		}
+		for (size_t m = 0; m < c->nm; m++) {
+			if (!c->unusable[m])
+				continue;
+			say(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
+			    "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->unusable[m], c->ok,
+			    c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
+			any = 1;
+		}
+		if (c->seen < c->reps) {
+			say(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
+			any = 1;
+		}
+	}
+	if (r->lost_idx) {
+		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+		say(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
+		    "record line%s rejected)", r->nlost == 1 ? "" : "s", r->lost_idx, r->total,
+		    r->nlost == 1 ? "it" : "them", rejected, rejected == 1 ? "" : "s");
+		any = 1;
+	}
+	if (r->missing_idx) {
+		say(line, ctx, "  cell%s %s of %d: never ran (the run stopped part way)",
+		    r->nmissing == 1 ? "" : "s", r->missing_idx, r->total);
+		any = 1;
+	}
+	if (!any)
+		say(line, ctx, "  none");
+}
+
+const char *header_kv(const char *s, size_t *klen, const char **value)
+{
+	while (*s == ' ')
+		s++;
+	if (strncmp(s, "Run ", 4) == 0)
+		return NULL;
+	*klen = strcspn(s, " ");
+	*value = s + *klen + strspn(s + *klen, " ");
+	return s;
+}

@@ -1,0 +1,473 @@
+/* report/model.c: a run's cell records folded into cells (repeats together), with
+ * statistics over the ok repeats and the cells that were planned but never ran. */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The figures a reader compares, per workload type, in the order the tables show them. */
+static const struct metric seqwrite_m[] = {
+	{ "mbps", "MB/s", "MB/s", 1, 1 },
+	{ "total_s", "total", "s", 0, 2 },
+};
+static const struct metric smallfiles_m[] = {
+	{ "time_s", "time", "s", 0, 2 },
+	{ "sync_s", "sync", "s", 0, 2 },
+	{ "mbps", "MB/s", "MB/s", 1, 1 },
+	{ "files_per_s", "files/s", "files/s", 1, 0 },
+};
+static const struct metric tar_m[] = {
+	{ "time_s", "time", "s", 0, 2 },
+	{ "sync_s", "sync", "s", 0, 2 },
+	{ "mbps", "MB/s", "MB/s", 1, 1 },
+};
+static const struct {
+	const char *wtype;
+	const struct metric *m;
+	size_t n;
+} known[] = {
+	{ "seqwrite", seqwrite_m, sizeof seqwrite_m / sizeof seqwrite_m[0] },
+	{ "smallfiles", smallfiles_m, sizeof smallfiles_m / sizeof smallfiles_m[0] },
+	{ "tar", tar_m, sizeof tar_m / sizeof tar_m[0] },
+	{ "untar", tar_m, sizeof tar_m / sizeof tar_m[0] },
+};
+
+/* Unknown workload types: every numeric field, times (…_s) lower is better. Kept for the
+ * life of the process, since cells point at them. */
+static struct metric generic[64];
+static size_t ngeneric;
+
+static const struct metric *generic_metric(const char *key)
+{
+	for (size_t i = 0; i < ngeneric; i++)
+		if (strcmp(generic[i].key, key) == 0)
+			return &generic[i];
+	if (ngeneric == sizeof generic / sizeof generic[0])
+		return NULL;
+	size_t kl = strlen(key);
+	int time = kl > 2 && strcmp(key + kl - 2, "_s") == 0;
+	generic[ngeneric] = (struct metric){ strdup(key), strdup(key), time ? "s" : "", !time, 2 };
+	return &generic[ngeneric++];
+}
+
+size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; wtype && i < sizeof known / sizeof known[0]; i++) {
+		if (strcmp(known[i].wtype, wtype) != 0)
+			continue;
+		for (size_t j = 0; j < known[i].n && n < max; j++)
+			out[n++] = &known[i].m[j];
+		return n;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(result, key, v) {
+		if (!json_is_number(v) || n == max)
+			continue;
+		const struct metric *m = generic_metric(key);
+		if (m)
+			out[n++] = m;
+	}
+	return n;
+}
+
+void axis_text(json_t *axes, const char *axis, char *out, size_t len)
+{
+	json_t *v = json_object_get(axes, axis);
+	if (json_is_string(v)) {
+		snprintf(out, len, "%s", json_string_value(v));
+	} else if (json_is_integer(v)) {
+		long long x = json_integer_value(v);
+		/* chunk sizes are in bytes; people speak of them in KiB */
+		if (strcmp(axis, "chunk") == 0 && x > 0 && x % 1024 == 0)
+			snprintf(out, len, "%lldk", x / 1024);
+		else
+			snprintf(out, len, "%lld", x);
+	} else if (json_is_real(v)) {
+		snprintf(out, len, "%g", json_real_value(v));
+	} else if (json_is_boolean(v)) {
+		snprintf(out, len, "%s", json_is_true(v) ? "yes" : "no");
+	} else {
+		snprintf(out, len, "%s", "");
+	}
+}
+
+/* Axes from a cell id, <array>[-c<chunk>]/<fs>/<mount>/<workload>, for planned cells that
+ * never ran and so left no record. */
+static json_t *axes_from_id(const char *id)
+{
+	json_t *a = json_object();
+	const char *s1 = strchr(id, '/');
+	const char *sl = strrchr(id, '/');
+	if (!s1 || s1 == sl) {
+		json_object_set_new(a, "workload", json_string(id));
+		return a;
+	}
+	const char *s2 = strchr(s1 + 1, '/');
+	char arr[256];
+	snprintf(arr, sizeof arr, "%.*s", (int)(s1 - id), id);
+	char *c = strstr(arr, "-c");
+	if (c) {
+		char *end;
+		long long k = strtoll(c + 2, &end, 10);
+		long long mul = *end == 'k' || *end == 'K' ? 1024 : *end == 'm' || *end == 'M' ? 1048576 : 1;
+		json_object_set_new(a, "chunk", json_integer(k * mul));
+		*c = 0;
+	}
+	json_object_set_new(a, "array", json_string(arr));
+	json_object_set_new(a, "fs", json_stringn(s1 + 1, (size_t)(s2 - s1 - 1)));
+	if (s2 != sl)
+		json_object_set_new(a, "mount", json_stringn(s2 + 1, (size_t)(sl - s2 - 1)));
+	json_object_set_new(a, "workload", json_string(sl + 1));
+	return a;
+}
+
+static struct rcell *find_cell(struct rrun *r, const char *id)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		if (strcmp(r->cells[i].id, id) == 0)
+			return &r->cells[i];
+	return NULL;
+}
+
+static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
+{
+	r->cells = realloc(r->cells, (r->ncells + 1) * sizeof *r->cells);
+	struct rcell *c = &r->cells[r->ncells];
+	memset(c, 0, sizeof *c);
+	c->id = strdup(id);
+	c->axes = axes;
+	c->bad = json_array();
+	c->ignored = json_array();
+	c->kernel = json_array();
+	c->order = (long)r->ncells++;
+	c->workload = json_string_value(json_object_get(axes, "workload"));
+	if (!c->workload)
+		c->workload = "?";
+	c->wtype = json_string_value(json_object_get(axes, "wtype"));
+	if (!c->wtype)
+		c->wtype = c->workload;
+	c->status = "ok";
+	return c;
+}
+
+/* Appends the strings of from that list lacks (matching prefix, if given), each once. */
+static void add_unique(json_t *list, json_t *from, const char *prefix)
+{
+	size_t i, j;
+	json_t *v, *w;
+	json_array_foreach(from, i, v) {
+		const char *s = json_string_value(v);
+		if (!s || (prefix && strncmp(s, prefix, strlen(prefix)) != 0))
+			continue;
+		int seen = 0;
+		json_array_foreach(list, j, w)
+			seen |= json_equal(v, w);
+		if (!seen)
+			json_array_append(list, v);
+	}
+}
+
+static void add_record(struct rcell *c, json_t *rec)
+{
+	/* Options the kernel accepted but did not apply: every figure of the cell is of the
+	 * mount without them (records of older images carry neither field). */
+	add_unique(c->ignored, json_object_get(rec, "mount_ignored"), NULL);
+	add_unique(c->kernel, json_object_get(rec, "warnings"), "kernel: ");
+	const char *status = json_string_value(json_object_get(rec, "status"));
+	json_t *result = json_object_get(rec, "result");
+	if (!status)
+		status = "error";
+	/* An attempt a reboot cut short (a resumed run) is listed with the failures, but it is
+	 * not a repetition: the cell has a later record of its own. */
+	if (strcmp(status, "interrupted") != 0)
+		c->seen++;
+	json_int_t reps = json_integer_value(json_object_get(rec, "reps"));
+	if (reps > c->reps)
+		c->reps = (int)reps;
+	if (strcmp(status, "ok") != 0) {
+		json_array_append(c->bad, rec);
+		return;
+	}
+	c->ok++;
+	if (c->nm == 0)
+		c->nm = report_metrics(c->wtype, result, c->m, REPORT_MAX_METRICS);
+	for (size_t i = 0; i < c->nm; i++) {
+		json_t *v = json_object_get(result, c->m[i]->key);
+		if (!json_is_number(v)) {
+			c->unusable[i]++;   /* a string, null or nothing: not a figure to average */
+			continue;
+		}
+		c->v[i] = realloc(c->v[i], (c->nv[i] + 1) * sizeof *c->v[i]);
+		c->v[i][c->nv[i]++] = json_number_value(v);
+	}
+}
+
+/* A planned cell that never ran has only the axes its id names; the rest (level, devices,
+ * wtype...) are copied from a cell that ran on the same array or workload, so that it falls
+ * into the same table row as its siblings. */
+static void fill_axes(struct rrun *r)
+{
+	static const struct { const char *key, *by; } from[] = {
+		{ "level", "array" }, { "devices", "array" }, { "missing", "array" }, { "chunk", "array" },
+		{ "fstype", "fs" }, { "wtype", "workload" },
+	};
+	for (size_t i = 0; i < r->ncells; i++) {
+		struct rcell *c = &r->cells[i];
+		if (!c->missing)
+			continue;
+		for (size_t k = 0; k < sizeof from / sizeof from[0]; k++) {
+			if (json_object_get(c->axes, from[k].key))
+				continue;
+			json_t *want = json_object_get(c->axes, from[k].by);
+			for (size_t j = 0; j < r->ncells; j++) {
+				json_t *v = json_object_get(r->cells[j].axes, from[k].key);
+				if (r->cells[j].missing || !v || !json_equal(want, json_object_get(r->cells[j].axes, from[k].by)))
+					continue;
+				json_object_set(c->axes, from[k].key, v);
+				break;
+			}
+		}
+		const char *wt = json_string_value(json_object_get(c->axes, "wtype"));
+		if (wt)
+			c->wtype = wt;
+	}
+}
+
+/* Positions from..to that no record carried, as "3, 5-8"; NULL when there are none. */
+static char *positions_text(const char *seen, int from, int to, int *count)
+{
+	size_t cap = 64, len = 0;
+	char *s = malloc(cap);
+	s[0] = 0;
+	*count = 0;
+	for (int i = from; i <= to; i++) {
+		if (seen[i])
+			continue;
+		int j = i;
+		while (j < to && !seen[j + 1])
+			j++;
+		*count += j - i + 1;
+		char part[48];
+		int n = i == j ? snprintf(part, sizeof part, "%s%d", len ? ", " : "", i)
+			       : snprintf(part, sizeof part, "%s%d-%d", len ? ", " : "", i, j);
+		if (len + (size_t)n + 1 > cap)
+			s = realloc(s, cap = 2 * (len + (size_t)n + 1));
+		memcpy(s + len, part, (size_t)n + 1);
+		len += (size_t)n;
+		i = j;
+	}
+	if (!*count) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Where the run got to, in positions (index 1..total: every repetition of every cell, as
+ * the trailer counts them): the matrix runs them in order, so every position up to the last
+ * one with a record ran, and those without a record lost it (a garbled console line, say);
+ * past it, a run without a trailer stopped. Counting both in positions keeps the status
+ * line and the Problems in one unit. */
+static void positions(struct rrun *r, int list_missing)
+{
+	size_t i;
+	json_t *rec;
+	if (r->total <= 0 || r->total >= 1000000)
+		return;
+	char *seen = calloc((size_t)r->total + 2, 1);
+	json_array_foreach(r->records, i, rec) {
+		json_int_t x = json_integer_value(json_object_get(rec, "index"));
+		if (x >= 1 && x <= r->total) {
+			seen[x] = 1;
+			if (x > r->reached)
+				r->reached = (int)x;
+		}
+	}
+	if (r->reached) {
+		int end = r->trailer ? r->total : r->reached;
+		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
+		if (list_missing && end < r->total)
+			r->missing_idx = positions_text(seen, end + 1, r->total, &r->nmissing);
+	}
+	free(seen);
+}
+
+void report_model(struct rrun *r)
+{
+	size_t i;
+	json_t *rec;
+	int total = 0;
+
+	if (!r->id) {
+		/* no header: name the run after its file */
+		const char *b = strrchr(r->source, '/');
+		b = b && b[1] ? b + 1 : r->source;
+		r->id = strdup(b);
+		char *dot = strstr(r->id, ".jsonl");
+		if (dot)
+			*dot = 0;
+	}
+	json_array_foreach(r->records, i, rec) {
+		const char *id = json_string_value(json_object_get(rec, "cell"));
+		if (!id)
+			continue;
+		struct rcell *c = find_cell(r, id);
+		if (!c) {
+			json_t *axes = json_object_get(rec, "axes");
+			c = add_cell(r, id, json_is_object(axes) ? json_incref(axes) : axes_from_id(id));
+		}
+		add_record(c, rec);
+		json_int_t t = json_integer_value(json_object_get(rec, "total"));
+		if (t > total)
+			total = (int)t;
+	}
+	for (i = 0; i < r->ncells; i++) {
+		struct rcell *c = &r->cells[i];
+		for (size_t k = 0; c->ok == 0 && k < json_array_size(c->bad); k++) {
+			const char *st = json_string_value(json_object_get(json_array_get(c->bad, k), "status"));
+			if (!c->status || strcmp(c->status, "ok") == 0 ||
+			    (strcmp(c->status, "interrupted") == 0 && st))
+				c->status = st;
+			if (st && strcmp(st, "interrupted") != 0)
+				break;
+		}
+		if (!c->status)
+			c->status = "error";
+		if (c->reps < c->seen)
+			c->reps = c->seen;
+		for (size_t m = 0; m < c->nm; m++)
+			c->has[m] = c->nv[m] && stats_summary(c->v[m], c->nv[m], &c->st[m]) == 0;
+	}
+
+	/* Planned cells: a list of ids when the header or the plan event (of a dry run) carries
+	 * one, else positions 1..total that no record took. */
+	json_t *planned = json_object_get(r->header, "cells");
+	if (!json_is_array(planned))
+		planned = json_object_get(r->plan, "cell_list");
+	json_int_t tc = json_integer_value(json_object_get(r->trailer, "cells"));
+	if (tc > total)
+		total = (int)tc;
+	tc = json_integer_value(json_object_get(r->plan, "cells"));
+	if (tc > total)
+		total = (int)tc;
+	r->total = total;
+	if (json_is_array(planned)) {
+		json_t *p;
+		json_array_foreach(planned, i, p) {
+			const char *id = json_is_string(p) ? json_string_value(p)
+				: json_string_value(json_object_get(p, "cell"));
+			if (!id || find_cell(r, id))
+				continue;
+			json_t *axes = json_object_get(p, "axes");
+			struct rcell *c = add_cell(r, id, json_is_object(axes) ? json_incref(axes)
+							  : axes_from_id(id));
+			c->missing = 1;
+			c->status = "missing";
+			r->nmissing++;
+		}
+		fill_axes(r);
+		if ((int)json_array_size(planned) > r->total)
+			r->total = (int)json_array_size(planned);
+	}
+	/* with a list of planned ids the missing cells have their names already */
+	positions(r, !json_is_array(planned));
+}
+
+int report_ignored_text(const struct rcell *c, char *out, size_t len)
+{
+	size_t n = json_array_size(c->ignored), k = 0, i;
+	json_t *v;
+	out[0] = 0;
+	if (!n)
+		return 0;
+	json_array_foreach(c->ignored, i, v)
+		k += (size_t)snprintf(out + k, k < len ? len - k : 0, "%s%s", i ? ", " : "",
+				      json_string_value(v));
+	/* the mount was nothing but the ignored options: what ran was the defaults */
+	char mount[512];
+	axis_text(c->axes, "mount", mount, sizeof mount);
+	size_t nopts = 1;
+	for (const char *p = mount; *p; p++)
+		nopts += *p == ',';
+	int only = nopts == n;
+	json_array_foreach(c->ignored, i, v) {
+		const char *o = json_string_value(v), *p = mount;
+		size_t ol = strlen(o);
+		int found = 0;
+		for (; *p; p += strcspn(p, ","), p += *p == ',')
+			found |= strncmp(p, o, ol) == 0 && (p[ol] == ',' || !p[ol]);
+		only &= found;
+	}
+	if (k < len)
+		snprintf(out + k, len - k, " %s ignored by the kernel: the cell measured %s",
+			 n == 1 ? "was" : "were", only ? "the defaults" : n == 1 ? "the mount without it"
+			 : "the mount without them");
+	return 1;
+}
+
+int report_opts_axes(struct report_opts *o, const char *list)
+{
+	char *s = strdup(list), *save = NULL;
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->nby == REPORT_MAX_AXES)
+			return -1;
+		o->by[o->nby++] = strdup(t);
+	}
+	free(s);
+	return 0;
+}
+
+int report_opts_where(struct report_opts *o, const char *expr)
+{
+	const char *eq = strchr(expr, '=');
+	if (!eq || eq == expr || o->nwhere == REPORT_MAX_AXES)
+		return -1;
+	o->where_axis[o->nwhere] = strndup(expr, (size_t)(eq - expr));
+	o->where_val[o->nwhere++] = eq + 1;
+	return 0;
+}
+
+int report_cell_selected(const struct report_opts *o, const struct rcell *c)
+{
+	char v[256];
+	for (size_t i = 0; i < o->nwhere; i++) {
+		json_t *raw = json_object_get(c->axes, o->where_axis[i]);
+		axis_text(c->axes, o->where_axis[i], v, sizeof v);
+		/* chunk=65536 and chunk=64k both select a 64 KiB chunk */
+		char rawv[64] = "";
+		if (json_is_integer(raw))
+			snprintf(rawv, sizeof rawv, "%lld", (long long)json_integer_value(raw));
+		if (strcmp(v, o->where_val[i]) != 0 && strcmp(rawv, o->where_val[i]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o)
+{
+	if (!o->nwhere)
+		return 0;
+	for (size_t r = 0; r < rs->n; r++)
+		for (size_t i = 0; i < rs->run[r].ncells; i++)
+			if (report_cell_selected(o, &rs->run[r].cells[i]))
+				return 0;
+	fprintf(stderr, "fsmatrix %s: no cell matches", cmd);
+	for (size_t i = 0; i < o->nwhere; i++)
+		fprintf(stderr, " --where %s=%s", o->where_axis[i], o->where_val[i]);
+	fprintf(stderr, "\n");
+	return 1;
+}
+
+int report_load_all(const char *const *src, size_t n, struct runset *rs)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++)
+		if (report_load(src[i], rs) != 0)
+			rc = 1;
+	for (size_t i = 0; i < rs->n; i++)
+		report_model(&rs->run[i]);
+	return rc;
+}

@@ -1,0 +1,197 @@
+/* report/report.h: the results of runs as the report, compare and html subcommands see them.
+ * Loading (report/load.c) turns sources into runs of raw records; the model
+ * (report/model.c) groups a run's cell records by cell id with statistics over repeats;
+ * the tables (report/table.c) lay cells out as grids that the renderers
+ * (report/render.c: text, md, csv, html tables) print without knowing what they hold. */
+#ifndef FSM_HOST_REPORT_H
+#define FSM_HOST_REPORT_H
+#include <stdio.h>
+#include <jansson.h>
+
+#include "lib/stats.h"
+
+#define REPORT_MAX_METRICS 8
+
+/* One figure of a workload's result. */
+struct metric {
+	const char *key;     /* field in "result" */
+	const char *label;   /* column heading */
+	const char *unit;
+	int higher_better;   /* 1 for rates (MB/s), 0 for times */
+	int decimals;
+};
+
+/* The figures that matter for a workload type; unknown types get every numeric result field. */
+size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
+
+/* A cell of the matrix, with its repeats folded together. */
+struct rcell {
+	char *id;
+	json_t *axes;           /* from the first record, or parsed from the id when missing */
+	const char *workload;   /* axes.workload (points into axes) */
+	const char *wtype;      /* axes.wtype, else the workload name */
+	const char *status;     /* "ok" when every repeat seen was ok, else the first other */
+	int reps, seen, ok;     /* planned repeats, records seen, of which ok */
+	int missing;            /* planned but never ran */
+	long order;             /* first appearance, for plan order */
+	json_t *bad;            /* array of the records whose status is not ok */
+	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
+	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
+	const struct metric *m[REPORT_MAX_METRICS];
+	size_t nm;
+	double *v[REPORT_MAX_METRICS];   /* the ok repeats' values */
+	size_t nv[REPORT_MAX_METRICS];
+	int unusable[REPORT_MAX_METRICS];   /* ok repeats whose figure was not a number */
+	struct summary st[REPORT_MAX_METRICS];
+	int has[REPORT_MAX_METRICS];     /* st is valid */
+};
+
+struct rrun {
+	char *source;           /* as the user named it */
+	char *id;               /* run id, or the source's name without a header */
+	json_t *header, *trailer;   /* NULL when absent */
+	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
+	json_t *records;        /* the cell records, in order */
+	int from_console;       /* records came from framed console lines */
+	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
+	struct rcell *cells;
+	size_t ncells;
+	int total;              /* planned cell count (trailer, else cell records), 0 unknown */
+	char *missing_idx;      /* e.g. "5-8": positions that never ran, when no id is known */
+	int nmissing;           /* missing cells (by id or by position) */
+	int reached;            /* the last position with a record: positions 1..reached ran */
+	char *lost_idx;         /* positions that ran but left no readable record */
+	int nlost;
+};
+
+/* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB
+ * of mdadm --detail and filesystem geometry): a longer one is counted as too long and
+ * skipped, never held whole. A source that runs on for REPORT_RUNAWAY bytes without any line
+ * break (/dev/zero, a disk named by mistake) is no log: reading it stops there. */
+#define REPORT_LINE_MAX (4 << 20)
+#define REPORT_RUNAWAY (64 << 20)
+
+struct runset {
+	struct rrun *run;
+	size_t n;
+};
+
+/* Reads one source (file, console log, run directory, FAT image, mounted results partition)
+ * and appends its runs. Prints the reason and returns -1 when it cannot be read. */
+int report_load(const char *source, struct runset *rs);
+/* Groups records into cells and computes statistics; call once per run after loading. */
+void report_model(struct rrun *r);
+/* report_load on each of n sources, then report_model on every run they gave: what report
+ * and html start with. Returns 0, or 1 when a source could not be read (its runs, if any,
+ * are still in rs). */
+int report_load_all(const char *const *src, size_t n, struct runset *rs);
+void report_free(struct runset *rs);
+
+/* The value of an axis as text ("64k" for a chunk of 65536 bytes); "" when absent. */
+void axis_text(json_t *axes, const char *axis, char *out, size_t len);
+
+/* Options shared by report, compare and html. */
+#define REPORT_MAX_AXES 12
+struct report_opts {
+	const char *format;               /* text, md, csv, json, html */
+	const char *by[REPORT_MAX_AXES];  /* grouping and sort order */
+	size_t nby;
+	const char *where_axis[REPORT_MAX_AXES], *where_val[REPORT_MAX_AXES];
+	size_t nwhere;
+	const char *group_by;             /* html charts */
+};
+int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
+int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v */
+int report_cell_selected(const struct report_opts *o, const struct rcell *c);
+/* The axes of a cell record, in CSV order; whether axis is one of them. */
+extern const char *const report_axes[];
+extern const size_t report_naxes;
+int report_axis_known(const char *axis);
+/* 0 when --where selects some cell of rs (or there is no --where), else 1 after one line on
+ * stderr saying that nothing matched. */
+int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o);
+/* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. A mistake is
+ * one line on stderr and -1. */
+#define REPORT_MAX_SOURCES 256
+int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
+		const char **outfile);
+
+/* A table of text, the form every renderer takes. */
+struct grid {
+	char *title;
+	char *note;          /* a line under the title, or NULL */
+	size_t ncols, nrows; /* row 0 is the heading */
+	char **cell;         /* nrows * ncols, each malloc'd (never NULL) */
+	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing,
+			      * 'i' a figure measured without an option the kernel ignored */
+	char **tip;          /* per cell: a tooltip for HTML, or NULL (all NULL until grid_tip) */
+	const char *legend[4];   /* lines under the table explaining its marks, each once */
+	size_t nlegend;
+};
+struct grid *grid_new(const char *title, size_t ncols);
+void grid_add_row(struct grid *g);
+void grid_set(struct grid *g, size_t row, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void grid_free(struct grid *g);
+void grid_tip(struct grid *g, size_t row, size_t col, const char *tip);
+void grid_legend(struct grid *g, const char *line);   /* a static string; added once */
+
+/* Layout: the distinct workloads of a run in plan order, the cells of one workload in the
+ * order --by asks for, and one pivot grid per metric of that workload. */
+size_t report_workloads(const struct rrun *r, const struct report_opts *o, const char **out,
+			size_t max);
+size_t report_cells_of(const struct rrun *r, const struct report_opts *o, const char *workload,
+		       struct rcell **out, size_t max);
+/* The axes that take more than one value among cells[], in --by order then plan order. */
+size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_opts *o,
+			   const char **out, size_t max);
+struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_opts *o,
+			  const struct metric *m, const char *workload);
+struct grid *report_flat(const struct runset *rs, const struct report_opts *o); /* for csv */
+/* A cell's figure for metric mi: "median ±stddev", "error", "missing", "n/a" (it ran but
+ * gave no usable number), with the marks the legends below explain. */
+void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len);
+/* After grid_set of report_cell_text's entry at row, col: its legends, tooltip and class. */
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c);
+/* The legend line of "n/a", and of the mark after a figure measured without a mount option
+ * the kernel ignored. */
+extern const char report_legend_na[], report_legend_ignored[];
+/* For a cell with mount options the kernel ignored: "nobh was ignored by the kernel: the cell
+ * measured the defaults". Returns 0 (and out "") when there are none. */
+int report_ignored_text(const struct rcell *c, char *out, size_t len);
+
+/* Renderers. */
+void render_text(FILE *f, const struct grid *g);
+void render_md(FILE *f, const struct grid *g);
+void render_csv(FILE *f, const struct grid *g, int heading);
+void render_html_table(FILE *f, const struct grid *g);
+void html_escape(FILE *f, const char *s);
+
+/* Splits a header line "  key  value" into the key (*klen bytes at the returned pointer)
+ * and the value. Returns NULL for the "Run ..." line, which renderers use as a title. */
+const char *header_kv(const char *s, size_t *klen, const char **value);
+/* The run header and the problems (errors, skips, missing cells, rejected lines). */
+void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
+void report_problem_lines(const struct rrun *r, const struct report_opts *o,
+			  void (*line)(void *ctx, const char *s), void *ctx);
+
+/* compare: one grid per workload, and the runs' headline. */
+struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
+			  const char *workload);
+void compare_lines(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
+		   void (*line)(void *ctx, const char *s), void *ctx);
+
+/* JSON export of a run set (the model, not the raw records). */
+json_t *report_json(const struct runset *rs, const struct report_opts *o);
+
+/* Charts: an inline SVG bar chart of one metric, bars grouped in clusters along the x axis
+ * and coloured by series; each bar is the median, its whisker min..max over repeats. */
+struct chart_item {
+	const struct rcell *c;
+	char cluster[128];   /* x-axis group */
+	char series[128];    /* colour, with a legend */
+};
+void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metric *m,
+	       const char *title, const char *xlabel);
+
+#endif

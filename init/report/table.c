@@ -1,0 +1,485 @@
+/* report/table.c: lays a run's cells out as grids: one pivot per workload and metric
+ * (rows and columns are the axes that vary), and one flat row per cell for spreadsheets. */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The axes a plan varies, in the order a reader groups them when --by says nothing. */
+static const char *const canon_axes[] = { "array", "level", "devices", "missing", "chunk",
+					  "fs", "mount" };
+#define NCANON (sizeof canon_axes / sizeof canon_axes[0])
+
+struct grid *grid_new(const char *title, size_t ncols)
+{
+	struct grid *g = calloc(1, sizeof *g);
+	g->title = strdup(title ? title : "");
+	g->ncols = ncols;
+	grid_add_row(g);
+	return g;
+}
+
+void grid_add_row(struct grid *g)
+{
+	g->cell = realloc(g->cell, (g->nrows + 1) * g->ncols * sizeof *g->cell);
+	g->cls = realloc(g->cls, (g->nrows + 1) * g->ncols);
+	if (g->tip)
+		g->tip = realloc(g->tip, (g->nrows + 1) * g->ncols * sizeof *g->tip);
+	for (size_t c = 0; c < g->ncols; c++) {
+		g->cell[g->nrows * g->ncols + c] = strdup("");
+		g->cls[g->nrows * g->ncols + c] = 0;
+		if (g->tip)
+			g->tip[g->nrows * g->ncols + c] = NULL;
+	}
+	g->nrows++;
+}
+
+void grid_tip(struct grid *g, size_t row, size_t col, const char *tip)
+{
+	if (!g->tip)
+		g->tip = calloc(g->nrows * g->ncols, sizeof *g->tip);
+	free(g->tip[row * g->ncols + col]);
+	g->tip[row * g->ncols + col] = strdup(tip);
+}
+
+void grid_legend(struct grid *g, const char *line)
+{
+	for (size_t i = 0; i < g->nlegend; i++)
+		if (g->legend[i] == line)
+			return;
+	if (g->nlegend < sizeof g->legend / sizeof g->legend[0])
+		g->legend[g->nlegend++] = line;
+}
+
+void grid_set(struct grid *g, size_t row, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = strdup("");
+	va_end(ap);
+	free(g->cell[row * g->ncols + col]);
+	g->cell[row * g->ncols + col] = s;
+}
+
+void grid_free(struct grid *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->nrows * g->ncols; i++) {
+		free(g->cell[i]);
+		if (g->tip)
+			free(g->tip[i]);
+	}
+	free(g->tip);
+	free(g->cell);
+	free(g->cls);
+	free(g->title);
+	free(g->note);
+	free(g);
+}
+
+size_t report_workloads(const struct rrun *r, const struct report_opts *o, const char **out,
+			size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ncells; i++) {
+		if (!report_cell_selected(o, &r->cells[i]))
+			continue;
+		size_t j;
+		for (j = 0; j < n; j++)
+			if (strcmp(out[j], r->cells[i].workload) == 0)
+				break;
+		if (j == n && n < max)
+			out[n++] = r->cells[i].workload;
+	}
+	return n;
+}
+
+/* Sorting: every axis ranks its values by first appearance, so --by groups cells while
+ * keeping the plan's own order of values (defaults before noatime, as the plan lists them). */
+struct sortctx {
+	struct rcell **cells;
+	size_t n;
+	const char *axes[REPORT_MAX_AXES + NCANON];
+	size_t naxes;
+};
+static struct sortctx *sctx;
+
+static int rank(struct rcell *c, const char *axis)
+{
+	char v[256], w[256];
+	axis_text(c->axes, axis, v, sizeof v);
+	int best = 0;
+	long first = -1;
+	for (size_t i = 0; i < sctx->n; i++) {
+		axis_text(sctx->cells[i]->axes, axis, w, sizeof w);
+		if (strcmp(v, w) == 0 && (first < 0 || sctx->cells[i]->order < first)) {
+			first = sctx->cells[i]->order;
+			best = (int)first;
+		}
+	}
+	return best;
+}
+
+static int cmp_cells(const void *a, const void *b)
+{
+	struct rcell *x = *(struct rcell *const *)a, *y = *(struct rcell *const *)b;
+	for (size_t i = 0; i < sctx->naxes; i++) {
+		int d = rank(x, sctx->axes[i]) - rank(y, sctx->axes[i]);
+		if (d)
+			return d;
+	}
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static void sort_cells(struct rcell **cells, size_t n, const struct report_opts *o)
+{
+	struct sortctx ctx = { cells, n, { 0 }, 0 };
+	for (size_t i = 0; i < o->nby; i++)
+		ctx.axes[ctx.naxes++] = o->by[i];
+	for (size_t i = 0; i < NCANON; i++)
+		ctx.axes[ctx.naxes++] = canon_axes[i];
+	sctx = &ctx;
+	qsort(cells, n, sizeof *cells, cmp_cells);
+	sctx = NULL;
+}
+
+size_t report_cells_of(const struct rrun *r, const struct report_opts *o, const char *workload,
+		       struct rcell **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ncells && n < max; i++)
+		if ((!workload || strcmp(r->cells[i].workload, workload) == 0) &&
+		    report_cell_selected(o, &r->cells[i]))
+			out[n++] = &r->cells[i];
+	sort_cells(out, n, o);
+	return n;
+}
+
+static int axis_varies(struct rcell **cells, size_t n, const char *axis)
+{
+	char v[256], w[256];
+	for (size_t i = 1; i < n; i++) {
+		axis_text(cells[0]->axes, axis, v, sizeof v);
+		axis_text(cells[i]->axes, axis, w, sizeof w);
+		if (strcmp(v, w) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int listed(const char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_opts *o,
+			   const char **out, size_t max)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < o->nby && k < max; i++)
+		if (axis_varies(cells, n, o->by[i]) && !listed(out, k, o->by[i]))
+			out[k++] = o->by[i];
+	for (size_t i = 0; i < NCANON && k < max; i++)
+		if (axis_varies(cells, n, canon_axes[i]) && !listed(out, k, canon_axes[i]))
+			out[k++] = canon_axes[i];
+	return k;
+}
+
+const char report_legend_ignored[] =
+	"*: measured without a mount option the kernel ignored (see Problems)";
+const char report_legend_na[] =
+	"n/a: the cell ran, but no repetition recorded a usable figure (see Problems); "
+	"-: not in this run";
+
+void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
+{
+	if (c->missing) {
+		snprintf(out, len, "missing");
+		return;
+	}
+	if (c->ok == 0 || mi >= c->nm || !c->has[mi]) {
+		/* "-" is a cell the run does not have; this one ran and its figure is unusable */
+		snprintf(out, len, "%s", c->ok == 0 ? c->status : mi < c->nm ? "n/a" : "-");
+		return;
+	}
+	const struct summary *s = &c->st[mi];
+	int d = c->m[mi]->decimals;
+	int k = snprintf(out, len, "%.*f", d, s->median);
+	if (s->n >= 2 && k > 0 && (size_t)k < len)
+		k += snprintf(out + k, len - (size_t)k, " ±%.*f", d, s->stddev);
+	if ((int)s->n < c->reps && k > 0 && (size_t)k < len)
+		k += snprintf(out + k, len - (size_t)k, " (n=%zu of %d)", s->n, c->reps);
+	if (json_array_size(c->ignored) && k > 0 && (size_t)k < len)
+		snprintf(out + k, len - (size_t)k, " *");
+}
+
+/* The marks report_cell_text put in a grid's entry: their legends, and for HTML a tooltip
+ * and a class. */
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c)
+{
+	char why[512];
+	if (strcmp(g->cell[row * g->ncols + col], "n/a") == 0)
+		grid_legend(g, report_legend_na);
+	if (c && c->ok && report_ignored_text(c, why, sizeof why)) {
+		grid_legend(g, report_legend_ignored);
+		grid_tip(g, row, col, why);
+		g->cls[row * g->ncols + col] = 'i';
+	}
+}
+
+static char cell_class(const struct rcell *c)
+{
+	return c->missing ? 'm' : c->ok == 0 ? 'e' : 0;
+}
+
+/* Repeats among the cells: "3", or "1-3" when they differ. */
+static void reps_text(struct rcell **cells, size_t n, char *out, size_t len)
+{
+	int lo = 0, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (cells[i]->missing)
+			continue;
+		if (!lo || cells[i]->reps < lo)
+			lo = cells[i]->reps;
+		if (cells[i]->reps > hi)
+			hi = cells[i]->reps;
+	}
+	if (lo == hi)
+		snprintf(out, len, "%d", hi);
+	else
+		snprintf(out, len, "%d-%d", lo, hi);
+}
+
+struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_opts *o,
+			  const struct metric *m, const char *workload)
+{
+	const char *v[REPORT_MAX_AXES + NCANON];
+	size_t nv = report_varying_axes(cells, n, o, v, sizeof v / sizeof v[0]);
+	const char *col = nv >= 2 ? v[nv - 1] : NULL;
+	size_t nrowax = col ? nv - 1 : nv;
+	char buf[512], w[256];
+
+	/* columns: the column axis's values, in the order cells are sorted by it */
+	char *colv[256];
+	size_t ncolv = 0;
+	if (col) {
+		struct rcell *tmp[4096];
+		size_t nt = n < 4096 ? n : 4096;
+		memcpy(tmp, cells, nt * sizeof *tmp);
+		struct report_opts co = { .nby = 1, .by = { col } };
+		sort_cells(tmp, nt, &co);
+		for (size_t i = 0; i < nt && ncolv < 256; i++) {
+			axis_text(tmp[i]->axes, col, w, sizeof w);
+			size_t j;
+			for (j = 0; j < ncolv && strcmp(colv[j], w); j++)
+				;
+			if (j == ncolv)
+				colv[ncolv++] = strdup(w);
+		}
+	} else {
+		colv[ncolv++] = strdup(m->label);
+	}
+
+	char reps[32];
+	reps_text(cells, n, reps, sizeof reps);
+	snprintf(buf, sizeof buf, "%s: %s%s%s, %s is better", workload, m->label,
+		 strcmp(m->label, m->unit) && *m->unit ? " in " : "",
+		 strcmp(m->label, m->unit) ? m->unit : "", m->higher_better ? "higher" : "lower");
+	struct grid *g = grid_new(buf, (nrowax ? nrowax : 1) + ncolv);
+
+	/* the note: what the numbers are, the column axis, and the axes that do not vary */
+	int k = snprintf(buf, sizeof buf, "median%s over %s repeat%s", strcmp(reps, "1") ? " ±stddev" : "",
+			 reps, strcmp(reps, "1") ? "s" : "");
+	if (col)
+		k += snprintf(buf + k, sizeof buf - (size_t)k, "; columns: %s", col);
+	for (size_t i = 0; i < NCANON && n; i++) {
+		if (listed(v, nv, canon_axes[i]))
+			continue;
+		axis_text(cells[0]->axes, canon_axes[i], w, sizeof w);
+		/* "missing 0" (no failed member) would only puzzle a reader */
+		if (*w && (size_t)k < sizeof buf && !(strcmp(canon_axes[i], "missing") == 0 && strcmp(w, "0") == 0))
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "; %s %s", canon_axes[i], w);
+	}
+	g->note = strdup(buf);
+
+	for (size_t i = 0; i < nrowax; i++)
+		grid_set(g, 0, i, "%s", v[i]);
+	if (!nrowax)
+		grid_set(g, 0, 0, "cell");
+	size_t c0 = nrowax ? nrowax : 1;
+	for (size_t j = 0; j < ncolv; j++)
+		grid_set(g, 0, c0 + j, "%s", colv[j]);
+
+	/* rows: one per distinct tuple of row-axis values, in sorted order */
+	for (size_t i = 0; i < n; i++) {
+		char key[1024] = "";
+		size_t kl = 0;
+		for (size_t a = 0; a < nrowax; a++) {
+			axis_text(cells[i]->axes, v[a], w, sizeof w);
+			kl += (size_t)snprintf(key + kl, sizeof key - kl, "%s\x1f", w);
+			if (kl >= sizeof key)
+				kl = sizeof key - 1;
+		}
+		size_t row;
+		int found = 0;
+		for (row = 1; row < g->nrows; row++) {
+			char rk[1024] = "";
+			size_t rl = 0;
+			for (size_t a = 0; a < nrowax; a++) {
+				rl += (size_t)snprintf(rk + rl, sizeof rk - rl, "%s\x1f",
+						       g->cell[row * g->ncols + a]);
+				if (rl >= sizeof rk)
+					rl = sizeof rk - 1;
+			}
+			if (strcmp(rk, key) == 0) {
+				found = 1;
+				break;
+			}
+		}
+		if (!found) {
+			grid_add_row(g);
+			row = g->nrows - 1;
+			for (size_t a = 0; a < nrowax; a++) {
+				axis_text(cells[i]->axes, v[a], w, sizeof w);
+				grid_set(g, row, a, "%s", w);
+			}
+			for (size_t j = 0; j < ncolv; j++)
+				grid_set(g, row, c0 + j, "-");   /* not in this run */
+			if (!nrowax) {
+				/* one cell only: name it by its id without the workload */
+				const char *sl = strrchr(cells[i]->id, '/');
+				grid_set(g, row, 0, "%.*s", sl ? (int)(sl - cells[i]->id) : (int)strlen(cells[i]->id),
+					 cells[i]->id);
+			}
+		}
+		size_t col_i = 0;
+		if (col) {
+			axis_text(cells[i]->axes, col, w, sizeof w);
+			for (col_i = 0; col_i < ncolv && strcmp(colv[col_i], w); col_i++)
+				;
+		}
+		size_t mi;
+		for (mi = 0; mi < cells[i]->nm && strcmp(cells[i]->m[mi]->key, m->key); mi++)
+			;
+		report_cell_text(cells[i], mi, buf, sizeof buf);
+		grid_set(g, row, c0 + col_i, "%s", buf);
+		g->cls[row * g->ncols + c0 + col_i] = cell_class(cells[i]);
+		report_grid_marks(g, row, c0 + col_i, cells[i]);
+	}
+	for (size_t j = 0; j < ncolv; j++)
+		free(colv[j]);
+	return g;
+}
+
+/* Every axis of a cell record (README, "axes"): what --by, --where and --group-by may name,
+ * and the CSV's first columns, followed by median/min/max/stddev of every metric. */
+const char *const report_axes[] = { "array", "level", "devices", "missing", "chunk", "fs",
+				    "fstype", "mount", "workload", "wtype" };
+#define NFLAT (sizeof report_axes / sizeof report_axes[0])
+const size_t report_naxes = NFLAT;
+
+int report_axis_known(const char *axis)
+{
+	for (size_t i = 0; i < NFLAT; i++)
+		if (strcmp(axis, report_axes[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void num(char *out, size_t len, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(out, len, "%s", "");
+	else
+		snprintf(out, len, "%.6g", v);
+}
+
+struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
+{
+	const struct metric *ms[64];
+	size_t nms = 0;
+	for (size_t r = 0; r < rs->n; r++)
+		for (size_t c = 0; c < rs->run[r].ncells; c++)
+			for (size_t m = 0; m < rs->run[r].cells[c].nm; m++) {
+				const struct metric *x = rs->run[r].cells[c].m[m];
+				size_t j;
+				for (j = 0; j < nms && strcmp(ms[j]->key, x->key); j++)
+					;
+				if (j == nms && nms < 64)
+					ms[nms++] = x;
+			}
+	static const char *const stat_names[] = { "median", "min", "max", "stddev" };
+	size_t fixed = 2 + NFLAT + 5;
+	struct grid *g = grid_new("cells", fixed + 4 * nms);
+	size_t col = 0;
+	grid_set(g, 0, col++, "run");
+	grid_set(g, 0, col++, "cell");
+	for (size_t i = 0; i < NFLAT; i++)
+		grid_set(g, 0, col++, "%s", report_axes[i]);
+	grid_set(g, 0, col++, "status");
+	grid_set(g, 0, col++, "reps");
+	grid_set(g, 0, col++, "ok");
+	grid_set(g, 0, col++, "error");
+	grid_set(g, 0, col++, "mount_effective");
+	for (size_t m = 0; m < nms; m++)
+		for (size_t s = 0; s < 4; s++)
+			grid_set(g, 0, col++, "%s_%s", ms[m]->key, stat_names[s]);
+
+	for (size_t r = 0; r < rs->n; r++) {
+		struct rcell *cells[4096];
+		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, 4096);
+		for (size_t i = 0; i < n; i++) {
+			struct rcell *c = cells[i];
+			char w[512];
+			grid_add_row(g);
+			size_t row = g->nrows - 1;
+			col = 0;
+			grid_set(g, row, col++, "%s", rs->run[r].id);
+			grid_set(g, row, col++, "%s", c->id);
+			for (size_t a = 0; a < NFLAT; a++) {
+				json_t *v = json_object_get(c->axes, report_axes[a]);
+				if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
+					grid_set(g, row, col++, "%lld", (long long)json_integer_value(v));
+				else {
+					axis_text(c->axes, report_axes[a], w, sizeof w);
+					grid_set(g, row, col++, "%s", w);
+				}
+			}
+			grid_set(g, row, col++, "%s", c->status);
+			grid_set(g, row, col++, "%d", c->reps);
+			grid_set(g, row, col++, "%d", c->ok);
+			json_t *bad = json_array_get(c->bad, 0);
+			grid_set(g, row, col++, "%s", bad ? json_string_value(json_object_get(bad, "error")) ?: "" : "");
+			json_t *first = NULL, *rec;
+			size_t ri;
+			json_array_foreach(rs->run[r].records, ri, rec)
+				if (!first && strcmp(json_string_value(json_object_get(rec, "cell")) ?: "", c->id) == 0)
+					first = rec;
+			grid_set(g, row, col++, "%s", json_string_value(json_object_get(first, "mount_effective")) ?: "");
+			for (size_t m = 0; m < nms; m++) {
+				size_t mi;
+				for (mi = 0; mi < c->nm && strcmp(c->m[mi]->key, ms[m]->key); mi++)
+					;
+				if (mi == c->nm || !c->has[mi]) {
+					col += 4;
+					continue;
+				}
+				const struct summary *s = &c->st[mi];
+				double vals[4] = { s->median, s->min, s->max, s->stddev };
+				for (size_t k = 0; k < 4; k++) {
+					num(w, sizeof w, vals[k]);
+					grid_set(g, row, col++, "%s", w);
+				}
+			}
+		}
+	}
+	return g;
+}
