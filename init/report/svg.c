@@ -38,56 +38,46 @@ static int metric_of(const struct rcell *c, const struct metric *m)
 	return -1;
 }
 
-void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metric *m,
-	       const char *title, const char *xlabel)
+/* Where everything goes: the chart's fixed margins and what the items make of them. */
+struct frame {
+	int bw, gap, left, right, topm, plot_h;   /* bar width, cluster gap, margins, plot height */
+	int cluster_w, plot_w, per_row, legend_h, width, height;
+	double ymax, step;
+	size_t nc, ns;                           /* clusters and series */
+};
+
+static void frame_size(struct frame *fr, double top)
 {
-	static char clusters[64][128], series[16][128];
-	size_t nc = 0, ns = 0;
-	double top = 0;
-	int nofig = 0;
-	for (size_t i = 0; i < n; i++) {
-		index_of(clusters, &nc, it[i].cluster, 64);
-		index_of(series, &ns, it[i].series, 16);
-		int k = metric_of(it[i].c, m);
-		nofig += k < 0;
-		if (k >= 0 && it[i].c->st[k].max > top)
-			top = it[i].c->st[k].max;
-	}
-	double step = nice_step(top * 1.05);
-	double ymax = step * ceil(top * 1.05 / step);
-	if (!(ymax > 0))
-		ymax = 1;
-
-	const int bw = 26, gap = 28, left = 70, right = 20, topm = 40, plot_h = 240;
-	int cluster_w = (int)ns * bw + gap;
-	if (nc && (int)nc * cluster_w < 360)
-		cluster_w = 360 / (int)nc;   /* few bars: spread the clusters over a readable width */
-	int plot_w = (int)nc * cluster_w;
-	if (plot_w < 360)
-		plot_w = 360;
+	*fr = (struct frame){ .bw = 26, .gap = 28, .left = 70, .right = 20, .topm = 40, .plot_h = 240,
+			      .nc = fr->nc, .ns = fr->ns };
+	fr->step = nice_step(top * 1.05);
+	fr->ymax = fr->step * ceil(top * 1.05 / fr->step);
+	if (!(fr->ymax > 0))
+		fr->ymax = 1;
+	fr->cluster_w = (int)fr->ns * fr->bw + fr->gap;
+	if (fr->nc && (int)fr->nc * fr->cluster_w < 360)
+		fr->cluster_w = 360 / (int)fr->nc;   /* few bars: spread the clusters over a readable width */
+	fr->plot_w = (int)fr->nc * fr->cluster_w;
+	if (fr->plot_w < 360)
+		fr->plot_w = 360;
 	/* As many 200-pixel legend entries to a row as the chart is wide, so none is clipped. */
-	int per_row = (plot_w + right) / 200 > 0 ? (plot_w + right) / 200 : 1;
-	int legend_h = ns > 1 ? 18 * (((int)ns + per_row - 1) / per_row) + 10 : 0;
-	int width = left + plot_w + right, height = topm + plot_h + 50 + legend_h;
+	fr->per_row = (fr->plot_w + fr->right) / 200 > 0 ? (fr->plot_w + fr->right) / 200 : 1;
+	fr->legend_h = fr->ns > 1 ? 18 * (((int)fr->ns + fr->per_row - 1) / fr->per_row) + 10 : 0;
+	fr->width = fr->left + fr->plot_w + fr->right;
+	fr->height = fr->topm + fr->plot_h + 50 + fr->legend_h;
+}
 
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", width, height, width, height);
-	html_escape(f, title);
-	fputs("\">\n<text x=\"4\" y=\"16\" class=\"title\">", f);
-	html_escape(f, title);
-	fprintf(f, "</text>\n<text x=\"4\" y=\"32\" class=\"sub\">bar: median; whisker: min to max over "
-		"repeats; %s is better%s</text>\n", m->higher_better ? "higher" : "lower",
-		nofig ? "; &#215;: no figures (error, skipped or missing)" : "");
-
-	/* y axis: gridlines with values, and the unit */
-	for (double y = 0; y <= ymax + step / 2; y += step) {
-		double py = topm + plot_h - y / ymax * plot_h;
+/* y axis: gridlines with values, and the unit */
+static void svg_yaxis(FILE *f, const struct frame *fr, const struct metric *m)
+{
+	for (double y = 0; y <= fr->ymax + fr->step / 2; y += fr->step) {
+		double py = fr->topm + fr->plot_h - y / fr->ymax * fr->plot_h;
 		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
 			"<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%g</text>\n",
-			left, left + plot_w, py, py, left - 6, py + 4, y);
+			fr->left, fr->left + fr->plot_w, py, py, fr->left - 6, py + 4, y);
 	}
 	fprintf(f, "<text transform=\"translate(16 %d) rotate(-90)\" class=\"axis\" text-anchor=\"middle\">",
-		topm + plot_h / 2);
+		fr->topm + fr->plot_h / 2);
 	html_escape(f, m->label);
 	if (*m->unit && strcmp(m->unit, m->label)) {
 		fputs(" (", f);
@@ -95,59 +85,96 @@ void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metr
 		fputs(")", f);
 	}
 	fputs("</text>\n", f);
-	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axisline\"/>\n", left,
-		left + plot_w, topm + plot_h, topm + plot_h);
+	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axisline\"/>\n", fr->left,
+		fr->left + fr->plot_w, fr->topm + fr->plot_h, fr->topm + fr->plot_h);
+}
 
-	/* bars */
-	for (size_t i = 0; i < n; i++) {
-		size_t ci = index_of(clusters, &nc, it[i].cluster, 64);
-		size_t si = index_of(series, &ns, it[i].series, 16);
-		double x = left + (double)ci * cluster_w + (cluster_w - (double)ns * bw) / 2 + (double)si * bw;
-		int k = metric_of(it[i].c, m);
-		if (k < 0) {
-			/* no figures: say why where the bar would be */
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"nofig\" text-anchor=\"middle\">&#215;"
-				"<title>", x + bw / 2.0, topm + plot_h - 4);
-			html_escape(f, it[i].c->id);
-			fprintf(f, ": %s</title></text>\n", it[i].c->missing ? "missing" : it[i].c->status);
-			continue;
-		}
-		const struct summary *s = &it[i].c->st[k];
-		double h = s->median / ymax * plot_h;
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>",
-			x + 1, topm + plot_h - h, bw - 2, h, palette[si % NPAL]);
-		html_escape(f, it[i].c->id);
-		fprintf(f, ": median %.*f, min %.*f, max %.*f, n %zu</title></rect>\n", m->decimals + 1,
-			s->median, m->decimals + 1, s->min, m->decimals + 1, s->max, s->n);
-		if (s->n >= 2) {
-			double y1 = topm + plot_h - s->min / ymax * plot_h;
-			double y2 = topm + plot_h - s->max / ymax * plot_h;
-			double cx = x + bw / 2.0;
-			fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" class=\"whisker\"/>\n",
-				cx, y1, y2, cx - 5, y1, cx + 5, cx - 5, y2, cx + 5);
-		}
+/* One bar with its whisker at x, or a cross saying why there are no figures. */
+static void svg_bar(FILE *f, const struct frame *fr, const struct rcell *c, const struct metric *m,
+		    double x, size_t si)
+{
+	int k = metric_of(c, m), bw = fr->bw, base = fr->topm + fr->plot_h;
+	if (k < 0) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"nofig\" text-anchor=\"middle\">&#215;"
+			"<title>", x + bw / 2.0, base - 4);
+		html_escape(f, c->id);
+		fprintf(f, ": %s</title></text>\n", c->missing ? "missing" : c->status);
+		return;
 	}
+	const struct summary *s = &c->st[k];
+	double h = s->median / fr->ymax * fr->plot_h;
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>",
+		x + 1, base - h, bw - 2, h, palette[si % NPAL]);
+	html_escape(f, c->id);
+	fprintf(f, ": median %.*f, min %.*f, max %.*f, n %zu</title></rect>\n", m->decimals + 1,
+		s->median, m->decimals + 1, s->min, m->decimals + 1, s->max, s->n);
+	if (s->n >= 2) {
+		double y1 = base - s->min / fr->ymax * fr->plot_h;
+		double y2 = base - s->max / fr->ymax * fr->plot_h;
+		double cx = x + bw / 2.0;
+		fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" class=\"whisker\"/>\n",
+			cx, y1, y2, cx - 5, y1, cx + 5, cx - 5, y2, cx + 5);
+	}
+}
 
-	/* x axis: cluster names and the axis they are values of */
-	for (size_t ci = 0; ci < nc; ci++) {
+/* x axis: cluster names and the axis they are values of; the legend when bars differ */
+static void svg_xaxis_legend(FILE *f, const struct frame *fr, char clusters[][128],
+			     char series[][128], const char *xlabel)
+{
+	for (size_t ci = 0; ci < fr->nc; ci++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">",
-			left + ci * cluster_w + cluster_w / 2.0, topm + plot_h + 16);
+			fr->left + ci * fr->cluster_w + fr->cluster_w / 2.0, fr->topm + fr->plot_h + 16);
 		html_escape(f, clusters[ci]);
 		fputs("</text>\n", f);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">", left + plot_w / 2.0,
-		topm + plot_h + 36);
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">",
+		fr->left + fr->plot_w / 2.0, fr->topm + fr->plot_h + 36);
 	html_escape(f, xlabel);
 	fputs("</text>\n", f);
-
-	/* legend, when bars in a cluster differ */
-	if (ns > 1)
-		for (size_t si = 0; si < ns; si++) {
-			int lx = left + (int)si % per_row * 200, ly = topm + plot_h + 50 + (int)si / per_row * 18;
+	if (fr->ns > 1)
+		for (size_t si = 0; si < fr->ns; si++) {
+			int lx = fr->left + (int)si % fr->per_row * 200;
+			int ly = fr->topm + fr->plot_h + 50 + (int)si / fr->per_row * 18;
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 				"<text x=\"%d\" y=\"%d\" class=\"tick\">", lx, ly, palette[si % NPAL], lx + 16, ly + 10);
 			html_escape(f, series[si]);
 			fputs("</text>\n", f);
 		}
+}
+
+void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metric *m,
+	       const char *title, const char *xlabel)
+{
+	static char clusters[64][128], series[16][128];
+	struct frame fr = { 0 };
+	double top = 0;
+	int nofig = 0;
+	for (size_t i = 0; i < n; i++) {
+		index_of(clusters, &fr.nc, it[i].cluster, 64);
+		index_of(series, &fr.ns, it[i].series, 16);
+		int k = metric_of(it[i].c, m);
+		nofig += k < 0;
+		if (k >= 0 && it[i].c->st[k].max > top)
+			top = it[i].c->st[k].max;
+	}
+	frame_size(&fr, top);
+
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", fr.width, fr.height, fr.width, fr.height);
+	html_escape(f, title);
+	fputs("\">\n<text x=\"4\" y=\"16\" class=\"title\">", f);
+	html_escape(f, title);
+	fprintf(f, "</text>\n<text x=\"4\" y=\"32\" class=\"sub\">bar: median; whisker: min to max over "
+		"repeats; %s is better%s</text>\n", m->higher_better ? "higher" : "lower",
+		nofig ? "; &#215;: no figures (error, skipped or missing)" : "");
+	svg_yaxis(f, &fr, m);
+	for (size_t i = 0; i < n; i++) {
+		size_t ci = index_of(clusters, &fr.nc, it[i].cluster, 64);
+		size_t si = index_of(series, &fr.ns, it[i].series, 16);
+		double x = fr.left + (double)ci * fr.cluster_w + (fr.cluster_w - (double)fr.ns * fr.bw) / 2 +
+			   (double)si * fr.bw;
+		svg_bar(f, &fr, it[i].c, m, x, si);
+	}
+	svg_xaxis_legend(f, &fr, clusters, series, xlabel);
 	fputs("</svg>\n", f);
 }

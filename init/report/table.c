@@ -172,7 +172,7 @@ static int axis_varies(struct rcell **cells, size_t n, const char *axis)
 	return 0;
 }
 
-static int listed(const char **v, size_t n, const char *s)
+static int listed(const char *const *v, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(v[i], s) == 0)
@@ -258,44 +258,39 @@ static void reps_text(struct rcell **cells, size_t n, char *out, size_t len)
 		snprintf(out, len, "%d-%d", lo, hi);
 }
 
-struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_opts *o,
-			  const struct metric *m, const char *workload)
+/* The column axis's values, in the order cells are sorted by it; or the metric's label alone
+ * when there is no column axis. Each a strdup the caller frees. */
+static size_t pivot_columns(struct rcell **cells, size_t n, const char *col,
+			    const struct metric *m, char **colv, size_t max)
 {
-	const char *v[REPORT_MAX_AXES + NCANON];
-	size_t nv = report_varying_axes(cells, n, o, v, sizeof v / sizeof v[0]);
-	const char *col = nv >= 2 ? v[nv - 1] : NULL;
-	size_t nrowax = col ? nv - 1 : nv;
-	char buf[512], w[256];
-
-	/* columns: the column axis's values, in the order cells are sorted by it */
-	char *colv[256];
+	char w[256];
 	size_t ncolv = 0;
-	if (col) {
-		struct rcell *tmp[4096];
-		size_t nt = n < 4096 ? n : 4096;
-		memcpy(tmp, cells, nt * sizeof *tmp);
-		struct report_opts co = { .nby = 1, .by = { col } };
-		sort_cells(tmp, nt, &co);
-		for (size_t i = 0; i < nt && ncolv < 256; i++) {
-			axis_text(tmp[i]->axes, col, w, sizeof w);
-			size_t j;
-			for (j = 0; j < ncolv && strcmp(colv[j], w); j++)
-				;
-			if (j == ncolv)
-				colv[ncolv++] = strdup(w);
-		}
-	} else {
+	if (!col) {
 		colv[ncolv++] = strdup(m->label);
+		return ncolv;
 	}
+	struct rcell *tmp[4096];
+	size_t nt = n < 4096 ? n : 4096;
+	memcpy(tmp, cells, nt * sizeof *tmp);
+	struct report_opts co = { .nby = 1, .by = { col } };
+	sort_cells(tmp, nt, &co);
+	for (size_t i = 0; i < nt && ncolv < max; i++) {
+		axis_text(tmp[i]->axes, col, w, sizeof w);
+		size_t j;
+		for (j = 0; j < ncolv && strcmp(colv[j], w); j++)
+			;
+		if (j == ncolv)
+			colv[ncolv++] = strdup(w);
+	}
+	return ncolv;
+}
 
-	char reps[32];
+/* The grid's note: what the numbers are, the column axis, and the axes that do not vary. */
+static void pivot_note(struct grid *g, struct rcell **cells, size_t n, const char *const *v,
+		       size_t nv, const char *col)
+{
+	char buf[512], w[256], reps[32];
 	reps_text(cells, n, reps, sizeof reps);
-	snprintf(buf, sizeof buf, "%s: %s%s%s, %s is better", workload, m->label,
-		 strcmp(m->label, m->unit) && *m->unit ? " in " : "",
-		 strcmp(m->label, m->unit) ? m->unit : "", m->higher_better ? "higher" : "lower");
-	struct grid *g = grid_new(buf, (nrowax ? nrowax : 1) + ncolv);
-
-	/* the note: what the numbers are, the column axis, and the axes that do not vary */
 	int k = snprintf(buf, sizeof buf, "median%s over %s repeat%s", strcmp(reps, "1") ? " ±stddev" : "",
 			 reps, strcmp(reps, "1") ? "s" : "");
 	if (col)
@@ -309,6 +304,71 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 			k += snprintf(buf + k, sizeof buf - (size_t)k, "; %s %s", canon_axes[i], w);
 	}
 	g->note = strdup(buf);
+}
+
+/* The row-axis values of a cell, joined by \x1f, as a key for its row. */
+static void row_key(const char *const *values, size_t nvalues, char *key, size_t len)
+{
+	size_t kl = 0;
+	key[0] = '\0';
+	for (size_t a = 0; a < nvalues; a++) {
+		kl += (size_t)snprintf(key + kl, len - kl, "%s\x1f", values[a]);
+		if (kl >= len)
+			kl = len - 1;
+	}
+}
+
+/* The row of the cell's row-axis values: found, or added with "-" in every column (not in
+ * this run). */
+static size_t pivot_row(struct grid *g, const struct rcell *cell, const char *const *v,
+			size_t nrowax, size_t ncolv)
+{
+	char w[REPORT_MAX_AXES + NCANON][256], key[1024], rk[1024];
+	const char *vals[REPORT_MAX_AXES + NCANON];
+	size_t c0 = nrowax ? nrowax : 1;
+	for (size_t a = 0; a < nrowax; a++) {
+		axis_text(cell->axes, v[a], w[a], sizeof w[a]);
+		vals[a] = w[a];
+	}
+	row_key(vals, nrowax, key, sizeof key);
+	for (size_t row = 1; row < g->nrows; row++) {
+		const char *have[REPORT_MAX_AXES + NCANON];
+		for (size_t a = 0; a < nrowax; a++)
+			have[a] = g->cell[row * g->ncols + a];
+		row_key(have, nrowax, rk, sizeof rk);
+		if (strcmp(rk, key) == 0)
+			return row;
+	}
+	grid_add_row(g);
+	size_t row = g->nrows - 1;
+	for (size_t a = 0; a < nrowax; a++)
+		grid_set(g, row, a, "%s", w[a]);
+	for (size_t j = 0; j < ncolv; j++)
+		grid_set(g, row, c0 + j, "-");   /* not in this run */
+	if (!nrowax) {
+		/* one cell only: name it by its id without the workload */
+		const char *sl = strrchr(cell->id, '/');
+		grid_set(g, row, 0, "%.*s", sl ? (int)(sl - cell->id) : (int)strlen(cell->id), cell->id);
+	}
+	return row;
+}
+
+struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_opts *o,
+			  const struct metric *m, const char *workload)
+{
+	const char *v[REPORT_MAX_AXES + NCANON];
+	size_t nv = report_varying_axes(cells, n, o, v, sizeof v / sizeof v[0]);
+	const char *col = nv >= 2 ? v[nv - 1] : NULL;
+	size_t nrowax = col ? nv - 1 : nv;
+	char buf[512], w[256];
+	char *colv[256];
+	size_t ncolv = pivot_columns(cells, n, col, m, colv, 256);
+
+	snprintf(buf, sizeof buf, "%s: %s%s%s, %s is better", workload, m->label,
+		 strcmp(m->label, m->unit) && *m->unit ? " in " : "",
+		 strcmp(m->label, m->unit) ? m->unit : "", m->higher_better ? "higher" : "lower");
+	struct grid *g = grid_new(buf, (nrowax ? nrowax : 1) + ncolv);
+	pivot_note(g, cells, n, v, nv, col);
 
 	for (size_t i = 0; i < nrowax; i++)
 		grid_set(g, 0, i, "%s", v[i]);
@@ -320,46 +380,7 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 
 	/* rows: one per distinct tuple of row-axis values, in sorted order */
 	for (size_t i = 0; i < n; i++) {
-		char key[1024] = "";
-		size_t kl = 0;
-		for (size_t a = 0; a < nrowax; a++) {
-			axis_text(cells[i]->axes, v[a], w, sizeof w);
-			kl += (size_t)snprintf(key + kl, sizeof key - kl, "%s\x1f", w);
-			if (kl >= sizeof key)
-				kl = sizeof key - 1;
-		}
-		size_t row;
-		int found = 0;
-		for (row = 1; row < g->nrows; row++) {
-			char rk[1024] = "";
-			size_t rl = 0;
-			for (size_t a = 0; a < nrowax; a++) {
-				rl += (size_t)snprintf(rk + rl, sizeof rk - rl, "%s\x1f",
-						       g->cell[row * g->ncols + a]);
-				if (rl >= sizeof rk)
-					rl = sizeof rk - 1;
-			}
-			if (strcmp(rk, key) == 0) {
-				found = 1;
-				break;
-			}
-		}
-		if (!found) {
-			grid_add_row(g);
-			row = g->nrows - 1;
-			for (size_t a = 0; a < nrowax; a++) {
-				axis_text(cells[i]->axes, v[a], w, sizeof w);
-				grid_set(g, row, a, "%s", w);
-			}
-			for (size_t j = 0; j < ncolv; j++)
-				grid_set(g, row, c0 + j, "-");   /* not in this run */
-			if (!nrowax) {
-				/* one cell only: name it by its id without the workload */
-				const char *sl = strrchr(cells[i]->id, '/');
-				grid_set(g, row, 0, "%.*s", sl ? (int)(sl - cells[i]->id) : (int)strlen(cells[i]->id),
-					 cells[i]->id);
-			}
-		}
+		size_t row = pivot_row(g, cells[i], v, nrowax, ncolv);
 		size_t col_i = 0;
 		if (col) {
 			axis_text(cells[i]->axes, col, w, sizeof w);
@@ -402,9 +423,9 @@ static void num(char *out, size_t len, double v)
 		snprintf(out, len, "%.6g", v);
 }
 
-struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
+/* Every metric any cell of the runs has, in the order first seen. */
+static size_t flat_metrics(const struct runset *rs, const struct metric **ms, size_t max)
 {
-	const struct metric *ms[64];
 	size_t nms = 0;
 	for (size_t r = 0; r < rs->n; r++)
 		for (size_t c = 0; c < rs->run[r].ncells; c++)
@@ -413,10 +434,64 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 				size_t j;
 				for (j = 0; j < nms && strcmp(ms[j]->key, x->key); j++)
 					;
-				if (j == nms && nms < 64)
+				if (j == nms && nms < max)
 					ms[nms++] = x;
 			}
-	static const char *const stat_names[] = { "median", "min", "max", "stddev" };
+	return nms;
+}
+
+static const char *const stat_names[] = { "median", "min", "max", "stddev" };
+
+/* One row of the flat table: the cell's axes, status and the four figures of each metric. */
+static void flat_row(struct grid *g, const struct rrun *run, const struct rcell *c,
+		     const struct metric *const *ms, size_t nms)
+{
+	char w[512];
+	grid_add_row(g);
+	size_t row = g->nrows - 1, col = 0;
+	grid_set(g, row, col++, "%s", run->id);
+	grid_set(g, row, col++, "%s", c->id);
+	for (size_t a = 0; a < NFLAT; a++) {
+		json_t *v = json_object_get(c->axes, report_axes[a]);
+		if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
+			grid_set(g, row, col++, "%lld", (long long)json_integer_value(v));
+		else {
+			axis_text(c->axes, report_axes[a], w, sizeof w);
+			grid_set(g, row, col++, "%s", w);
+		}
+	}
+	grid_set(g, row, col++, "%s", c->status);
+	grid_set(g, row, col++, "%d", c->reps);
+	grid_set(g, row, col++, "%d", c->ok);
+	json_t *bad = json_array_get(c->bad, 0);
+	grid_set(g, row, col++, "%s", bad ? json_string_value(json_object_get(bad, "error")) ?: "" : "");
+	json_t *first = NULL, *rec;
+	size_t ri;
+	json_array_foreach(run->records, ri, rec)
+		if (!first && strcmp(json_string_value(json_object_get(rec, "cell")) ?: "", c->id) == 0)
+			first = rec;
+	grid_set(g, row, col++, "%s", json_string_value(json_object_get(first, "mount_effective")) ?: "");
+	for (size_t m = 0; m < nms; m++) {
+		size_t mi;
+		for (mi = 0; mi < c->nm && strcmp(c->m[mi]->key, ms[m]->key); mi++)
+			;
+		if (mi == c->nm || !c->has[mi]) {
+			col += 4;
+			continue;
+		}
+		const struct summary *s = &c->st[mi];
+		double vals[4] = { s->median, s->min, s->max, s->stddev };
+		for (size_t k = 0; k < 4; k++) {
+			num(w, sizeof w, vals[k]);
+			grid_set(g, row, col++, "%s", w);
+		}
+	}
+}
+
+struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
+{
+	const struct metric *ms[64];
+	size_t nms = flat_metrics(rs, ms, 64);
 	size_t fixed = 2 + NFLAT + 5;
 	struct grid *g = grid_new("cells", fixed + 4 * nms);
 	size_t col = 0;
@@ -436,50 +511,8 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 	for (size_t r = 0; r < rs->n; r++) {
 		struct rcell *cells[4096];
 		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, 4096);
-		for (size_t i = 0; i < n; i++) {
-			struct rcell *c = cells[i];
-			char w[512];
-			grid_add_row(g);
-			size_t row = g->nrows - 1;
-			col = 0;
-			grid_set(g, row, col++, "%s", rs->run[r].id);
-			grid_set(g, row, col++, "%s", c->id);
-			for (size_t a = 0; a < NFLAT; a++) {
-				json_t *v = json_object_get(c->axes, report_axes[a]);
-				if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
-					grid_set(g, row, col++, "%lld", (long long)json_integer_value(v));
-				else {
-					axis_text(c->axes, report_axes[a], w, sizeof w);
-					grid_set(g, row, col++, "%s", w);
-				}
-			}
-			grid_set(g, row, col++, "%s", c->status);
-			grid_set(g, row, col++, "%d", c->reps);
-			grid_set(g, row, col++, "%d", c->ok);
-			json_t *bad = json_array_get(c->bad, 0);
-			grid_set(g, row, col++, "%s", bad ? json_string_value(json_object_get(bad, "error")) ?: "" : "");
-			json_t *first = NULL, *rec;
-			size_t ri;
-			json_array_foreach(rs->run[r].records, ri, rec)
-				if (!first && strcmp(json_string_value(json_object_get(rec, "cell")) ?: "", c->id) == 0)
-					first = rec;
-			grid_set(g, row, col++, "%s", json_string_value(json_object_get(first, "mount_effective")) ?: "");
-			for (size_t m = 0; m < nms; m++) {
-				size_t mi;
-				for (mi = 0; mi < c->nm && strcmp(c->m[mi]->key, ms[m]->key); mi++)
-					;
-				if (mi == c->nm || !c->has[mi]) {
-					col += 4;
-					continue;
-				}
-				const struct summary *s = &c->st[mi];
-				double vals[4] = { s->median, s->min, s->max, s->stddev };
-				for (size_t k = 0; k < 4; k++) {
-					num(w, sizeof w, vals[k]);
-					grid_set(g, row, col++, "%s", w);
-				}
-			}
-		}
+		for (size_t i = 0; i < n; i++)
+			flat_row(g, &rs->run[r], cells[i], ms, nms);
 	}
 	return g;
 }
