@@ -9,11 +9,17 @@
 #    and - dropped, "-1", "-2" after a repeated heading. Links to http(s) and mailto are not
 #    followed.
 # 2. docs/index: README.md links every docs/*.md.
+# 3. docs/plan-example: the plan under "Every key in one plan" in docs/plans.md passes
+#    `out/fsmatrix check --disks 4`, and every line of the output shown after it ("..." aside)
+#    is a line of what check prints now.
 # One line per test, "ok - docs/NAME" or "FAIL - docs/NAME: why" and "#" detail lines.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 export LC_ALL=C
+FSM=$ROOT/out/fsmatrix
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
 
 # anchors FILE: every anchor the file's headings give, one a line (fenced code skipped).
 anchors() {
@@ -87,4 +93,31 @@ if [ -z "$missing" ]; then
 	echo "ok - docs/index"
 else
 	echo "FAIL - docs/index: README.md does not link$missing"
+fi
+
+# blocks FILE HEADING: the first two fenced blocks after the heading, as $TMP/block1, $TMP/block2.
+blocks() {
+	awk -v h="$2" -v dir="$TMP" '
+	$0 == h { on = 1; next }
+	on && /^#+ / { exit }
+	on && /^```/ { if (code) { code = 0; if (++n == 2) exit } else code = 1; next }
+	on && code { print > (dir "/block" (n + 1)) }' "$1"
+}
+blocks docs/plans.md "## Every key in one plan"
+if [ ! -s "$TMP/block1" ] || [ ! -s "$TMP/block2" ]; then
+	echo "FAIL - docs/plan-example: no plan and output under \"## Every key in one plan\" in docs/plans.md"
+else
+	mv "$TMP/block1" "$TMP/every-key.ini"
+	(cd "$TMP" && timeout 60 "$FSM" check every-key.ini --disks 4) >"$TMP/out" 2>&1
+	rc=$?
+	stale=$(grep -vxF '...' "$TMP/block2" | grep -vxF -f "$TMP/out")
+	if [ "$rc" != 0 ]; then
+		echo "FAIL - docs/plan-example: fsmatrix check exited with status $rc"
+		head -n 5 "$TMP/out" | sed 's/^/#   /'
+	elif [ -n "$stale" ]; then
+		echo "FAIL - docs/plan-example: lines shown in docs/plans.md that check no longer prints"
+		printf '%s\n' "$stale" | head -n 5 | sed 's/^/#   /'
+	else
+		echo "ok - docs/plan-example"
+	fi
 fi
