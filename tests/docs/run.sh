@@ -1,0 +1,123 @@
+#!/bin/bash
+# tests/docs/run.sh: the manual's links resolve, and the README leads to every docs file.
+#
+#   tests/docs/run.sh
+#
+# 1. docs/links: in README.md and docs/*.md, every relative link [text](TARGET) outside code
+#    names a file that exists, and its #anchor (or a bare #anchor) a heading of that file,
+#    as GitHub spells it: lower case, spaces to hyphens, everything but letters, digits, _
+#    and - dropped, "-1", "-2" after a repeated heading. Links to http(s) and mailto are not
+#    followed.
+# 2. docs/index: README.md links every docs/*.md.
+# 3. docs/plan-example: the plan under "Every key in one plan" in docs/plans.md passes
+#    `out/fsmatrix check --disks 4`, and every line of the output shown after it ("..." aside)
+#    is a line of what check prints now.
+# One line per test, "ok - docs/NAME" or "FAIL - docs/NAME: why" and "#" detail lines.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+export LC_ALL=C
+FSM=$ROOT/out/fsmatrix
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# anchors FILE: every anchor the file's headings give, one a line (fenced code skipped).
+anchors() {
+	awk '
+	/^(```|~~~)/ { code = !code; next }
+	code || !/^#+ / { next }
+	{
+		s = tolower($0)
+		sub(/^#+ +/, "", s)
+		gsub(/[^a-z0-9 _-]/, "", s)
+		gsub(/ /, "-", s)
+		if (s in seen) { n = seen[s]++; print s "-" n } else { seen[s] = 1; print s }
+	}' "$1"
+}
+
+# links FILE: "LINE TARGET" for every inline link outside fenced code and code spans.
+links() {
+	awk '
+	/^(```|~~~)/ { code = !code; next }
+	code { next }
+	{
+		line = $0
+		gsub(/`[^`]*`/, "", line)
+		while (match(line, /\]\([^) ]+\)/)) {
+			print NR " " substr(line, RSTART + 2, RLENGTH - 3)
+			line = substr(line, RSTART + RLENGTH)
+		}
+	}' "$1"
+}
+
+files=(README.md docs/*.md)
+bad=
+checked=0
+for f in "${files[@]}"; do
+	[ -e "$f" ] || continue
+	dir=$(dirname "$f")
+	while read -r n target; do
+		case $target in http://* | https://* | mailto:*) continue ;; esac
+		checked=$((checked + 1))
+		path=${target%%#*} anchor=
+		[ "$path" = "$target" ] || anchor=${target#*#}
+		if [ -z "$path" ]; then
+			dest=$f
+		else
+			dest=$path
+			[ "$dir" = . ] || dest=$dir/$path
+			if [ ! -e "$dest" ]; then
+				bad+="$f:$n: $target: no such file"$'\n'
+				continue
+			fi
+		fi
+		[ -n "$anchor" ] || continue
+		case $dest in *.md) ;; *) bad+="$f:$n: $target: an anchor into a file that is not markdown"$'\n'; continue ;; esac
+		anchors "$dest" | grep -qxF -- "$anchor" ||
+			bad+="$f:$n: $target: no heading gives #$anchor in $dest"$'\n'
+	done < <(links "$f")
+done
+if [ -z "$bad" ]; then
+	echo "ok - docs/links ($checked links)"
+else
+	echo "FAIL - docs/links: $(printf '%s' "$bad" | grep -c .) of $checked links do not resolve"
+	printf '%s' "$bad" | sed 's/^/#   /'
+fi
+
+missing=
+for d in docs/*.md; do
+	[ -e "$d" ] || continue
+	links README.md | grep -qE " $d(#|$)" || missing+=" $d"
+done
+if [ -z "$missing" ]; then
+	echo "ok - docs/index"
+else
+	echo "FAIL - docs/index: README.md does not link$missing"
+fi
+
+# blocks FILE HEADING: the first two fenced blocks after the heading, as $TMP/block1, $TMP/block2.
+blocks() {
+	awk -v h="$2" -v dir="$TMP" '
+	$0 == h { on = 1; next }
+	on && /^#+ / { exit }
+	on && /^```/ { if (code) { code = 0; if (++n == 2) exit } else code = 1; next }
+	on && code { print > (dir "/block" (n + 1)) }' "$1"
+}
+blocks docs/plans.md "## Every key in one plan"
+if [ ! -s "$TMP/block1" ] || [ ! -s "$TMP/block2" ]; then
+	echo "FAIL - docs/plan-example: no plan and output under \"## Every key in one plan\" in docs/plans.md"
+else
+	mv "$TMP/block1" "$TMP/every-key.ini"
+	(cd "$TMP" && timeout 60 "$FSM" check every-key.ini --disks 4) >"$TMP/out" 2>&1
+	rc=$?
+	stale=$(grep -vxF '...' "$TMP/block2" | grep -vxF -f "$TMP/out")
+	if [ "$rc" != 0 ]; then
+		echo "FAIL - docs/plan-example: fsmatrix check exited with status $rc"
+		head -n 5 "$TMP/out" | sed 's/^/#   /'
+	elif [ -n "$stale" ]; then
+		echo "FAIL - docs/plan-example: lines shown in docs/plans.md that check no longer prints"
+		printf '%s\n' "$stale" | head -n 5 | sed 's/^/#   /'
+	else
+		echo "ok - docs/plan-example"
+	fi
+fi
