@@ -33,13 +33,16 @@ static void print_line(void *ctx, const char *line)
 	printf("%s\n", line);
 }
 
-int host_cmd_check(int argc, char **argv)
-{
-	static struct plan p;
-	const char *path = NULL;
-	int ndisks = -1;
-	double scale = 1.0;
+struct check_args {
+	const char *path;
+	int ndisks;      /* -1: as many as the plan needs */
+	double scale;
+};
 
+/* Returns 0, or the exit status of a usage error (said on stderr). */
+static int check_parse_args(int argc, char **argv, struct check_args *a)
+{
+	*a = (struct check_args){ NULL, -1, 1.0 };
 	for (int i = 1; i < argc; i++) {
 		char *end;
 		if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
@@ -49,65 +52,97 @@ int host_cmd_check(int argc, char **argv)
 					argv[i], DISK_MAX);
 				return 2;
 			}
-			ndisks = (int)n;
+			a->ndisks = (int)n;
 		} else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
-			scale = strtod(argv[++i], &end);
-			if (*end || !(scale > 0 && scale <= 1000)) {
+			a->scale = strtod(argv[++i], &end);
+			if (*end || !(a->scale > 0 && a->scale <= 1000)) {
 				fprintf(stderr, "fsmatrix: check: --scale %s: expected a number greater "
 					"than 0 and at most 1000\n", argv[i]);
 				return 2;
 			}
 		} else if (argv[i][0] == '-') {
 			return host_usage_error("check", "unknown or incomplete option \"%s\"", argv[i]);
-		} else if (path) {
+		} else if (a->path) {
 			return host_usage_error("check", "unexpected argument \"%s\"", argv[i]);
 		} else {
-			path = argv[i];
+			a->path = argv[i];
 		}
 	}
-	if (!path)
-		return host_usage_error("check", "no PLAN given");
+	return a->path ? 0 : host_usage_error("check", "no PLAN given");
+}
 
-	int rc = plan_load(path, &p);
-	if (rc < 0) {
-		int shown = p.nerrors < PLAN_ERRORS_MAX ? p.nerrors : PLAN_ERRORS_MAX;
-		for (int i = 0; i < shown; i++)
-			fprintf(stderr, "%s\n", p.errors[i]);
-		if (p.nerrors > shown)
-			fprintf(stderr, "%s: %d more errors not shown\n", path, p.nerrors - shown);
-		return 1;
-	}
-	if (scale != 1.0)
-		plan_scale(&p, scale);
-
-	/* The guest picks its test disks at boot; for display, name them as the kernel names
-	 * virtio disks, after the results disk (vda). */
+/* The guest picks its test disks at boot; for display, name them as the kernel names virtio
+ * disks, after the results disk (vda). Returns how many: ndisks, or as many as needed. */
+static int assumed_disks(const struct plan *p, int ndisks, char (*names)[16], const char **disks)
+{
 	int need = 1;
-	for (int i = 0; i < p.narrays; i++)
-		if (plan_array_disks(&p.arrays[i]) > need)
-			need = plan_array_disks(&p.arrays[i]);
+	for (int i = 0; i < p->narrays; i++)
+		if (plan_array_disks(&p->arrays[i]) > need)
+			need = plan_array_disks(&p->arrays[i]);
 	if (ndisks < 0)
 		ndisks = need;
-	static char names[DISK_MAX][16];
-	const char *disks[DISK_MAX];
 	for (int i = 0; i < ndisks; i++) {
 		memcpy(names[i], "/dev/", 5);
 		disk_kernel_name("vd", i + 1, names[i] + 5, sizeof names[i] - 5);
 		disks[i] = names[i];
 	}
+	return ndisks;
+}
 
+static void print_heading(const struct plan *p, const char *path, const char *const *disks,
+			  int ndisks)
+{
 	char timeout[32] = "none";
-	if (p.timeout_s)
-		show_secs(p.timeout_s, timeout, sizeof timeout);
-	printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p.name, path,
-	       matrix_count(&p), matrix_per_rep(&p), p.repeat);
+	if (p->timeout_s)
+		show_secs(p->timeout_s, timeout, sizeof timeout);
+	printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p->name, path,
+	       matrix_count(p), matrix_per_rep(p), p->repeat);
 	printf("resync %s, drop_caches %s, timeout %s per cell, retries %d, scale %g\n",
-	       plan_resync_name(p.resync), p.drop_caches ? "yes" : "no", timeout, p.retries,
-	       p.scale);
+	       plan_resync_name(p->resync), p->drop_caches ? "yes" : "no", timeout, p->retries,
+	       p->scale);
 	printf("test disks assumed:");
 	for (int i = 0; i < ndisks; i++)
 		printf(" %s", disks[i]);
 	printf("\n");
+}
+
+static void print_totals(const struct plan *p, const struct estimate_model *m, double total,
+			 int skipped, int nwarn, int bad)
+{
+	char ts[32], sk[32] = "";
+	show_secs(total, ts, sizeof ts);
+	if (skipped)
+		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
+	printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(p),
+	       sk, nwarn, bad, ts);
+	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
+	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
+	       m->create_s, m->mkfs_s, m->write_mbps, m->smallfiles_mbps,
+	       m->disk_bytes / 1048576, m->resync_mbps);
+}
+
+int host_cmd_check(int argc, char **argv)
+{
+	static struct plan p;
+	struct check_args a;
+	int rc = check_parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	if (plan_load(a.path, &p) < 0) {
+		int shown = p.nerrors < PLAN_ERRORS_MAX ? p.nerrors : PLAN_ERRORS_MAX;
+		for (int i = 0; i < shown; i++)
+			fprintf(stderr, "%s\n", p.errors[i]);
+		if (p.nerrors > shown)
+			fprintf(stderr, "%s: %d more errors not shown\n", a.path, p.nerrors - shown);
+		return 1;
+	}
+	if (a.scale != 1.0)
+		plan_scale(&p, a.scale);
+
+	static char names[DISK_MAX][16];
+	const char *disks[DISK_MAX];
+	int ndisks = assumed_disks(&p, a.ndisks, names, disks);
+	print_heading(&p, a.path, disks, ndisks);
 	/* As /init does with the disks it took: too few costs only the cells that need more,
 	 * which are skipped, each with its reason below. */
 	if (plan_check_disks(&p, ndisks) < 0) {
@@ -132,16 +167,6 @@ int host_cmd_check(int argc, char **argv)
 		bad += r < 0;
 		skipped += r > 0;
 	}
-	char ts[32];
-	show_secs(total, ts, sizeof ts);
-	char sk[32] = "";
-	if (skipped)
-		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
-	printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(&p),
-	       sk, nwarn, bad, ts);
-	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
-	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
-	       m.create_s, m.mkfs_s, m.write_mbps, m.smallfiles_mbps,
-	       m.disk_bytes / 1048576, m.resync_mbps);
+	print_totals(&p, &m, total, skipped, nwarn, bad);
 	return bad ? 1 : 0;
 }
