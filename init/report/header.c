@@ -57,65 +57,68 @@ static void one_line(const char *s, char *out, size_t len)
 		out[--n] = 0;
 }
 
-void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
+/* "mdadm - v4.2, mke2fs 1.47.0, ...": most tools open their version line with their own
+ * name, which is then said once. */
+static void tools_text(json_t *tools, char *tl, size_t len)
 {
-	json_t *h = r->header;
-	char b[256];
-	say(line, ctx, "Run %s (from %s)", r->id, r->source);
-	if (!h) {
-		say(line, ctx, "  header    none (the run's first records were lost)");
-	} else {
-		json_int_t t = json_integer_value(json_object_get(h, "time"));
-		if (t) {
-			time_t tt = (time_t)t;
-			struct tm tm;
-			gmtime_r(&tt, &tm);
-			strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S UTC", &tm);
-			say(line, ctx, "  started   %s%s", b,
-			    json_is_true(json_object_get(h, "dry")) ? " (dry run: nothing measured)" : "");
-		}
-		json_t *k = json_object_get(h, "kernel");
-		say(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
-		if (*str(k, "cmdline"))
-			say(line, ctx, "  cmdline   %s", str(k, "cmdline"));
-		json_t *cpu = json_object_get(h, "cpu");
-		say(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
-		    (long long)json_integer_value(json_object_get(cpu, "count")));
-		bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
-		say(line, ctx, "  memory    %s", b);
-		json_t *p = json_object_get(h, "plan");
-		if (*str(p, "name") || *str(p, "source"))
-			say(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
-			    str(p, "sha256"));
-		json_t *tools = json_object_get(h, "tools");
-		char tl[1024] = "";
-		size_t n = 0;
-		const char *key;
-		json_t *v;
-		json_object_foreach(tools, key, v) {
-			const char *ver = json_string_value(v) ? json_string_value(v) : "?";
-			/* Most tools open their version line with their own name: say it once. */
-			int named = strncasecmp(ver, key, strlen(key)) == 0;
-			if (n < sizeof tl)
-				n += (size_t)snprintf(tl + n, sizeof tl - n, "%s%s%s%s", n ? ", " : "",
-						      named ? "" : key, named ? "" : " ", ver);
-		}
-		say(line, ctx, "  tools     %s", tl);
-		if (*str(h, "manifest_sha256"))
-			say(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
-		size_t i;
-		json_t *d;
-		json_array_foreach(json_object_get(h, "disks"), i, d) {
-			bytes_text(json_number_value(json_object_get(d, "size")), b, sizeof b);
-			say(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
-			    *str(d, "model") ? " " : "", str(d, "model"),
-			    *str(d, "serial") ? " serial " : "", str(d, "serial"),
-			    *str(d, "verdict") ? ": " : "", str(d, "verdict"),
-			    *str(d, "reason") ? " - " : "", str(d, "reason"));
-		}
+	size_t n = 0;
+	const char *key;
+	json_t *v;
+	tl[0] = '\0';
+	json_object_foreach(tools, key, v) {
+		const char *ver = json_string_value(v) ? json_string_value(v) : "?";
+		int named = strncasecmp(ver, key, strlen(key)) == 0;
+		if (n < len)
+			n += (size_t)snprintf(tl + n, len - n, "%s%s%s%s", n ? ", " : "",
+					      named ? "" : key, named ? "" : " ", ver);
 	}
+}
 
-	/* Whether the run finished: the trailer's counts, or what is known without one. */
+/* The header record's lines: when, kernel, machine, plan, tools and every disk's verdict. */
+static void header_record_lines(json_t *h, line_fn line, void *ctx)
+{
+	char b[256], tl[1024];
+	json_int_t t = json_integer_value(json_object_get(h, "time"));
+	if (t) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+		gmtime_r(&tt, &tm);
+		strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S UTC", &tm);
+		say(line, ctx, "  started   %s%s", b,
+		    json_is_true(json_object_get(h, "dry")) ? " (dry run: nothing measured)" : "");
+	}
+	json_t *k = json_object_get(h, "kernel");
+	say(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
+	if (*str(k, "cmdline"))
+		say(line, ctx, "  cmdline   %s", str(k, "cmdline"));
+	json_t *cpu = json_object_get(h, "cpu");
+	say(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
+	    (long long)json_integer_value(json_object_get(cpu, "count")));
+	bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
+	say(line, ctx, "  memory    %s", b);
+	json_t *p = json_object_get(h, "plan");
+	if (*str(p, "name") || *str(p, "source"))
+		say(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
+		    str(p, "sha256"));
+	tools_text(json_object_get(h, "tools"), tl, sizeof tl);
+	say(line, ctx, "  tools     %s", tl);
+	if (*str(h, "manifest_sha256"))
+		say(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
+	size_t i;
+	json_t *d;
+	json_array_foreach(json_object_get(h, "disks"), i, d) {
+		bytes_text(json_number_value(json_object_get(d, "size")), b, sizeof b);
+		say(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
+		    *str(d, "model") ? " " : "", str(d, "model"),
+		    *str(d, "serial") ? " serial " : "", str(d, "serial"),
+		    *str(d, "verdict") ? ": " : "", str(d, "verdict"),
+		    *str(d, "reason") ? " - " : "", str(d, "reason"));
+	}
+}
+
+/* Whether the run finished: the trailer's counts, or what is known without one. */
+static void status_lines(const struct rrun *r, line_fn line, void *ctx)
+{
 	if (r->trailer) {
 		json_t *c = json_object_get(r->trailer, "counts");
 		say(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
@@ -126,23 +129,33 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		    (long long)json_integer_value(json_object_get(c, "timeout")),
 		    (long long)json_integer_value(json_object_get(c, "interrupted")),
 		    json_number_value(json_object_get(r->trailer, "elapsed_s")));
-	} else {
-		size_t ran = 0;
-		for (size_t i = 0; i < r->ncells; i++)
-			ran += !r->cells[i].missing;
-		char lost[64] = "";
-		if (r->nlost)
-			snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
-		/* in positions when the records carry them, as the trailer and Problems count */
-		if (r->reached)
-			say(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
-			    r->reached, r->reached == 1 ? "" : "s", r->total, lost);
-		else if (r->total)
-			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
-			    ran == 1 ? "" : "s", r->total);
-		else
-			say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
+		return;
 	}
+	size_t ran = 0;
+	for (size_t i = 0; i < r->ncells; i++)
+		ran += !r->cells[i].missing;
+	char lost[64] = "";
+	if (r->nlost)
+		snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
+	/* in positions when the records carry them, as the trailer and Problems count */
+	if (r->reached)
+		say(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
+		    r->reached, r->reached == 1 ? "" : "s", r->total, lost);
+	else if (r->total)
+		say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
+		    ran == 1 ? "" : "s", r->total);
+	else
+		say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
+}
+
+void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
+{
+	say(line, ctx, "Run %s (from %s)", r->id, r->source);
+	if (!r->header)
+		say(line, ctx, "  header    none (the run's first records were lost)");
+	else
+		header_record_lines(r->header, line, ctx);
+	status_lines(r, line, ctx);
 	int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
 	if (r->from_console || rejected) {
 		char toolong[64] = "";
