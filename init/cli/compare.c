@@ -65,8 +65,9 @@ static struct cmp compare_metric(const struct rcell *a, const struct rcell *b, c
 		r.change = (mb - ma) / ma * 100;
 	}
 	struct welch w;
-	if (a->nv[ia] < 2 || b->nv[ib] < 2 ||
-	    stats_welch(a->v[ia], a->nv[ia], b->v[ib], b->nv[ib], &w) != 0) {
+	const struct stats_cell *fa = &a->fig, *fb = &b->fig;
+	if (fa->nv[ia] < 2 || fb->nv[ib] < 2 ||
+	    stats_welch(fa->v[ia], fa->nv[ia], fb->v[ib], fb->nv[ib], &w) != 0) {
 		r.v = V_NOREPS;
 		return r;
 	}

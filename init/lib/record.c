@@ -1,5 +1,6 @@
 /* lib/record.c: JSON writer, CRC-32 and console framing for run records. */
 #include "lib/record.h"
+#include "lib/stats.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +172,26 @@ void jw_kstr(struct jw *w, const char *k, const char *s) { jw_key(w, k); jw_str(
 void jw_kint(struct jw *w, const char *k, long long v) { jw_key(w, k); jw_int(w, v); }
 void jw_kdouble(struct jw *w, const char *k, double v, int d) { jw_key(w, k); jw_double(w, v, d); }
 void jw_kbool(struct jw *w, const char *k, int v) { jw_key(w, k); jw_bool(w, v); }
+
+void jw_summary_stats(struct jw *w, const struct stats_cell *c)
+{
+	jw_obj(w);
+	for (size_t m = 0; m < c->nmetric; m++) {
+		struct summary s;
+		if (stats_cell_summary(c, m, &s) < 0)
+			continue;
+		jw_key(w, c->name[m]);
+		jw_obj(w);
+		jw_kdouble(w, "min", s.min, 6);
+		jw_kdouble(w, "median", s.median, 6);
+		jw_kdouble(w, "mean", s.mean, 6);
+		jw_kdouble(w, "max", s.max, 6);
+		jw_kdouble(w, "stddev", s.stddev, 6);
+		jw_kdouble(w, "cv", s.cv, 6);
+		jw_end_obj(w);
+	}
+	jw_end_obj(w);
+}
 
 void record_begin(struct jw *w, const char *type)
 {

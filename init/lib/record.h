@@ -44,6 +44,12 @@ void jw_kint(struct jw *w, const char *key, long long v);
 void jw_kdouble(struct jw *w, const char *key, double v, int decimals);
 void jw_kbool(struct jw *w, const char *key, int v);
 
+struct stats_cell;
+/* The "stats" of a summary record: {"METRIC":{"min":..,"median":..,"mean":..,"max":..,
+ * "stddev":..,"cv":..},...} for each metric of c with a usable figure, in c's order, at 6
+ * decimals (a NaN cv is null). */
+void jw_summary_stats(struct jw *w, const struct stats_cell *c);
+
 /* Opens a record: {"v":1,"type":TYPE. Close it with jw_end_obj. */
 void record_begin(struct jw *w, const char *type);
 /* 0 when the writer holds one complete object, -1 on overflow or unbalanced nesting. */

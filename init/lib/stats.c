@@ -48,6 +48,43 @@ int stats_summary(const double *x, size_t n, struct summary *out)
 	return 0;
 }
 
+int stats_cell_add(struct stats_cell *c, const char *name, double v)
+{
+	size_t m = 0;
+	while (m < c->nmetric && strcmp(c->name[m], name) != 0)
+		m++;
+	if (m == STATS_CELL_METRICS)
+		return -1;
+	if (m == c->nmetric) {
+		c->name[m] = name;
+		c->nmetric++;
+	}
+	if (isnan(v)) {
+		c->unusable[m]++;
+		return (int)m;
+	}
+	double *grown = realloc(c->v[m], (c->nv[m] + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	c->v[m] = grown;
+	c->v[m][c->nv[m]++] = v;
+	return (int)m;
+}
+
+int stats_cell_summary(const struct stats_cell *c, size_t m, struct summary *out)
+{
+	if (m >= c->nmetric)
+		return -1;
+	return stats_summary(c->v[m], c->nv[m], out);
+}
+
+void stats_cell_free(struct stats_cell *c)
+{
+	for (size_t m = 0; m < c->nmetric; m++)
+		free(c->v[m]);
+	memset(c, 0, sizeof *c);
+}
+
 /* One step of the Lentz continued fraction: folds the coefficient aa into c and d, keeping
  * both away from zero, and returns the factor to multiply the result by. */
 static double cf_step(double aa, double *c, double *d)

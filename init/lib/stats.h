@@ -1,5 +1,6 @@
 /* lib/stats.h: summary statistics of repeated measurements and Welch's t-test, for the
- * per-cell summary records (repeat > 1) and for comparing two runs. Pure: no I/O. */
+ * per-cell summary records (repeat > 1), the report's figures and comparing two runs.
+ * Pure: no I/O. */
 #ifndef FSM_STATS_H
 #define FSM_STATS_H
 #include <stddef.h>
@@ -13,6 +14,28 @@ struct summary {
 
 /* Summarises x[0..n-1] (x is not modified). Returns -1 when n == 0. */
 int stats_summary(const double *x, size_t n, struct summary *out);
+
+/* One cell's figures over its repetitions, metric by metric in the order first given. PID 1
+ * fills one from the figures it measured and writes its summary record from it; the report
+ * fills one from the cell records' figures and shows it. Both read it through
+ * stats_cell_summary, so that the two cannot count or average differently. */
+#define STATS_CELL_METRICS 16
+struct stats_cell {
+	size_t nmetric;
+	const char *name[STATS_CELL_METRICS];   /* kept by pointer, not copied */
+	double *v[STATS_CELL_METRICS];          /* the usable figures, in the order given */
+	size_t nv[STATS_CELL_METRICS];
+	int unusable[STATS_CELL_METRICS];       /* figures given as NaN: not measured */
+};
+
+/* Adds one repetition's figure of metric name. A NaN figure (not measured, or not a number
+ * in a record) is counted as unusable and left out of the statistics. Returns the metric's
+ * index, or -1 when the table is full or memory runs out (the figure is then dropped). */
+int stats_cell_add(struct stats_cell *c, const char *name, double v);
+/* The summary of metric m over its usable figures. Returns -1 when it has none. */
+int stats_cell_summary(const struct stats_cell *c, size_t m, struct summary *out);
+/* Frees the figures and empties c. */
+void stats_cell_free(struct stats_cell *c);
 
 struct welch {
 	double t;        /* (mean_a - mean_b) / sqrt(var_a/na + var_b/nb) */

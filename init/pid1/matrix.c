@@ -6,7 +6,6 @@
 #include "pid1/cell.h"
 #include "core/resume.h"
 #include "lib/stats.h"
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +13,8 @@
 const char *const cell_status_names[5] = { "ok", "error", "skipped", "timeout", "interrupted" };
 
 struct kept {                    /* one cell's figures over its repetitions */
-	int n;
-	const char *name[METRIC_MAX];
-	int nmetric;
-	double *v[METRIC_MAX];       /* repeat values each */
+	int n;                       /* ok repetitions */
+	struct stats_cell fig;
 };
 
 static void eta_text(long long start_ms, int done, int total, char *buf, size_t len)
@@ -45,25 +42,13 @@ static void spaced(const char *id, char *out, size_t len)
 			*s = ' ';
 }
 
-static void keep(struct kept *k, const struct cell_result *r, int reps)
+/* A NaN figure (no /proc/stat, an empty interval) is left out of the statistics. */
+static void keep(struct kept *k, const struct cell_result *r)
 {
 	if (r->status != CELL_OK)
 		return;
-	for (int m = 0; m < r->nmetric; m++) {
-		int j = 0;
-		while (j < k->nmetric && strcmp(k->name[j], r->metric_name[m]) != 0)
-			j++;
-		if (j == k->nmetric) {
-			if (k->nmetric == METRIC_MAX)
-				continue;
-			k->name[j] = r->metric_name[m];
-			k->v[j] = calloc((size_t)reps, sizeof(double));
-			if (!k->v[j])
-				continue;
-			k->nmetric++;
-		}
-		k->v[j][k->n] = r->metric[m];
-	}
+	for (int m = 0; m < r->nmetric; m++)
+		stats_cell_add(&k->fig, r->metric_name[m], r->metric[m]);
 	k->n++;
 }
 
@@ -78,33 +63,11 @@ static void summary_emit(const struct plan *p, const struct cell *c, struct kept
 	jw_kint(&w, "n", k->n);
 	jw_kint(&w, "reps", p->repeat);
 	jw_key(&w, "stats");
-	jw_obj(&w);
-	for (int m = 0; m < k->nmetric; m++) {
-		struct summary s;
-		/* NaN figures (no /proc/stat, an empty interval) are left out of the statistics */
-		double vals[k->n > 0 ? k->n : 1];
-		size_t nv = 0;
-		for (int i = 0; i < k->n; i++)
-			if (!isnan(k->v[m][i]))
-				vals[nv++] = k->v[m][i];
-		if (stats_summary(vals, nv, &s) < 0)
-			continue;
-		jw_key(&w, k->name[m]);
-		jw_obj(&w);
-		jw_kdouble(&w, "min", s.min, 6);
-		jw_kdouble(&w, "median", s.median, 6);
-		jw_kdouble(&w, "mean", s.mean, 6);
-		jw_kdouble(&w, "max", s.max, 6);
-		jw_kdouble(&w, "stddev", s.stddev, 6);
-		jw_kdouble(&w, "cv", s.cv, 6);
-		jw_end_obj(&w);
-	}
-	jw_end_obj(&w);
+	jw_summary_stats(&w, &k->fig);
 	jw_end_obj(&w);
 	emit(&w);
-	for (int m = 0; m < k->nmetric; m++)
-		free(k->v[m]);
-	memset(k, 0, sizeof *k);
+	stats_cell_free(&k->fig);
+	k->n = 0;
 }
 
 /* Announced, written and fsynced before the cell touches a disk: a boot that finds this
@@ -200,7 +163,7 @@ void matrix_run(const struct plan *p)
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
 		if (kept) {
 			struct kept *k = &kept[i % per];
-			keep(k, &r, p->repeat);
+			keep(k, &r);
 			if (c.rep == p->repeat)
 				summary_emit(p, &c, k);
 		}

@@ -204,11 +204,11 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 			any = 1;
 		}
 		for (size_t m = 0; m < c->nm; m++) {
-			if (!c->unusable[m])
+			if (!c->fig.unusable[m])
 				continue;
 			say(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
-			    "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->unusable[m], c->ok,
-			    c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
+			    "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->fig.unusable[m],
+			    c->ok, c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
 			any = 1;
 		}
 		if (c->seen < c->reps) {

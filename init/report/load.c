@@ -430,8 +430,7 @@ void report_free(struct runset *rs)
 			json_decref(x->bad);
 			json_decref(x->ignored);
 			json_decref(x->kernel);
-			for (size_t m = 0; m < x->nm; m++)
-				free(x->v[m]);
+			stats_cell_free(&x->fig);
 		}
 		free(r->cells);
 		free(r->source);

@@ -194,14 +194,12 @@ static void add_record(struct rcell *c, json_t *rec)
 	c->ok++;
 	if (c->nm == 0)
 		c->nm = report_metrics(c->wtype, result, c->m, REPORT_MAX_METRICS);
+	/* Every metric is added each time, in c->m's order, so that its index in c->fig is
+	 * its index in c->m; a string, null or nothing is no figure to average (NaN). */
 	for (size_t i = 0; i < c->nm; i++) {
 		json_t *v = json_object_get(result, c->m[i]->key);
-		if (!json_is_number(v)) {
-			c->unusable[i]++;   /* a string, null or nothing: not a figure to average */
-			continue;
-		}
-		c->v[i] = realloc(c->v[i], (c->nv[i] + 1) * sizeof *c->v[i]);
-		c->v[i][c->nv[i]++] = json_number_value(v);
+		double x = json_is_number(v) ? json_number_value(v) : NAN;
+		stats_cell_add(&c->fig, c->m[i]->key, x);
 	}
 }
 
@@ -339,7 +337,7 @@ void report_model(struct rrun *r)
 		if (c->reps < c->seen)
 			c->reps = c->seen;
 		for (size_t m = 0; m < c->nm; m++)
-			c->has[m] = c->nv[m] && stats_summary(c->v[m], c->nv[m], &c->st[m]) == 0;
+			c->has[m] = stats_cell_summary(&c->fig, m, &c->st[m]) == 0;
 	}
 
 	/* Planned cells: a list of ids when the header or the plan event (of a dry run) carries

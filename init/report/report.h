@@ -11,6 +11,8 @@
 #include "lib/stats.h"
 
 #define REPORT_MAX_METRICS 8
+/* a cell's figures (struct rcell's fig) hold every metric the report shows */
+_Static_assert(REPORT_MAX_METRICS <= STATS_CELL_METRICS, "a cell's metrics fit its figures");
 
 /* One figure of a workload's result. */
 struct metric {
@@ -39,9 +41,8 @@ struct rcell {
 	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
 	const struct metric *m[REPORT_MAX_METRICS];
 	size_t nm;
-	double *v[REPORT_MAX_METRICS];   /* the ok repeats' values */
-	size_t nv[REPORT_MAX_METRICS];
-	int unusable[REPORT_MAX_METRICS];   /* ok repeats whose figure was not a number */
+	/* the ok repeats' figures of m[i] as metric i, and those that were not a number */
+	struct stats_cell fig;
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
 };

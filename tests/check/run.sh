@@ -1,16 +1,25 @@
 #!/bin/bash
 # tests/check/run.sh: `fsmatrix check` on small plans, one line per case in tests/run's form
 # ("ok - check/NAME" or "FAIL - check/NAME: why", then "#" lines of detail). The plans are
-# written here, next to what is expected of them, so that each case reads as one row.
+# written here, next to what is expected of them, so that each case reads as one row. Then
+# golden files: the whole output for every shipped plan (rootfs/plans/) and every test plan
+# (tests/plans/, the one with mistakes included), and with fewer disks or a scale.
 #
-#   tests/check/run.sh [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
+#   tests/check/run.sh [--update] [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
+#
+# --update rewrites tests/check/expected/ from the current output (review it with git diff).
+# Runs from the repository root, so the plan paths in the outputs read the same everywhere.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
+update=0
+[ "${1:-}" != --update ] || { update=1; shift; }
 FSM=${1:-out/fsmatrix}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 failed=0
+GOLDEN_PREFIX=check GOLDEN_DIR=tests/check/expected
+. tests/golden.sh
 
 ok() { echo "ok - check/$1"; }
 fail() {
@@ -154,4 +163,24 @@ else
 	fail notepad-bom "status $rc"
 fi
 
+# Golden files. Every plan, as a user would check it: a plan added without its expected file
+# fails until --update writes one.
+for p in rootfs/plans/*.ini tests/plans/*.ini; do
+	n=$(basename "$p" .ini)
+	golden "plan-$n" "$n.txt" check "$p"
+done
+# The table of variants: name, expected file, arguments. Fewer disks than an array needs
+# lists its cells as skipped; more disks than needed are assumed but not used.
+golden default-disks-1   default-disks-1.txt   check rootfs/plans/default.ini --disks 1
+golden default-disks-2   default-disks-2.txt   check rootfs/plans/default.ini --disks 2
+golden default-disks-8   default-disks-8.txt   check rootfs/plans/default.ini --disks 8
+golden default-scale     default-scale.txt     check rootfs/plans/default.ini --scale 0.25
+golden raid6-disks-1     raid6-disks-1.txt     check rootfs/plans/raid6-degraded-ext3-vs-ext4.ini --disks 1
+golden resync-disks-3    resync-disks-3.txt    check tests/plans/matrix-resync.ini --disks 3
+golden stripes-disks-2   stripes-disks-2.txt   check tests/plans/matrix-stripes.ini --disks 2
+golden loss-disks-1      loss-disks-1.txt      check tests/plans/disk-loss.ini --disks 1
+golden disks-zero        disks-zero.txt        check rootfs/plans/default.ini --disks 0
+golden disks-65          disks-65.txt          check rootfs/plans/default.ini --disks 65
+
+[ "$golden_failed" = 0 ] || failed=1
 exit $failed

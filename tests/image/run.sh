@@ -12,6 +12,8 @@
 #   plus the softdeps and codepages no dependency names.
 # - manifest: out/MANIFEST names every recipe's input and the true sha256 of every output.
 # - budget: the compressed image is at most 6 MiB.
+# - static: every program in the image (FSM_TEST_INITRD, if set) is static, stripped and free
+#   of glibc; kernel modules (ELF relocatable objects) are skipped: the kernel loads them.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -103,4 +105,53 @@ if [ "$size" -le $((6 * 1024 * 1024)) ]; then
 	ok budget
 else
 	fail budget "$IMG is $size bytes, over the 6 MiB budget"
+fi
+
+# static: the image has no loader and no libraries, so every program must stand alone.
+# static_problems ROOT: one "PATH: why" line per problem, then "binaries N".
+static_problems() {
+	local f desc rel n=0
+	while IFS= read -r -d '' f; do
+		# ELF magic only: scripts and data are not binaries.
+		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		desc=$(file -b "$f")
+		case $desc in *relocatable*) continue ;; esac
+		rel=/${f#"$1"/}
+		n=$((n + 1))
+		# file says "statically linked" (or "static-pie linked"); anything with an interpreter
+		# or "dynamically linked" would need a loader and libraries the image does not have.
+		case $desc in
+		*"statically linked"* | *"static-pie linked"*) ;;
+		*) echo "$rel: dynamically linked" ;;
+		esac
+		case $desc in
+		*"not stripped"* | *"with debug_info"*) echo "$rel: not stripped" ;;
+		esac
+		# glibc leaves versioned symbol names (GLIBC_2.x) or its banner in what it links.
+		if grep -q -a -e 'GLIBC_' -e 'GNU C Library' "$f"; then
+			echo "$rel: contains glibc"
+		fi
+	done < <(find "$1" -type f -print0 | LC_ALL=C sort -z)
+	echo "binaries $n"
+}
+simg=${FSM_TEST_INITRD:-$IMG}
+missing=$(for t in file cpio gzip; do command -v "$t" >/dev/null || printf ' %s' "$t"; done)
+if [ -n "$missing" ]; then
+	fail static "missing tools:$missing (make deps)"
+elif [ ! -s "$simg" ]; then
+	fail static "$simg is missing (make image)"
+elif ! mkdir -p "$TMP/static" ||
+	! (gzip -dc "$simg" 2>/dev/null | (cd "$TMP/static" && cpio -i -d --quiet --no-absolute-filenames 2>/dev/null)); then
+	fail static "cannot unpack $simg as a gzipped cpio"
+else
+	static_problems "$TMP/static" >"$TMP/static.log"
+	nbin=$(sed -n 's/^binaries //p' "$TMP/static.log")
+	mapfile -t problems < <(grep -v '^binaries ' "$TMP/static.log")
+	if [ "$nbin" = 0 ]; then
+		fail static "no ELF binaries found in $simg"
+	elif [ ${#problems[@]} != 0 ]; then
+		fail static "${#problems[@]} problems in $nbin programs" "${problems[@]:0:20}"
+	else
+		ok "static ($nbin programs static, stripped, without glibc)"
+	fi
 fi

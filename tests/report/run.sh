@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/report/run.sh: golden-file tests of `fsmatrix report`, `compare` and `html` on the
-# recorded runs in tests/report/fixtures/ (written by tests/report/make-fixtures).
+# recorded runs in tests/fixtures/report/ (written by tests/fixtures/make-report-fixtures).
 #
 #   tests/report/run.sh [--update] [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
 #
@@ -14,7 +14,7 @@ cd "$ROOT" || exit 1
 update=0
 [ "${1:-}" != --update ] || { update=1; shift; }
 FSM=${1:-out/fsmatrix}
-F=tests/report/fixtures
+F=tests/fixtures/report
 E=tests/report/expected
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

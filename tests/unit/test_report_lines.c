@@ -19,10 +19,10 @@ int main(void)
 	 * positions, unusable figures, ignored mount options): under ASan in make test */
 	static const char *const sources[] = {
 		"tests/fixtures/report/control-chars.jsonl",
-		"tests/report/fixtures/truncated.jsonl",
-		"tests/report/fixtures/console-garbled.log",
-		"tests/report/fixtures/unusable.jsonl",
-		"tests/report/fixtures/ignored.jsonl",
+		"tests/fixtures/report/truncated.jsonl",
+		"tests/fixtures/report/console-garbled.log",
+		"tests/fixtures/report/unusable.jsonl",
+		"tests/fixtures/report/ignored.jsonl",
 	};
 	struct report_opts o = { .format = "text" };
 	for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {

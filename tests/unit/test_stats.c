@@ -6,6 +6,7 @@
  * ttest_ind(equal_var=False) prints too; "0.1080" sometimes quoted for it is a rounding
  * slip. */
 #include "check.h"
+#include "lib/record.h"
 #include "lib/stats.h"
 #include <math.h>
 
@@ -59,6 +60,70 @@ static void test_summary(void)
 	stats_summary(many, N(many), &s);
 	NEAR(s.median, 500, 0);
 	NEAR(s.max, 1000, 0);
+}
+
+/* A cell's figures: metrics in the order first given, NaN counted as unusable and left out,
+ * and the summary record's "stats" written from them. */
+static void test_cell(void)
+{
+	static const struct { const char *name; double v; } adds[] = {
+		{ "mbps", 100 }, { "time_s", NAN }, { "none", NAN }, { "mbps", 102 },
+		{ "time_s", 2 }, { "mbps", NAN }, { "cpu", 0 }, { "none", NAN },
+	};
+	static const struct {
+		const char *name;
+		size_t nv;
+		int unusable, has;
+		double median;
+	} want[] = {
+		{ "mbps", 2, 1, 1, 101 },
+		{ "time_s", 1, 1, 1, 2 },
+		{ "none", 0, 2, 0, 0 },
+		{ "cpu", 1, 0, 1, 0 },
+	};
+	struct stats_cell c = { 0 };
+	for (size_t i = 0; i < N(adds); i++) {
+		int m = stats_cell_add(&c, adds[i].name, adds[i].v);
+		CHECK(m >= 0 && strcmp(c.name[m], adds[i].name) == 0, "add %zu: index %d", i, m);
+	}
+	CHECK_INT(c.nmetric, N(want));
+	for (size_t m = 0; m < N(want) && m < c.nmetric; m++) {
+		struct summary s;
+		CHECK_STR(c.name[m], want[m].name);
+		CHECK_INT(c.nv[m], want[m].nv);
+		CHECK_INT(c.unusable[m], want[m].unusable);
+		CHECK_INT(stats_cell_summary(&c, m, &s), want[m].has ? 0 : -1);
+		NEAR(s.median, want[m].median, 0);
+		CHECK_INT(s.n, want[m].nv);
+	}
+	struct summary s;
+	CHECK_INT(stats_cell_summary(&c, N(want), &s), -1);
+
+	/* the metric without a usable figure is left out; a zero mean has no cv (null) */
+	char buf[1024];
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	jw_summary_stats(&w, &c);
+	CHECK_INT(jw_done(&w), 0);
+	CHECK_STR(buf, "{\"mbps\":{\"min\":100.000000,\"median\":101.000000,\"mean\":101.000000,"
+		  "\"max\":102.000000,\"stddev\":1.414214,\"cv\":0.014002},"
+		  "\"time_s\":{\"min\":2.000000,\"median\":2.000000,\"mean\":2.000000,"
+		  "\"max\":2.000000,\"stddev\":0.000000,\"cv\":0.000000},"
+		  "\"cpu\":{\"min\":0.000000,\"median\":0.000000,\"mean\":0.000000,"
+		  "\"max\":0.000000,\"stddev\":0.000000,\"cv\":null}}");
+	stats_cell_free(&c);
+	CHECK_INT(c.nmetric, 0);
+
+	/* a full table refuses a new metric, and still takes figures of the ones it has */
+	static char names[STATS_CELL_METRICS + 1][8];
+	for (size_t i = 0; i <= STATS_CELL_METRICS; i++) {
+		snprintf(names[i], sizeof names[i], "m%zu", i);
+		CHECK_INT(stats_cell_add(&c, names[i], 1), i < STATS_CELL_METRICS ? (int)i : -1);
+	}
+	CHECK_INT(c.nmetric, STATS_CELL_METRICS);
+	CHECK_INT(stats_cell_add(&c, "m0", 2), 0);
+	CHECK_INT(c.nv[0], 2);
+	stats_cell_free(&c);
 }
 
 static void test_betai(void)
@@ -127,6 +192,7 @@ static void test_welch(void)
 int main(void)
 {
 	test_summary();
+	test_cell();
 	test_betai();
 	test_t();
 	test_welch();
