@@ -400,7 +400,7 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 	return g;
 }
 
-/* Every axis of a cell record (README, "axes"): what --by, --where and --group-by may name,
+/* Every axis of a cell record (docs/records.md, "axes"): what --by, --where and --group-by may name,
  * and the CSV's first columns, followed by median/min/max/stddev of every metric. */
 const char *const report_axes[] = { "array", "level", "devices", "missing", "chunk", "fs",
 				    "fstype", "mount", "workload", "wtype" };

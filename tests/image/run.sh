@@ -4,7 +4,7 @@
 #
 # - reproducible: packing the same inputs twice gives the same bytes, equal to out/'s image.
 #   (That the package binaries themselves come out bit-identical from two clean builds was
-#   shown once, by hand, and is noted in the README: a clean rebuild takes minutes.)
+#   shown once, by hand, and is noted in docs/image.md: a clean rebuild takes minutes.)
 # - own-kernel: `make KERNEL=... MODULES=...` with the pinned Debian kernel given as paths
 #   builds an image byte-identical to the default one, so the boot tests cover it too.
 # - incremental: after an edit in init/, make would rebuild /init and repack, and nothing else.
