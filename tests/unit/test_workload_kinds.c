@@ -4,6 +4,7 @@
 #include "check.h"
 #include "core/cellshow.h"
 #include "core/workload_kinds.h"
+#include "report/report.h"
 
 #include <stdio.h>
 
@@ -146,6 +147,33 @@ static void test_defaults(void)
 	CHECK_INT(w.seed, PLAN_DEFAULT_SEED);
 }
 
+/* The report's columns per workload type, as its tables have always shown them. */
+static void test_report_columns(void)
+{
+	static const struct {
+		const char *wtype;
+		const char *cols;   /* key:label:unit:higher:decimals, one per column */
+	} rows[] = {
+		{ "seqwrite", "mbps:MB/s:MB/s:1:1 total_s:total:s:0:2" },
+		{ "smallfiles", "time_s:time:s:0:2 sync_s:sync:s:0:2 mbps:MB/s:MB/s:1:1 "
+				"files_per_s:files/s:files/s:1:0" },
+		{ "tar", "time_s:time:s:0:2 sync_s:sync:s:0:2 mbps:MB/s:MB/s:1:1" },
+		{ "untar", "time_s:time:s:0:2 sync_s:sync:s:0:2 mbps:MB/s:MB/s:1:1" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct metric *ms[REPORT_MAX_METRICS];
+		size_t n = report_metrics(rows[i].wtype, NULL, ms, REPORT_MAX_METRICS);
+		char got[256] = "";
+		for (size_t j = 0; j < n; j++)
+			snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s:%s:%s:%d:%d",
+				 j ? " " : "", ms[j]->key, ms[j]->label, ms[j]->unit,
+				 ms[j]->higher_better, ms[j]->decimals);
+		CHECK_STR(got, rows[i].cols);
+		/* room for fewer: the first columns */
+		CHECK_INT(report_metrics(rows[i].wtype, NULL, ms, 1), 1);
+	}
+}
+
 int main(void)
 {
 	test_rows();
@@ -153,5 +181,6 @@ int main(void)
 	test_has();
 	test_describe();
 	test_defaults();
+	test_report_columns();
 	return check_done("test_workload_kinds");
 }
