@@ -144,6 +144,20 @@ static int copy_str(char *dst, const char *src)
 	return 0;
 }
 
+/* A workload's type: an engine of core/workload_kinds.c. */
+static int set_wl_type(enum wl_type *f, const char *val, char *msg, size_t mlen)
+{
+	const struct wl_kind *wk = wl_kind_named(val);
+	char names[128];
+	if (wk) {
+		*f = wk->type;
+		return 0;
+	}
+	wl_kind_names(names, sizeof names);
+	snprintf(msg, mlen, "unknown workload type: expected %s", names);
+	return -1;
+}
+
 /* One value into its field. Returns 0, or -1 with msg saying what was expected. */
 static int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)
 {
@@ -292,17 +306,8 @@ static int set_value(const struct key *k, char *base, const char *val, char *msg
 			}
 		snprintf(msg, mlen, "%s", k->expected);
 		return -1;
-	case K_WLTYPE: {
-		const struct wl_kind *wk = wl_kind_named(val);
-		char names[128];
-		if (wk) {
-			*(enum wl_type *)f = wk->type;
-			return 0;
-		}
-		wl_kind_names(names, sizeof names);
-		snprintf(msg, mlen, "unknown workload type: expected %s", names);
-		return -1;
-	}
+	case K_WLTYPE:
+		return set_wl_type(f, val, msg, mlen);
 	}
 	return 0;
 too_long:
