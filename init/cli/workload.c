@@ -4,7 +4,7 @@
  * for people on stderr. */
 #include "cli/cli.h"
 #include "core/plan.h"
-#include "engines/workload.h"
+#include "engines/engine.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -24,13 +24,6 @@ const char host_workload_usage[] =
 	"  smallfiles with --passes N writes DIR/pass1 .. DIR/passN, one record each.\n"
 	"  gen-tree writes the same file set untimed and unsynced; --list prints its paths in\n"
 	"  creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.\n";
-
-struct args {
-	const char *cmd;          /* "workload seqwrite", for messages */
-	struct plan_workload w;   /* size, bs, files, seed, passes: as a plan's workload has them */
-	int direct, zero, keep, no_sync, drop, list;
-	const char *tar;
-};
 
 /* O_PLAN options are the plan's workload keys of the same name: one parser, one set of
  * limits and messages for both (plan.c). */
@@ -53,7 +46,7 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse(int argc, char **argv, struct args *a)
+static int parse(int argc, char **argv, struct engine_host *a)
 {
 	int c, li;
 	char msg[160];
@@ -97,141 +90,6 @@ static int parse(int argc, char **argv, struct args *a)
 	return optind;
 }
 
-static void drop(const struct args *a)
-{
-	if (a->drop && wl_drop_caches() < 0)
-		fprintf(stderr, "fsmatrix: unable to drop caches: %s (measuring with warm caches)\n",
-			strerror(errno));
-}
-
-static int emit(void (*fields)(struct jw *, const void *), const void *res, const char *name)
-{
-	static char buf[4096];
-	struct jw w;
-	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "workload");
-	jw_kstr(&w, "workload", name);
-	fields(&w, res);
-	jw_end_obj(&w);
-	if (jw_done(&w) < 0) {
-		fprintf(stderr, "fsmatrix: workload: record too long\n");
-		return -1;
-	}
-	printf("%s\n", buf);
-	fflush(stdout);
-	return 0;
-}
-
-static void seq_fields(struct jw *w, const void *r) { wl_seqwrite_json(w, r); }
-static void small_fields(struct jw *w, const void *r) { wl_smallfiles_json(w, r); }
-static void tar_fields(struct jw *w, const void *r) { wl_tar_json(w, r); }
-
-static int seqwrite(struct args *a, const char *file)
-{
-	struct wl_seqwrite_opts o = { .size = a->w.size, .bs = a->w.bs, .direct = a->direct,
-				      .zero = a->zero, .keep = a->keep };
-	struct wl_seqwrite_res r;
-
-	drop(a);
-	int rc = wl_seqwrite(file, &o, &r);
-	emit(seq_fields, &r, "seqwrite");
-	if (rc < 0)
-		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
-	fprintf(stderr, "seqwrite %s: %llu bytes in %.3f s (write %.3f s + flush %.3f s): "
-		"%.1f MB/s, %.1f MB/s before flush; cpu user %.1f%% sys %.1f%% iowait %.1f%%\n",
-		file, (unsigned long long)r.bytes, r.total_s, r.write_s, r.flush_s, r.mbps,
-		r.mbps_noflush, r.cpu.user_pct, r.cpu.sys_pct, r.cpu.iowait_pct);
-	return rc < 0 ? 1 : 0;
-}
-
-static int smallfiles(struct args *a, const char *dir, int timed)
-{
-	struct tree t;
-	unsigned char *pool;
-	char path[4096];
-	int rc = 0;
-
-	if (tree_generate(&t, a->w.size, (uint64_t)a->w.files, a->w.seed) < 0 ||
-	    !(pool = wl_tree_pool(a->w.seed))) {
-		fprintf(stderr, "fsmatrix: unable to generate the file set: %s\n", strerror(ENOMEM));
-		return 1;
-	}
-	for (int p = 1; p <= a->w.passes && rc == 0; p++) {
-		struct wl_smallfiles_res r;
-		const char *target = dir;
-		if (a->w.passes > 1) {
-			if (p == 1 && mkdir(dir, 0755) < 0 && errno != EEXIST) {
-				fprintf(stderr, "fsmatrix: unable to create directory %s: %s\n", dir,
-					strerror(errno));
-				rc = 1;
-				break;
-			}
-			snprintf(path, sizeof path, "%s/pass%d", dir, p);
-			target = path;
-		}
-		if (timed)
-			drop(a);
-		rc = wl_smallfiles_write(&t, pool, target, a->no_sync || !timed, &r) < 0;
-		if (timed)
-			emit(small_fields, &r, "smallfiles");
-		if (rc)
-			fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
-		if (timed)
-			fprintf(stderr, "smallfiles %s: %llu files, %llu dirs, %llu bytes in %.3f s "
-				"+ sync %.3f s: %.0f files/s, %.1f MB/s; cpu user %.1f%% sys %.1f%% "
-				"iowait %.1f%%\n", target, (unsigned long long)r.files,
-				(unsigned long long)r.dirs, (unsigned long long)r.bytes, r.time_s,
-				r.sync_s, r.files_per_s, r.mbps, r.cpu.user_pct, r.cpu.sys_pct,
-				r.cpu.iowait_pct);
-		else
-			fprintf(stderr, "gen-tree %s: %llu files, %llu dirs, %llu bytes (seed %llu)\n",
-				target, (unsigned long long)r.files, (unsigned long long)r.dirs,
-				(unsigned long long)r.bytes, (unsigned long long)a->w.seed);
-	}
-	if (a->list && rc == 0)
-		for (size_t i = 1; i < t.n; i++)
-			if (tree_path(&t, i, path, sizeof path) >= 0)
-				printf("%s\n", path);
-	free(pool);
-	tree_free(&t);
-	return rc;
-}
-
-static int tar(struct args *a, const char *archive, const char *dir)
-{
-	struct wl_tar_opts o = { .tar = a->tar ? a->tar : "tar", .archive = archive,
-				 .no_sync = a->no_sync };
-	struct wl_tar_res r;
-
-	drop(a);
-	int rc = wl_tar(dir, &o, &r);
-	emit(tar_fields, &r, "tar");
-	if (rc < 0)
-		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
-	fprintf(stderr, "tar %s: %llu files, %llu bytes in %.3f s + sync %.3f s: %.1f MB/s\n",
-		dir, (unsigned long long)r.files, (unsigned long long)r.bytes, r.time_s, r.sync_s,
-		r.mbps);
-	return rc < 0 ? 1 : 0;
-}
-
-/* What a workload does with each of its operands: write a file, write in a directory, or
- * read a file. A host path can name anything, a disk included: each operand must be what its
- * role says (or, for what is written, not exist yet) before the engine is started. */
-enum role { R_FILE, R_DIR, R_READ };
-static const struct kind {
-	const char *name;
-	enum wl_type type;      /* whose plan keys its options are */
-	uint64_t size;          /* default --size */
-	int nargs;
-	enum role role[2];
-	const char *operands;   /* for the message when they are missing */
-} kinds[] = {
-	{ "seqwrite", WL_SEQWRITE, 1ull << 30, 1, { R_FILE }, "FILE" },
-	{ "smallfiles", WL_SMALLFILES, 220ull << 20, 1, { R_DIR }, "DIR" },
-	{ "gen-tree", WL_SMALLFILES, 220ull << 20, 1, { R_DIR }, "DIR" },
-	{ "tar", WL_TAR, 0, 2, { R_READ, R_DIR }, "ARCHIVE and DIR" },
-};
-
 static const char *type_name(mode_t m)
 {
 	static const struct { mode_t type; const char *name; } types[] = {
@@ -247,25 +105,25 @@ static const char *type_name(mode_t m)
 
 /* 0 when path may serve in role, else -1 after one line saying why. Symbolic links are
  * judged by what they lead to; the engines check again on the descriptor they open. */
-static int check_operand(const char *cmd, const char *path, enum role role)
+static int check_operand(const char *cmd, const char *path, enum engine_role role)
 {
 	static const char *const want[] = {
-		[R_FILE] = "FILE must be a regular file or a name for a new one",
-		[R_DIR] = "DIR must be a directory or a name for a new one",
-		[R_READ] = "ARCHIVE must be a regular file",
+		[ROLE_FILE] = "FILE must be a regular file or a name for a new one",
+		[ROLE_DIR] = "DIR must be a directory or a name for a new one",
+		[ROLE_READ] = "ARCHIVE must be a regular file",
 	};
-	static const char *const verb[] = { [R_FILE] = "write", [R_DIR] = "write in",
-					    [R_READ] = "read" };
+	static const char *const verb[] = { [ROLE_FILE] = "write", [ROLE_DIR] = "write in",
+					    [ROLE_READ] = "read" };
 	struct stat st, lst;
 	int linked = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
 	if (stat(path, &st) < 0) {
-		if (errno == ENOENT && role != R_READ && !linked)
+		if (errno == ENOENT && role != ROLE_READ && !linked)
 			return 0;   /* the engine creates it, or says why it cannot */
 		fprintf(stderr, "fsmatrix %s: unable to %s %s: %s\n", cmd, verb[role], path,
 			linked && errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
 		return -1;
 	}
-	if (role == R_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
+	if (role == ROLE_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
 		return 0;
 	fprintf(stderr, "fsmatrix %s: refusing to %s %s: it is %s%s; %s\n", cmd,
 		verb[role], path, linked ? "a symbolic link to " : "", type_name(st.st_mode),
@@ -275,14 +133,11 @@ static int check_operand(const char *cmd, const char *path, enum role role)
 
 int host_cmd_workload(int argc, char **argv)
 {
-	struct args a = { .w = { .bs = 1 << 20, .seed = PLAN_DEFAULT_SEED, .passes = 1 } };
+	struct engine_host a = { 0 };
 	const char *name = argc > 1 ? argv[1] : "";
-	const struct kind *k = NULL;
+	const struct engine *k = engine_named(name);
 	int first;
 
-	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-		if (strcmp(name, kinds[i].name) == 0)
-			k = &kinds[i];
 	if (!k && name[0] == '-')
 		return host_usage_error("workload", "unknown option \"%s\"", name);
 	if (!k && !name[0])
@@ -292,8 +147,9 @@ int host_cmd_workload(int argc, char **argv)
 	char cmd[32];
 	snprintf(cmd, sizeof cmd, "workload %s", k->name);
 	a.cmd = cmd;
+	plan_workload_defaults(&a.w);
 	a.w.type = k->type;
-	a.w.size = k->size;
+	a.w.size = k->host_size;
 	if ((first = parse(argc - 1, argv + 1, &a)) < 0)
 		return 2;
 	int nargs = argc - 1 - first;
@@ -305,11 +161,5 @@ int host_cmd_workload(int argc, char **argv)
 			return 2;
 	/* one record per line even when stdout is a pipe to the benchmark script */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (strcmp(name, "seqwrite") == 0)
-		return seqwrite(&a, rest[0]);
-	if (strcmp(name, "smallfiles") == 0)
-		return smallfiles(&a, rest[0], 1);
-	if (strcmp(name, "gen-tree") == 0)
-		return smallfiles(&a, rest[0], 0);
-	return tar(&a, rest[0], rest[1]);
+	return k->host(&a, rest);
 }

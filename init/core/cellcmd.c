@@ -1,5 +1,6 @@
 /* core/cellcmd.c: argv for mdadm, mkfs and tune2fs, mount(2) flags, and a time estimate. */
 #include "core/cellcmd.h"
+#include "core/workload_kinds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,17 +288,9 @@ double cell_estimate(const struct plan *p, const struct cell *c,
 		t += geom_data_disks(a->level, a->devices) * m->disk_bytes / 24 / mb / m->write_mbps;
 	if (f->tune[0] && f->type != FS_XFS)
 		t += m->tune_s;
-	switch (w->type) {
-	case WL_SEQWRITE:
-		t += (double)w->size / mb / m->write_mbps;
-		break;
-	case WL_SMALLFILES:
-		t += w->passes * ((double)w->size / mb / m->smallfiles_mbps + m->mount_s);
-		break;
-	case WL_TAR:
-		t += m->tar_s;
-		break;
-	}
+	const struct wl_kind *wk = wl_kind_of(w->type);
+	if (wk)
+		t += wk->estimate(w, m);
 	if (resync_s)
 		*resync_s = rs;
 	return t + rs;

@@ -1,6 +1,7 @@
 /* core/cellshow.c: the lines `fsmatrix check` prints for a cell, and /init shows in a dry run. */
 #include "core/cellshow.h"
 #include "core/matrix.h"
+#include "core/workload_kinds.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,24 +39,11 @@ void show_secs(double s, char *buf, size_t len)
 
 void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
 {
-	char size[32], bs[32];
-	plan_fmt_size(w->size, size, sizeof size);
-	plan_fmt_size(w->bs, bs, sizeof bs);
-	switch (w->type) {
-	case WL_SEQWRITE:
-		snprintf(buf, len, "seqwrite %s in %s blocks, %s data%s", size, bs,
-			 w->data == DATA_ZERO ? "zero" : "random", w->direct ? ", O_DIRECT" : "");
-		break;
-	case WL_SMALLFILES:
-		snprintf(buf, len, "smallfiles %s%s, %d pass%s, seed %llu, sync %s", size,
-			 w->files ? " (file count set)" : "", w->passes, w->passes == 1 ? "" : "es",
-			 (unsigned long long)w->seed, w->sync == SYNC_TIMED ? "timed" : "none");
-		break;
-	case WL_TAR:
-		snprintf(buf, len, "tar %s, sync %s", w->file,
-			 w->sync == SYNC_TIMED ? "timed" : "none");
-		break;
-	}
+	const struct wl_kind *wk = wl_kind_of(w->type);
+	if (wk)
+		wk->describe(w, buf, len);
+	else if (len)
+		buf[0] = '\0';
 }
 
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,

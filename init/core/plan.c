@@ -7,6 +7,7 @@
 #include "lib/argv.h"
 #include "core/plan_error.h"
 #include "core/plan_size.h"
+#include "core/workload_kinds.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@ enum kind {
 	K_DUR,
 	K_BOOL,
 	K_CHOICE,
+	K_WLTYPE,   /* a workload type: a name of core/workload_kinds.c's table */
 };
 
 struct choice {
@@ -56,19 +58,13 @@ static const struct choice fs_types[] = {
 	{ "ext2", FS_EXT2 }, { "ext3", FS_EXT3 }, { "ext4", FS_EXT4 }, { "xfs", FS_XFS },
 	{ NULL, 0 },
 };
-static const struct choice wl_types[] = {
-	{ "seqwrite", WL_SEQWRITE }, { "smallfiles", WL_SMALLFILES }, { "tar", WL_TAR },
-	{ NULL, 0 },
-};
 static const struct choice datas[] = { { "random", DATA_RANDOM }, { "zero", DATA_ZERO }, { NULL, 0 } };
 static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_NONE }, { NULL, 0 } };
 
-/* Section type bits for key.only. Arrays: by level; fs: by type; workloads: by type. */
+/* Section type bits for key.only. Arrays: by level; fs: by type. Workload keys say nothing
+ * here: each engine's row in core/workload_kinds.c names the keys it takes. */
 #define LV(l) (1u << level_bit(l))
 #define B_EXT ((1u << FS_EXT2) | (1u << FS_EXT3) | (1u << FS_EXT4))
-#define B_SEQ (1u << WL_SEQWRITE)
-#define B_SMALL (1u << WL_SMALLFILES)
-#define B_TAR (1u << WL_TAR)
 #define B_MD 0x7eu   /* every level but none (bit 0) */
 #define B_STRIPED 0x7au /* md levels with a chunk: not none (bit 0), not raid1 (bit 2) */
 
@@ -112,16 +108,16 @@ static const struct key fs_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 static const struct key wl_keys[] = {
-	{ "type", K_CHOICE, W(type), 0, 0, wl_types, "unknown workload type: expected seqwrite, smallfiles or tar", 0 },
-	{ "size", K_SIZE, W(size), 4096, 0, NULL, NULL, B_SEQ | B_SMALL },
-	{ "bs", K_SIZE, W(bs), 512, 64 << 20, NULL, NULL, B_SEQ },
-	{ "direct", K_BOOL, W(direct), 0, 0, NULL, NULL, B_SEQ },
-	{ "data", K_CHOICE, W(data), 0, 0, datas, "expected random or zero", B_SEQ },
-	{ "passes", K_INT, W(passes), 1, 1000, NULL, NULL, B_SMALL },
-	{ "sync", K_CHOICE, W(sync), 0, 0, syncs, "expected timed or none", B_SMALL | B_TAR },
-	{ "seed", K_U64, W(seed), 0, 0, NULL, NULL, B_SMALL },
-	{ "file", K_STR, W(file), 0, 0, NULL, NULL, B_TAR },
-	{ "files", K_INT, W(files), 1, 10000000, NULL, NULL, B_SMALL },
+	{ "type", K_WLTYPE, W(type), 0, 0, NULL, NULL, 0 },
+	{ "size", K_SIZE, W(size), 4096, 0, NULL, NULL, 0 },
+	{ "bs", K_SIZE, W(bs), 512, 64 << 20, NULL, NULL, 0 },
+	{ "direct", K_BOOL, W(direct), 0, 0, NULL, NULL, 0 },
+	{ "data", K_CHOICE, W(data), 0, 0, datas, "expected random or zero", 0 },
+	{ "passes", K_INT, W(passes), 1, 1000, NULL, NULL, 0 },
+	{ "sync", K_CHOICE, W(sync), 0, 0, syncs, "expected timed or none", 0 },
+	{ "seed", K_U64, W(seed), 0, 0, NULL, NULL, 0 },
+	{ "file", K_STR, W(file), 0, 0, NULL, NULL, 0 },
+	{ "files", K_INT, W(files), 1, 10000000, NULL, NULL, 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 
@@ -146,6 +142,20 @@ static int copy_str(char *dst, const char *src)
 		return -1;
 	strcpy(dst, src);
 	return 0;
+}
+
+/* A workload's type: an engine of core/workload_kinds.c. */
+static int set_wl_type(enum wl_type *f, const char *val, char *msg, size_t mlen)
+{
+	const struct wl_kind *wk = wl_kind_named(val);
+	char names[128];
+	if (wk) {
+		*f = wk->type;
+		return 0;
+	}
+	wl_kind_names(names, sizeof names);
+	snprintf(msg, mlen, "unknown workload type: expected %s", names);
+	return -1;
 }
 
 /* One value into its field. Returns 0, or -1 with msg saying what was expected. */
@@ -296,6 +306,8 @@ static int set_value(const struct key *k, char *base, const char *val, char *msg
 			}
 		snprintf(msg, mlen, "%s", k->expected);
 		return -1;
+	case K_WLTYPE:
+		return set_wl_type(f, val, msg, mlen);
 	}
 	return 0;
 too_long:
@@ -348,16 +360,9 @@ static void section_defaults(enum sect s, char *base)
 		f->type = -1;
 		break;
 	}
-	case S_WORKLOAD: {
-		struct plan_workload *w = (void *)base;
-		w->type = -1;
-		w->bs = 1 << 20;
-		w->data = DATA_RANDOM;
-		w->passes = 1;
-		w->sync = SYNC_TIMED;
-		w->seed = PLAN_DEFAULT_SEED;
+	case S_WORKLOAD:
+		plan_workload_defaults((struct plan_workload *)base);
 		break;
-	}
 	default:
 		break;
 	}
@@ -693,9 +698,15 @@ static void check_fs(struct plan *p, struct plan_fs *f)
 	}
 }
 
+/* A workload key applies to the engines whose row names it; "type" to every one. */
+static int wl_key_applies(const struct key *k, const struct wl_kind *wk)
+{
+	return k->off == W(type) || (wk && wl_kind_has(wk->keys, k->name));
+}
+
 static void check_workload(struct plan *p, struct plan_workload *w)
 {
-	char what[PLAN_NAME_MAX + 16], type_name[32];
+	char what[PLAN_NAME_MAX + 16];
 	int ti = key_index(wl_keys, "type"), si = key_index(wl_keys, "size");
 	int bi = key_index(wl_keys, "bs"), di = key_index(wl_keys, "direct");
 
@@ -706,18 +717,22 @@ static void check_workload(struct plan *p, struct plan_workload *w)
 	}
 	if (w->key_line[ti] < 0)
 		return;
-	snprintf(type_name, sizeof type_name, "a %s workload", plan_wl_name(w->type));
-	check_applies(p, wl_keys, w->key_line, 1u << w->type, what, type_name);
-	if (w->type == WL_TAR) {
-		if (!w->key_line[key_index(wl_keys, "file")])
-			plan_add_error(p, w->line, "%s: missing required key \"file\"", what);
-		return;
+	const struct wl_kind *wk = wl_kind_of(w->type);
+	for (int i = 0; wl_keys[i].name; i++) {
+		int l = w->key_line[i];
+		if (l && !wl_key_applies(&wl_keys[i], wk))
+			plan_add_error(p, l < 0 ? -l : l, "%s: \"%s\" does not apply to a %s workload",
+				       what, wl_keys[i].name, wk->name);
 	}
-	if (!w->key_line[si]) {
-		plan_add_error(p, w->line, "%s: missing required key \"size\"", what);
-		return;
-	}
-	if (w->type != WL_SEQWRITE || w->key_line[si] < 0 || w->key_line[bi] < 0)
+	for (int i = 0; wl_keys[i].name; i++)
+		if (wl_kind_has(wk->required, wl_keys[i].name) && !w->key_line[i]) {
+			plan_add_error(p, w->line, "%s: missing required key \"%s\"", what,
+				       wl_keys[i].name);
+			return;
+		}
+	/* Engines that write in blocks: the size must hold one, and O_DIRECT wants them
+	 * aligned. */
+	if (!wl_kind_has(wk->keys, "bs") || w->key_line[si] < 0 || w->key_line[bi] < 0)
 		return;
 	char s1[32], s2[32];
 	plan_fmt_size(w->size, s1, sizeof s1);
@@ -928,7 +943,8 @@ void plan_scale(struct plan *p, double factor)
 			continue;
 		double s = (double)w->size * factor;
 		uint64_t v = s >= 1.8e19 ? UINT64_MAX : (uint64_t)s;
-		uint64_t unit = w->type == WL_SEQWRITE ? w->bs : 4096;
+		const struct wl_kind *wk = wl_kind_of(w->type);
+		uint64_t unit = wk && wl_kind_has(wk->keys, "bs") ? w->bs : 4096;
 		v -= v % unit;
 		w->size = v < unit ? unit : v;
 	}
@@ -976,14 +992,24 @@ const char *plan_fs_name(enum fs_type t)
 
 const char *plan_wl_name(enum wl_type t)
 {
-	static const char *const names[] = { "seqwrite", "smallfiles", "tar" };
-	return (unsigned)t < 3 ? names[t] : "unknown";
+	const struct wl_kind *wk = wl_kind_of(t);
+	return wk ? wk->name : "unknown";
 }
 
 const char *plan_resync_name(enum resync r)
 {
 	static const char *const names[] = { "wait", "assume-clean", "ignore" };
 	return (unsigned)r < 3 ? names[r] : "unknown";
+}
+
+void plan_workload_defaults(struct plan_workload *w)
+{
+	w->type = -1;
+	w->bs = 1 << 20;
+	w->data = DATA_RANDOM;
+	w->passes = 1;
+	w->sync = SYNC_TIMED;
+	w->seed = PLAN_DEFAULT_SEED;
 }
 
 int plan_workload_set(struct plan_workload *w, const char *key, const char *val, char *msg,
@@ -994,7 +1020,7 @@ int plan_workload_set(struct plan_workload *w, const char *key, const char *val,
 		snprintf(msg, mlen, "no workload key \"%s\"", key);
 		return -1;
 	}
-	if (k->only && !(k->only & (1u << w->type))) {
+	if (!wl_key_applies(k, wl_kind_of(w->type))) {
 		snprintf(msg, mlen, "\"%s\" does not apply to %s", key, plan_wl_name(w->type));
 		return -1;
 	}

@@ -119,6 +119,8 @@ const char *plan_resync_name(enum resync r);
 void plan_fmt_size(uint64_t bytes, char *buf, size_t len);
 /* Sizes with k/m/g/t suffixes in powers of 1024. Returns 0 or -1. */
 int plan_parse_size(const char *s, uint64_t *out);
+/* The values a workload section starts from (type unset), as the plan's keys default. */
+void plan_workload_defaults(struct plan_workload *w);
 /* One key of a workload section from text, with the plan's own parser and limits (what
  * `fsmatrix workload` options share with plans): w->type must be set. Returns 0, or -1 with
  * msg saying what was expected. */

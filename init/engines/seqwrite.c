@@ -1,6 +1,7 @@
 /* engines/seqwrite.c: one file written sequentially, as `fio --rw=write --end_fsync=1` does:
  * the same buffer every block, filled once before timing, then fdatasync in the timed
  * region. */
+#include "engines/engine.h"
 #include "engines/workload.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -118,3 +119,67 @@ void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r)
 		jw_kstr(w, "errno", wl_errno_name(r->err));
 	}
 }
+
+/* ------------------------------------------------------------------ the engine's row */
+
+_Static_assert(sizeof(struct wl_seqwrite_res) <= ENGINE_RES_MAX, "a cell result fits");
+
+static void cell(const struct plan_workload *w, const struct engine_cell_env *env, void *res,
+		 int *err, char *msg)
+{
+	struct wl_seqwrite_res *r = res;
+	char path[4096];
+	/* kept: df after the workload then shows the file; the filesystem goes anyway */
+	struct wl_seqwrite_opts so = { .size = w->size, .bs = w->bs, .direct = w->direct,
+				       .zero = w->data == DATA_ZERO, .keep = 1 };
+	snprintf(path, sizeof path, "%s/seqwrite.dat", env->dir);
+	if (engine_drop(env->drop, err, msg) == 0 && wl_seqwrite(path, &so, r) < 0) {
+		*err = r->err;
+		memcpy(msg, r->errmsg, WL_ERR_MAX);
+	}
+}
+
+static void fields(struct jw *w, const void *res) { wl_seqwrite_json(w, res); }
+
+static const struct wl_cpu *cpu(const void *res)
+{
+	return &((const struct wl_seqwrite_res *)res)->cpu;
+}
+
+static void headline(const void *res, char *buf, size_t len)
+{
+	const struct wl_seqwrite_res *r = res;
+	snprintf(buf, len, "%.1f MB/s (%.1f MB/s before the flush)", r->mbps, r->mbps_noflush);
+}
+
+static int host(const struct engine_host *h, char *const *operands)
+{
+	const char *file = operands[0];
+	struct wl_seqwrite_opts o = { .size = h->w.size, .bs = h->w.bs, .direct = h->direct,
+				      .zero = h->zero, .keep = h->keep };
+	struct wl_seqwrite_res r;
+
+	engine_host_drop(h);
+	int rc = wl_seqwrite(file, &o, &r);
+	engine_emit("seqwrite", fields, &r);
+	if (rc < 0)
+		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
+	fprintf(stderr, "seqwrite %s: %llu bytes in %.3f s (write %.3f s + flush %.3f s): "
+		"%.1f MB/s, %.1f MB/s before flush; cpu user %.1f%% sys %.1f%% iowait %.1f%%\n",
+		file, (unsigned long long)r.bytes, r.total_s, r.write_s, r.flush_s, r.mbps,
+		r.mbps_noflush, r.cpu.user_pct, r.cpu.sys_pct, r.cpu.iowait_pct);
+	return rc < 0 ? 1 : 0;
+}
+
+#define FIG(f) { #f, offsetof(struct wl_seqwrite_res, f) }
+static const struct engine_figure figures[] = {
+	FIG(mbps), FIG(mbps_noflush), FIG(write_s), FIG(flush_s), FIG(total_s), { NULL, 0 },
+};
+
+const struct engine engine_seqwrite = {
+	.name = "seqwrite", .type = WL_SEQWRITE,
+	.res_size = sizeof(struct wl_seqwrite_res), .cell = cell, .cell_json = fields, .cpu = cpu,
+	.figures = figures, .headline = headline,
+	.host_size = 1ull << 30, .nargs = 1, .role = { ROLE_FILE }, .operands = "FILE",
+	.host = host,
+};

@@ -1,17 +1,7 @@
-/* engines/smallfiles.c: a seeded file set shaped like a source tree, generated in memory and
- * then written in-process, as fast as `tar -x` could write the same set.
- *
- * Shape: file sizes follow a log-normal (median 6 KiB, sigma 1.6 in natural log; mean about
- * 23 KiB), bucketed by powers of two so that the draw is integer-only and gives the same tree
- * under glibc and musl; 0.5% of files are empty and the tail stops at 4 MiB (about 6 files
- * above 1 MiB in 220 MiB). Directories hold 10-30 entries, 2-6 of them subdirectories, down
- * to TREE_MAX_DEPTH levels, filled breadth-first.
- *
- * Content: slices of one pool of random bytes at byte-granular offsets. Incompressible
- * rather than text-like, because the filesystems measured do not compress but a host
- * (qcow2 compression, a compressing SSD, a btrfs host directory) might, and text would then
- * flatter whoever stores it; a shared pool costs no CPU per file, as tar's memcpy from its
- * archive costs next to nothing, and unaligned offsets keep 4 KiB blocks from repeating. */
+/* engines/smallfiles.c: a seeded file set shaped like a source tree (engines/tree.c) written
+ * in-process, as fast as `tar -x` could write the same set: one pass, and the engine rows of
+ * smallfiles (passes in a cell, one record per pass on the host) and gen-tree. */
+#include "engines/engine.h"
 #include "engines/workload.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -20,278 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Independent streams, so that the layout does not shift when a size is cut or scaled. */
-#define STREAM_SIZES 0x51ae5u
-#define STREAM_LAYOUT 0x1a40u
-#define STREAM_CONTENT 0xc0de7u
-#define STREAM_POOL 0x9001u
-
-struct rng { uint64_t x; };
-
-static uint64_t next(struct rng *r)
-{
-	uint64_t z = (r->x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* uniform in [0, n); the modulo bias is below 2^-40 for every n used here */
-static uint64_t below(struct rng *r, uint64_t n) { return n ? next(r) % n : 0; }
-
-/* The log-normal, in parts per 100000 per power-of-two bucket [lo, hi). */
-static const struct { uint32_t lo, hi, weight; } size_table[] = {
-	{ 0, 1, 500 },              /* empty files: __init__.py, placeholders */
-	{ 1, 64, 215 },
-	{ 64, 128, 558 },
-	{ 128, 256, 1565 },
-	{ 256, 512, 3652 },
-	{ 512, 1024, 7083 },
-	{ 1024, 2048, 11419 },
-	{ 2048, 4096, 15305 },
-	{ 4096, 8192, 17052 },
-	{ 8192, 16384, 15793 },
-	{ 16384, 32768, 12159 },
-	{ 32768, 65536, 7783 },
-	{ 65536, 131072, 4141 },
-	{ 131072, 262144, 1831 },
-	{ 262144, 524288, 673 },
-	{ 524288, 1048576, 206 },
-	{ 1048576, 2097152, 52 },
-	{ 2097152, TREE_MAX_FILE, 13 },
-};
-
-static uint64_t draw_size(struct rng *r)
-{
-	uint64_t u = below(r, 100000);
-	size_t i = 0;
-	while (u >= size_table[i].weight && i + 1 < sizeof size_table / sizeof size_table[0])
-		u -= size_table[i++].weight;
-	return size_table[i].lo + below(r, size_table[i].hi - size_table[i].lo);
-}
-
-static const char *const dir_stems[] = {
-	"src", "lib", "include", "drivers", "fs", "net", "core", "util", "tests", "docs",
-	"arch", "kernel", "mm", "tools", "scripts", "crypto", "sound", "block", "firmware",
-	"security", "ipc", "common", "platform", "media", "gpu", "usb", "pci", "input",
-	"internal", "test", "bench", "examples", "config", "api", "proto", "codec",
-};
-
-static const char *const file_stems[] = {
-	"main", "util", "core", "init", "driver", "device", "buffer", "queue", "table", "hash",
-	"list", "tree", "parse", "config", "io", "mem", "alloc", "sched", "timer", "irq", "dma",
-	"sysfs", "proc", "debug", "trace", "power", "clock", "reset", "regs", "phy", "link",
-	"port", "bus", "ctl", "ops", "super", "inode", "file", "dir", "namei", "journal",
-	"extent", "xattr", "acl", "crc", "string", "format", "error", "log", "cache",
-};
-
-/* Extensions by weight (sum 100); "" names a file such as Kconfig that has none. */
-static const struct { const char *ext; unsigned weight; } exts[] = {
-	{ ".c", 38 }, { ".h", 26 }, { ".S", 2 }, { ".py", 6 }, { ".sh", 3 }, { ".txt", 3 },
-	{ ".rst", 6 }, { ".json", 3 }, { ".yaml", 2 }, { ".md", 3 }, { ".cpp", 4 }, { "", 4 },
-};
-
-#define N(a) (sizeof a / sizeof a[0])
-
-static const char *draw_ext(struct rng *r)
-{
-	unsigned u = (unsigned)below(r, 100);
-	size_t i = 0;
-	while (u >= exts[i].weight && i + 1 < N(exts))
-		u -= exts[i++].weight;
-	return exts[i].ext;
-}
-
-static int push_entry(struct tree *t, const struct tree_entry *e)
-{
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 1024;
-		struct tree_entry *p = realloc(t->e, cap * sizeof *p);
-		if (!p)
-			return -1;
-		t->e = p;
-		t->cap = cap;
-	}
-	t->e[t->n++] = *e;
-	return 0;
-}
-
-struct pending { uint32_t parent, depth; char name[28]; };
-
-/* A name not yet used among this directory's entries: the stem, else stem_K. */
-static void unique_name(char taken[][28], int ntaken, char *out, const char *stem, const char *ext)
-{
-	snprintf(out, 28, "%s%s", stem, ext);
-	for (int k = 1;; k++) {
-		int clash = 0;
-		for (int i = 0; i < ntaken && !clash; i++)
-			clash = strcmp(taken[i], out) == 0;
-		if (!clash)
-			return;
-		snprintf(out, 28, "%.12s_%d%s", stem, k, ext);
-	}
-}
-
-static int draw_sizes(uint64_t size, uint64_t files, uint64_t seed, uint64_t **out, uint64_t *count)
-{
-	struct rng r = { seed ^ STREAM_SIZES };
-	uint64_t n = 0, cap = files ? files : 1024, sum = 0;
-	uint64_t *s = malloc(cap * sizeof *s);
-
-	if (!s)
-		return -1;
-	while (files ? n < files : sum < size) {
-		if (n == cap) {
-			uint64_t *p = realloc(s, (cap *= 2) * sizeof *s);
-			if (!p) {
-				free(s);
-				return -1;
-			}
-			s = p;
-		}
-		uint64_t v = draw_size(&r);
-		if (!files && v > size - sum)
-			v = size - sum;
-		s[n++] = v;
-		sum += v;
-	}
-	if (files && n > 0) {
-		/* scale to the asked total; double arithmetic is exact-rounded IEEE on every target,
-		 * so the result is the same everywhere; the remainder goes to the last file */
-		uint64_t got = 0;
-		for (uint64_t i = 0; i < n; i++) {
-			s[i] = sum ? (uint64_t)((double)s[i] * ((double)size / (double)sum)) : 0;
-			if (got + s[i] > size)
-				s[i] = size - got;
-			got += s[i];
-		}
-		s[n - 1] += size - got;
-	}
-	*out = s;
-	*count = n;
-	return 0;
-}
-
-int tree_generate(struct tree *t, uint64_t size, uint64_t files, uint64_t seed)
-{
-	struct rng lay = { seed ^ STREAM_LAYOUT }, con = { seed ^ STREAM_CONTENT };
-	struct pending *q = NULL;
-	size_t qhead = 0, qn = 0, qcap = 0;
-	uint64_t *sizes, nfiles, fi = 0;
-	uint32_t cur = 0, depth = 0;
-
-	memset(t, 0, sizeof *t);
-	t->seed = seed;
-	if (draw_sizes(size, files, seed, &sizes, &nfiles) < 0)
-		return -1;
-	struct tree_entry root = { .parent = 0, .is_dir = 1 };
-	if (push_entry(t, &root) < 0)
-		goto nomem;
-	for (;;) {
-		char taken[30][28];
-		int ntaken = 0;
-		int entries = 10 + (int)below(&lay, 21);
-		int subdirs = depth < TREE_MAX_DEPTH ? 2 + (int)below(&lay, 5) : 0;
-
-		for (int i = 0; i < subdirs; i++, ntaken++) {
-			if (qn == qcap) {
-				size_t cap = qcap ? qcap * 2 : 256;
-				struct pending *p = realloc(q, cap * sizeof *p);
-				if (!p)
-					goto nomem;
-				q = p;
-				qcap = cap;
-			}
-			unique_name(taken, ntaken, taken[ntaken],
-				    dir_stems[below(&lay, N(dir_stems))], "");
-			q[qn] = (struct pending){ .parent = cur, .depth = depth + 1 };
-			memcpy(q[qn++].name, taken[ntaken], 28);
-		}
-		for (int i = 0; i < entries - subdirs && fi < nfiles; i++, ntaken++) {
-			struct tree_entry e = { .parent = cur };
-			/* about half the directories have a Makefile, as in a kernel tree */
-			if (i == 0 && below(&lay, 2))
-				unique_name(taken, ntaken, taken[ntaken], "Makefile", "");
-			else
-				unique_name(taken, ntaken, taken[ntaken],
-					    file_stems[below(&lay, N(file_stems))], draw_ext(&lay));
-			memcpy(e.name, taken[ntaken], 28);
-			e.size = sizes[fi++];
-			uint64_t span = e.size < TREE_POOL ? TREE_POOL - e.size + 1 : 1;
-			e.off = (uint32_t)below(&con, span);
-			if (push_entry(t, &e) < 0)
-				goto nomem;
-			t->files++;
-			t->bytes += e.size;
-		}
-		if (fi >= nfiles)
-			break;
-		if (qhead == qn) {
-			/* every level is full: widen the top rather than go deeper */
-			qhead = qn = 0;
-			q[qn] = (struct pending){ .parent = 0, .depth = 1 };
-			snprintf(q[qn++].name, 28, "part%llu", (unsigned long long)t->dirs);
-		}
-		struct pending p = q[qhead++];
-		struct tree_entry d = { .parent = p.parent, .is_dir = 1 };
-		memcpy(d.name, p.name, 28);
-		if (push_entry(t, &d) < 0)
-			goto nomem;
-		t->dirs++;
-		cur = (uint32_t)(t->n - 1);
-		depth = p.depth;
-	}
-	free(q);
-	free(sizes);
-	return 0;
-nomem:
-	free(q);
-	free(sizes);
-	tree_free(t);
-	errno = ENOMEM;
-	return -1;
-}
-
-void tree_free(struct tree *t)
-{
-	free(t->e);
-	t->e = NULL;
-	t->n = t->cap = 0;
-}
-
-int tree_path(const struct tree *t, size_t i, char *buf, size_t len)
-{
-	size_t chain[TREE_MAX_DEPTH + 64], depth = 0, pos = 0;
-
-	for (size_t k = i; k != 0; k = t->e[k].parent) {
-		if (depth == N(chain))
-			return -1;
-		chain[depth++] = k;
-	}
-	if (len == 0)
-		return -1;
-	buf[0] = '\0';
-	while (depth > 0) {
-		const char *name = t->e[chain[--depth]].name;
-		size_t nl = strlen(name);
-		if (pos + nl + 2 > len)
-			return -1;
-		if (pos)
-			buf[pos++] = '/';
-		memcpy(buf + pos, name, nl + 1);
-		pos += nl;
-	}
-	return (int)pos;
-}
-
-unsigned char *wl_tree_pool(uint64_t seed)
-{
-	unsigned char *p = malloc(TREE_POOL);
-	if (p)
-		wl_fill_random(p, TREE_POOL, seed ^ STREAM_POOL);
-	return p;
-}
 
 /* Writes size bytes from the pool starting at off, wrapping round for files bigger than
  * the pool (only when a file count was given with a large size). */
@@ -424,3 +142,198 @@ void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r)
 		jw_kstr(w, "errno", wl_errno_name(r->err));
 	}
 }
+
+/* ------------------------------------------------------------------ the engines' rows */
+
+#define PASS_REC_MAX 32
+
+/* A cell's passes: the totals, and the first PASS_REC_MAX passes one by one. */
+struct smallfiles_cell {
+	struct wl_smallfiles_res total;
+	int npasses;                    /* passes run */
+	struct wl_smallfiles_res pass[PASS_REC_MAX];
+};
+_Static_assert(sizeof(struct smallfiles_cell) <= ENGINE_RES_MAX, "a cell result fits");
+
+static void add_pass(struct wl_smallfiles_res *t, const struct wl_smallfiles_res *r, int first)
+{
+	double before = t->time_s + t->sync_s, d = r->time_s + r->sync_s;
+	if (first) {
+		*t = *r;
+		return;
+	}
+	t->files += r->files;
+	t->dirs += r->dirs;
+	t->bytes += r->bytes;
+	t->time_s += r->time_s;
+	t->sync_s += r->sync_s;
+	double all = t->time_s + t->sync_s;
+	t->files_per_s = all > 0 ? (double)t->files / all : 0;
+	t->mbps = all > 0 ? (double)t->bytes / all / 1e6 : 0;
+	/* CPU shares weighted by each pass's duration */
+	if (all > 0) {
+		t->cpu.user_pct = (t->cpu.user_pct * before + r->cpu.user_pct * d) / all;
+		t->cpu.sys_pct = (t->cpu.sys_pct * before + r->cpu.sys_pct * d) / all;
+		t->cpu.iowait_pct = (t->cpu.iowait_pct * before + r->cpu.iowait_pct * d) / all;
+	}
+	if (r->err && !t->err) {
+		t->err = r->err;
+		memcpy(t->errmsg, r->errmsg, sizeof t->errmsg);
+	}
+}
+
+/* Each pass into a fresh directory, DIR/pass1 .. DIR/passN, after its own cache drop. */
+static void cell(const struct plan_workload *w, const struct engine_cell_env *env, void *res,
+		 int *err, char *msg)
+{
+	struct smallfiles_cell *c = res;
+	struct tree t;
+	if (tree_generate(&t, w->size, (uint64_t)w->files, w->seed) < 0) {
+		wl_fail(err, msg, errno, "generate the file set");
+		return;
+	}
+	unsigned char *pool = wl_tree_pool(w->seed);
+	if (!pool) {
+		wl_fail(err, msg, ENOMEM, "allocate the file contents");
+		tree_free(&t);
+		return;
+	}
+	for (int i = 0; i < w->passes; i++) {
+		struct wl_smallfiles_res r;
+		char dir[4096];
+		if (engine_drop(env->drop, err, msg) < 0)
+			break;
+		snprintf(dir, sizeof dir, "%s/pass%d", env->dir, i + 1);
+		wl_smallfiles_write(&t, pool, dir, w->sync == SYNC_NONE, &r);
+		if (c->npasses < PASS_REC_MAX)
+			c->pass[c->npasses] = r;
+		add_pass(&c->total, &r, c->npasses == 0);
+		c->npasses++;
+		if (r.err) {
+			*err = r.err;
+			snprintf(msg, WL_ERR_MAX, "pass %d: %.300s", i + 1, r.errmsg);
+			break;
+		}
+	}
+	free(pool);
+	tree_free(&t);
+}
+
+static void fields(struct jw *w, const void *res) { wl_smallfiles_json(w, res); }
+
+static void cell_fields(struct jw *jw, const void *res)
+{
+	const struct smallfiles_cell *c = res;
+	wl_smallfiles_json(jw, &c->total);
+	if (c->npasses > 1) {
+		jw_key(jw, "passes");
+		jw_arr(jw);
+		for (int i = 0; i < c->npasses && i < PASS_REC_MAX; i++) {
+			jw_obj(jw);
+			wl_smallfiles_json(jw, &c->pass[i]);
+			jw_end_obj(jw);
+		}
+		jw_end_arr(jw);
+	}
+}
+
+static const struct wl_cpu *cpu(const void *res)
+{
+	return &((const struct smallfiles_cell *)res)->total.cpu;
+}
+
+static void headline(const void *res, char *buf, size_t len)
+{
+	const struct smallfiles_cell *c = res;
+	snprintf(buf, len, "%.1f MB/s, %.0f files/s", c->total.mbps, c->total.files_per_s);
+}
+
+static void host_summary(const struct engine_host *h, const char *target, int timed,
+			 const struct wl_smallfiles_res *r)
+{
+	if (timed)
+		fprintf(stderr, "smallfiles %s: %llu files, %llu dirs, %llu bytes in %.3f s "
+			"+ sync %.3f s: %.0f files/s, %.1f MB/s; cpu user %.1f%% sys %.1f%% "
+			"iowait %.1f%%\n", target, (unsigned long long)r->files,
+			(unsigned long long)r->dirs, (unsigned long long)r->bytes, r->time_s,
+			r->sync_s, r->files_per_s, r->mbps, r->cpu.user_pct, r->cpu.sys_pct,
+			r->cpu.iowait_pct);
+	else
+		fprintf(stderr, "gen-tree %s: %llu files, %llu dirs, %llu bytes (seed %llu)\n",
+			target, (unsigned long long)r->files, (unsigned long long)r->dirs,
+			(unsigned long long)r->bytes, (unsigned long long)h->w.seed);
+}
+
+/* smallfiles, timed with a record per pass; gen-tree, the same set untimed and unsynced. */
+static int host_passes(const struct engine_host *h, const char *dir, int timed)
+{
+	struct tree t;
+	unsigned char *pool;
+	char path[4096];
+	int rc = 0;
+
+	if (tree_generate(&t, h->w.size, (uint64_t)h->w.files, h->w.seed) < 0 ||
+	    !(pool = wl_tree_pool(h->w.seed))) {
+		fprintf(stderr, "fsmatrix: unable to generate the file set: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	for (int p = 1; p <= h->w.passes && rc == 0; p++) {
+		struct wl_smallfiles_res r;
+		const char *target = dir;
+		if (h->w.passes > 1) {
+			if (p == 1 && mkdir(dir, 0755) < 0 && errno != EEXIST) {
+				fprintf(stderr, "fsmatrix: unable to create directory %s: %s\n", dir,
+					strerror(errno));
+				rc = 1;
+				break;
+			}
+			snprintf(path, sizeof path, "%s/pass%d", dir, p);
+			target = path;
+		}
+		if (timed)
+			engine_host_drop(h);
+		rc = wl_smallfiles_write(&t, pool, target, h->no_sync || !timed, &r) < 0;
+		if (timed)
+			engine_emit("smallfiles", fields, &r);
+		if (rc)
+			fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
+		host_summary(h, target, timed, &r);
+	}
+	if (h->list && rc == 0)
+		for (size_t i = 1; i < t.n; i++)
+			if (tree_path(&t, i, path, sizeof path) >= 0)
+				printf("%s\n", path);
+	free(pool);
+	tree_free(&t);
+	return rc;
+}
+
+static int host(const struct engine_host *h, char *const *operands)
+{
+	return host_passes(h, operands[0], 1);
+}
+
+static int host_gen_tree(const struct engine_host *h, char *const *operands)
+{
+	return host_passes(h, operands[0], 0);
+}
+
+#define FIG(f) { #f, offsetof(struct smallfiles_cell, total.f) }
+static const struct engine_figure figures[] = {
+	FIG(mbps), FIG(files_per_s), FIG(time_s), FIG(sync_s), { NULL, 0 },
+};
+
+const struct engine engine_smallfiles = {
+	.name = "smallfiles", .type = WL_SMALLFILES,
+	.res_size = sizeof(struct smallfiles_cell), .cell = cell, .cell_json = cell_fields,
+	.cpu = cpu, .figures = figures, .headline = headline,
+	.host_size = 220ull << 20, .nargs = 1, .role = { ROLE_DIR }, .operands = "DIR",
+	.host = host,
+};
+
+/* The file set alone, for building the same tree as an archive: no plan type, no record. */
+const struct engine engine_gen_tree = {
+	.name = "gen-tree", .type = WL_SMALLFILES,
+	.host_size = 220ull << 20, .nargs = 1, .role = { ROLE_DIR }, .operands = "DIR",
+	.host = host_gen_tree,
+};

@@ -1,6 +1,7 @@
 /* engines/tar.c: extract a user's archive with a tar program (busybox tar in the image), then a
  * timed sync. Files and bytes are counted afterwards, outside the timed region. */
 #include "lib/run.h"
+#include "engines/engine.h"
 #include "engines/workload.h"
 #include <dirent.h>
 #include <errno.h>
@@ -130,3 +131,108 @@ void wl_tar_json(struct jw *w, const struct wl_tar_res *r)
 		jw_kstr(w, "errno", wl_errno_name(r->err));
 	}
 }
+
+/* ------------------------------------------------------------------ the engine's row */
+
+struct tar_cell {
+	char archive[PLAN_STR_MAX];     /* the archive found (as given when not found) */
+	struct wl_tar_res r;
+};
+_Static_assert(sizeof(struct tar_cell) <= ENGINE_RES_MAX, "a cell result fits");
+
+/* The archive: as given when absolute, else from the first of dirs that has it. */
+static int find_archive(const char *file, const char *const *dirs, char *out, size_t len)
+{
+	if (file[0] == '/') {
+		snprintf(out, len, "%s", file);
+		return access(out, R_OK);
+	}
+	for (size_t i = 0; dirs[i]; i++) {
+		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], file) >= len)
+			continue;
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+	snprintf(out, len, "%s", file);
+	return -1;
+}
+
+/* "/results/fsmatrix, /plans and /": where find_archive looked. */
+static void dirs_text(const char *const *dirs, char *buf, size_t len)
+{
+	size_t n = 0, count = 0;
+	while (dirs[count])
+		count++;
+	buf[0] = '\0';
+	for (size_t i = 0; i < count && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      i == 0 ? "" : i + 1 == count ? " and " : ", ",
+				      dirs[i][0] ? dirs[i] : "/");
+}
+
+static void cell(const struct plan_workload *w, const struct engine_cell_env *env, void *res,
+		 int *err, char *msg)
+{
+	struct tar_cell *c = res;
+	char dir[4096];
+	if (find_archive(w->file, env->archive_dirs, c->archive, sizeof c->archive) < 0) {
+		char where[512];
+		dirs_text(env->archive_dirs, where, sizeof where);
+		wl_fail(err, msg, ENOENT, "find the archive %s (looked in %s)", w->file, where);
+		return;
+	}
+	struct wl_tar_opts to = { .tar = "tar", .archive = c->archive,
+				  .timeout_ms = env->timeout_ms, .no_sync = w->sync == SYNC_NONE };
+	snprintf(dir, sizeof dir, "%s/tar", env->dir);
+	if (engine_drop(env->drop, err, msg) == 0 && wl_tar(dir, &to, &c->r) < 0) {
+		*err = c->r.err;
+		memcpy(msg, c->r.errmsg, WL_ERR_MAX);
+	}
+}
+
+static void fields(struct jw *w, const void *res) { wl_tar_json(w, res); }
+
+static void cell_fields(struct jw *w, const void *res)
+{
+	const struct tar_cell *c = res;
+	jw_kstr(w, "archive", c->archive);
+	wl_tar_json(w, &c->r);
+}
+
+static const struct wl_cpu *cpu(const void *res) { return &((const struct tar_cell *)res)->r.cpu; }
+
+static void headline(const void *res, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.1f MB/s", ((const struct tar_cell *)res)->r.mbps);
+}
+
+static int host(const struct engine_host *h, char *const *operands)
+{
+	const char *archive = operands[0], *dir = operands[1];
+	struct wl_tar_opts o = { .tar = h->tar ? h->tar : "tar", .archive = archive,
+				 .no_sync = h->no_sync };
+	struct wl_tar_res r;
+
+	engine_host_drop(h);
+	int rc = wl_tar(dir, &o, &r);
+	engine_emit("tar", fields, &r);
+	if (rc < 0)
+		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
+	fprintf(stderr, "tar %s: %llu files, %llu bytes in %.3f s + sync %.3f s: %.1f MB/s\n",
+		dir, (unsigned long long)r.files, (unsigned long long)r.bytes, r.time_s, r.sync_s,
+		r.mbps);
+	return rc < 0 ? 1 : 0;
+}
+
+#define FIG(f) { #f, offsetof(struct tar_cell, r.f) }
+static const struct engine_figure figures[] = {
+	FIG(mbps), FIG(time_s), FIG(sync_s), { NULL, 0 },
+};
+
+const struct engine engine_tar = {
+	.name = "tar", .type = WL_TAR,
+	.res_size = sizeof(struct tar_cell), .cell = cell, .cell_json = cell_fields, .cpu = cpu,
+	.figures = figures, .headline = headline,
+	.host_size = 0, .nargs = 2, .role = { ROLE_READ, ROLE_DIR }, .operands = "ARCHIVE and DIR",
+	.host = host,
+};

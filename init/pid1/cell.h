@@ -7,6 +7,7 @@
 #include "core/matrix.h"
 #include "core/mountcheck.h"
 #include "core/plan.h"
+#include "engines/engine.h"
 #include "engines/workload.h"
 
 #define TEST_MNT "/mnt/test"
@@ -32,19 +33,13 @@ void cell_record_status(const struct plan *p, const struct cell *c, enum cell_st
 			int attempt, const char *error);
 
 /* ------------------------------------------------------------ pid1/workload.c */
-#define PASS_REC_MAX 32
-
 struct wl_outcome {
 	enum wl_type type;
 	int timed_out;                  /* killed at the cell's deadline */
 	int err;                        /* errno of the first failure, 0 = ok */
 	char errmsg[WL_ERR_MAX];
-	struct wl_seqwrite_res sw;
-	struct wl_smallfiles_res sf;    /* smallfiles: totals over the passes */
-	int npasses;                    /* passes run; the first PASS_REC_MAX are in pass[] */
-	struct wl_smallfiles_res pass[PASS_REC_MAX];
-	struct wl_tar_res tar;
-	char archive[PLAN_STR_MAX];     /* tar: the archive found */
+	/* the engine's cell result (engines/engine.h), whatever the engine */
+	_Alignas(max_align_t) unsigned char res[ENGINE_RES_MAX];
 };
 
 /* Runs the workload on TEST_MNT in a child process (its own process group), so that a

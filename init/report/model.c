@@ -6,32 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The figures a reader compares, per workload type, in the order the tables show them. */
-static const struct metric seqwrite_m[] = {
-	{ "mbps", "MB/s", "MB/s", 1, 1 },
-	{ "total_s", "total", "s", 0, 2 },
+/* Workload types records may carry under another name than the engine's. */
+static const struct { const char *wtype, *engine; } aliases[] = {
+	{ "untar", "tar" },
 };
-static const struct metric smallfiles_m[] = {
-	{ "time_s", "time", "s", 0, 2 },
-	{ "sync_s", "sync", "s", 0, 2 },
-	{ "mbps", "MB/s", "MB/s", 1, 1 },
-	{ "files_per_s", "files/s", "files/s", 1, 0 },
-};
-static const struct metric tar_m[] = {
-	{ "time_s", "time", "s", 0, 2 },
-	{ "sync_s", "sync", "s", 0, 2 },
-	{ "mbps", "MB/s", "MB/s", 1, 1 },
-};
-static const struct {
-	const char *wtype;
-	const struct metric *m;
-	size_t n;
-} known[] = {
-	{ "seqwrite", seqwrite_m, sizeof seqwrite_m / sizeof seqwrite_m[0] },
-	{ "smallfiles", smallfiles_m, sizeof smallfiles_m / sizeof smallfiles_m[0] },
-	{ "tar", tar_m, sizeof tar_m / sizeof tar_m[0] },
-	{ "untar", tar_m, sizeof tar_m / sizeof tar_m[0] },
-};
+
+static const struct wl_kind *kind_of(const char *wtype)
+{
+	if (!wtype)
+		return NULL;
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (strcmp(aliases[i].wtype, wtype) == 0)
+			wtype = aliases[i].engine;
+	return wl_kind_named(wtype);
+}
 
 /* Unknown workload types: every numeric field, times (…_s) lower is better. Kept for the
  * life of the process, since cells point at them. */
@@ -47,19 +35,24 @@ static const struct metric *generic_metric(const char *key)
 		return NULL;
 	size_t kl = strlen(key);
 	int time = kl > 2 && strcmp(key + kl - 2, "_s") == 0;
-	generic[ngeneric] = (struct metric){ strdup(key), strdup(key), time ? "s" : "", !time, 2 };
+	generic[ngeneric] = (struct metric){ strdup(key), strdup(key), time ? "s" : "", !time, 2, 0 };
 	return &generic[ngeneric++];
 }
 
 size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; wtype && i < sizeof known / sizeof known[0]; i++) {
-		if (strcmp(known[i].wtype, wtype) != 0)
-			continue;
-		for (size_t j = 0; j < known[i].n && n < max; j++)
-			out[n++] = &known[i].m[j];
-		return n;
+	const struct wl_kind *k = kind_of(wtype);
+	if (k) {
+		/* the engine's report columns, 1, 2, ... in that order */
+		for (int col = 1;; col++) {
+			const struct metric *m = k->metrics;
+			while (m->key && m->report != col)
+				m++;
+			if (!m->key || n == max)
+				return n;
+			out[n++] = m;
+		}
 	}
 	const char *key;
 	json_t *v;

@@ -8,22 +8,16 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "core/workload_kinds.h"
 #include "lib/stats.h"
 
 #define REPORT_MAX_METRICS 8
 /* a cell's figures (struct rcell's fig) hold every metric the report shows */
 _Static_assert(REPORT_MAX_METRICS <= STATS_CELL_METRICS, "a cell's metrics fit its figures");
 
-/* One figure of a workload's result. */
-struct metric {
-	const char *key;     /* field in "result" */
-	const char *label;   /* column heading */
-	const char *unit;
-	int higher_better;   /* 1 for rates (MB/s), 0 for times */
-	int decimals;
-};
-
-/* The figures that matter for a workload type; unknown types get every numeric result field. */
+/* The figures that matter for a workload type: the report columns of its row in
+ * core/workload_kinds.c (struct metric), in column order; unknown types get every numeric
+ * result field. */
 size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
 
 /* A cell of the matrix, with its repeats folded together. */

@@ -1,0 +1,136 @@
+/* test_engine.c: the table of workload engines (engines/engine.c): every row complete, one
+ * engine for each plan type, every metric of a type's row a figure its engine has, and each
+ * engine run as a cell on a temporary directory, as PID 1 runs it. */
+#include "check.h"
+#include "engines/engine.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char tmp[64];
+
+static void test_rows(void)
+{
+	size_t n = 0, cells = 0;
+	for (size_t i = 0; engines[i]; i++, n++) {
+		const struct engine *e = engines[i];
+		CHECK(e->name && e->host && e->operands, "%s: name, host, operands", e->name);
+		CHECK(e->nargs >= 1 && e->nargs <= 2, "%s: %d operands", e->name, e->nargs);
+		CHECK(engine_named(e->name) == e, "engine_named(%s)", e->name);
+		CHECK(wl_kind_of(e->type) != NULL, "%s: a type with a row in core", e->name);
+		if (!e->cell)
+			continue;
+		cells++;
+		CHECK(e->res_size > 0 && e->res_size <= ENGINE_RES_MAX, "%s: result of %zu bytes",
+		      e->name, e->res_size);
+		CHECK(e->cell_json && e->cpu && e->figures && e->headline, "%s: cell ops", e->name);
+		CHECK(engine_of(e->type) == e, "%s: the engine of its type", e->name);
+		CHECK_STR(wl_kind_of(e->type)->name, e->name);
+		/* every metric the type's row names is a figure of a zeroed result */
+		unsigned char *res = calloc(1, e->res_size);
+		for (const struct metric *m = wl_kind_of(e->type)->metrics; m->key; m++)
+			CHECK(engine_figure(e, res, m->key) == 0, "%s: figure %s", e->name, m->key);
+		CHECK(isnan(engine_figure(e, res, "no_such_s")), "%s: an unknown figure is NaN",
+		      e->name);
+		free(res);
+	}
+	CHECK_INT(n, 4);
+	/* one engine runs each plan type */
+	size_t kinds = 0;
+	for (const struct wl_kind *k = wl_kinds; k->name; k++, kinds++)
+		CHECK(engine_of(k->type) != NULL, "an engine for %s", k->name);
+	CHECK_INT(cells, kinds);
+	CHECK(engine_named("fio") == NULL, "no fio yet");
+	CHECK(engine_named("") == NULL, "no empty name");
+	const struct engine *g = engine_named("gen-tree");
+	CHECK(g && !g->cell && g->type == WL_SMALLFILES, "gen-tree: host only, smallfiles keys");
+	CHECK_INT(engine_named("seqwrite")->host_size, 1ull << 30);
+	CHECK_INT(engine_named("tar")->role[0], ROLE_READ);
+}
+
+/* Runs e as a cell on tmp; returns the record's "result" object text. */
+static const char *cell(const struct engine *e, const struct plan_workload *w,
+			const struct engine_cell_env *env, int *err, char *msg, char *headline)
+{
+	static _Alignas(max_align_t) unsigned char res[ENGINE_RES_MAX];
+	static char buf[64 << 10];
+	struct jw jw;
+	memset(res, 0, sizeof res);
+	*err = 0;
+	msg[0] = '\0';
+	e->cell(w, env, res, err, msg);
+	jw_init(&jw, buf, sizeof buf);
+	jw_obj(&jw);
+	e->cell_json(&jw, res);
+	jw_end_obj(&jw);
+	CHECK_INT(jw_done(&jw), 0);
+	e->headline(res, headline, 400);
+	return buf;
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void test_cells(void)
+{
+	static const char *const dirs[] = { "/no/such/dir", "", NULL };
+	struct engine_cell_env env = { .dir = tmp, .archive_dirs = dirs };
+	struct plan_workload w;
+	char msg[WL_ERR_MAX], head[400];
+	int err;
+
+	plan_workload_defaults(&w);
+	w.type = WL_SEQWRITE;
+	w.size = 2 << 20;
+	const char *j = cell(engine_of(WL_SEQWRITE), &w, &env, &err, msg, head);
+	CHECK_INT(err, 0);
+	CHECK(starts(j, "{\"bytes\":2097152,\"bs\":1048576,\"direct\":false,\"data\":\"random\","
+		     "\"write_s\":"), "seqwrite fields: %s", j);
+	CHECK(strstr(head, " MB/s before the flush)") != NULL, "seqwrite headline: %s", head);
+
+	plan_workload_defaults(&w);
+	w.type = WL_SMALLFILES;
+	w.size = 1 << 20;
+	w.passes = 2;
+	j = cell(engine_of(WL_SMALLFILES), &w, &env, &err, msg, head);
+	CHECK_INT(err, 0);
+	CHECK(starts(j, "{\"files\":"), "smallfiles fields: %s", j);
+	CHECK(strstr(j, "\"passes\":[{\"files\":") != NULL, "smallfiles passes: %s", j);
+	CHECK(strstr(head, " MB/s, ") && strstr(head, " files/s"), "smallfiles headline: %s", head);
+	w.passes = 1;
+	j = cell(engine_of(WL_SMALLFILES), &w, &env, &err, msg, head);
+	CHECK_INT(err, EEXIST);   /* pass1 is there from the first run */
+	CHECK(starts(msg, "pass 1: unable to "), "smallfiles error: %s", msg);
+	CHECK(strstr(j, "\"passes\"") == NULL, "one pass, no passes array: %s", j);
+
+	plan_workload_defaults(&w);
+	w.type = WL_TAR;
+	strcpy(w.file, "no-such.tar");
+	j = cell(engine_of(WL_TAR), &w, &env, &err, msg, head);
+	CHECK_INT(err, ENOENT);
+	CHECK_STR(msg, "unable to find the archive no-such.tar (looked in /no/such/dir and /): "
+		  "No such file or directory");
+	CHECK(starts(j, "{\"archive\":\"no-such.tar\",\"bytes\":0,"), "tar fields: %s", j);
+	CHECK_STR(head, "0.0 MB/s");
+}
+
+int main(void)
+{
+	snprintf(tmp, sizeof tmp, "/tmp/test_engine.XXXXXX");
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_rows();
+	test_cells();
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "unable to remove %s\n", tmp);
+	return check_done("test_engine");
+}
