@@ -1,7 +1,9 @@
 /* test_level.c: every md level, one row each, and what the rest of the program decides from
  * it: how a plan spells it and what records call it, the fewest members, which array keys
  * apply, how many members may be missing and which slots they take, data disks and striping,
- * whether md resyncs at create, the mdadm argv, and the lines `fsmatrix check` shows. */
+ * whether md resyncs at create, the mdadm argv, and the lines `fsmatrix check` shows. The
+ * rows say what the program did before its levels became one table (core/level.c), and are
+ * checked both through that table and through everything that reads it. */
 #include "check.h"
 #include "lib/argv.h"
 #include "core/cellcmd.h"
@@ -31,21 +33,22 @@ static const struct level_case {
 	int striped;               /* takes a chunk, and has a stripe geometry */
 	int data[NMAX + 1];        /* data disks over [n] members */
 	int max_missing[NMAX + 1]; /* most members that may be missing over [n] (n >= min) */
+	const char *module;        /* the md personality /init loads for it */
 } rows[] = {
 	{ "none", "none", LEVEL_NONE, 0, 1, 0,
-	  { 0, 1, 1, 1, 1, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0, 0, 0, 0, 0 } },
+	  { 0, 1, 1, 1, 1, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0, 0, 0, 0, 0 }, NULL },
 	{ "0", "raid0", 0, 1, 2, 1,
-	  { 0, 1, 2, 3, 4, 5, 6, 7, 8 }, { 0, 0, 0, 0, 0, 0, 0, 0, 0 } },
+	  { 0, 1, 2, 3, 4, 5, 6, 7, 8 }, { 0, 0, 0, 0, 0, 0, 0, 0, 0 }, "raid0" },
 	{ "1", "raid1", 1, 1, 2, 0,
-	  { 0, 1, 1, 1, 1, 1, 1, 1, 1 }, { 0, 0, 1, 2, 3, 4, 5, 6, 7 } },
+	  { 0, 1, 1, 1, 1, 1, 1, 1, 1 }, { 0, 0, 1, 2, 3, 4, 5, 6, 7 }, "raid1" },
 	{ "4", "raid4", 4, 1, 2, 1,
-	  { 0, 1, 1, 2, 3, 4, 5, 6, 7 }, { 0, 0, 1, 1, 1, 1, 1, 1, 1 } },
+	  { 0, 1, 1, 2, 3, 4, 5, 6, 7 }, { 0, 0, 1, 1, 1, 1, 1, 1, 1 }, "raid456" },
 	{ "5", "raid5", 5, 1, 2, 1,
-	  { 0, 1, 1, 2, 3, 4, 5, 6, 7 }, { 0, 0, 1, 1, 1, 1, 1, 1, 1 } },
+	  { 0, 1, 1, 2, 3, 4, 5, 6, 7 }, { 0, 0, 1, 1, 1, 1, 1, 1, 1 }, "raid456" },
 	{ "6", "raid6", 6, 1, 4, 1,
-	  { 0, 1, 1, 1, 2, 3, 4, 5, 6 }, { 0, 0, 0, 0, 2, 2, 2, 2, 2 } },
+	  { 0, 1, 1, 1, 2, 3, 4, 5, 6 }, { 0, 0, 0, 0, 2, 2, 2, 2, 2 }, "raid456" },
 	{ "10", "raid10", 10, 1, 2, 1,
-	  { 0, 1, 1, 1, 2, 2, 3, 3, 4 }, { 0, 0, 1, 1, 2, 2, 3, 3, 4 } },
+	  { 0, 1, 1, 1, 2, 2, 3, 3, 4 }, { 0, 0, 1, 1, 2, 2, 3, 3, 4 }, "raid10" },
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -68,11 +71,45 @@ static void test_names(void)
 		CHECK(parse_array(r, r->md ? r->min_devices : 0, "") == 0, "%s: %s", r->key,
 		      p.errors[0]);
 		CHECK_INT(p.arrays[0].level, r->level);
-		CHECK_STR(plan_level_name(r->level), r->name);
+		CHECK_STR(level_name(r->level), r->name);
 		CHECK_INT(p.arrays[0].devices, r->min_devices);
 	}
-	CHECK_STR(plan_level_name(3), "unknown");
-	CHECK_STR(plan_level_name(-2), "unknown");
+	CHECK_STR(level_name(3), "unknown");
+	CHECK_STR(level_name(-2), "unknown");
+}
+
+/* The table itself: the same rows, in the same order, and the rules read straight from it. */
+static void test_table(void)
+{
+	size_t n = 0;
+	char keys[128];
+	for (const struct md_level *l = md_levels; l->key; l++, n++) {
+		const struct level_case *r = &rows[n < NROWS ? n : NROWS - 1];
+		CHECK(n < NROWS, "table row %zu (%s) not in the test", n, l->key);
+		CHECK_STR(l->key, r->key);
+		CHECK_STR(l->name, r->name);
+		CHECK_INT(l->level, r->level);
+		CHECK_INT(l->md, r->md);
+		CHECK_INT(l->min_devices, r->min_devices);
+		CHECK_INT(l->striped, r->striped);
+		CHECK(r->module ? l->module && strcmp(l->module, r->module) == 0 : !l->module,
+		      "%s: module %s", r->key, l->module ? l->module : "none");
+		CHECK(level_find(r->level) == l, "%s: level_find", r->key);
+		CHECK(level_by_key(r->key) == l, "%s: level_by_key", r->key);
+		for (int d = r->min_devices; d <= NMAX; d++) {
+			CHECK_INT(level_max_missing(r->level, d), r->max_missing[d]);
+			for (int miss = 0; miss <= d; miss++)
+				CHECK_INT(level_resyncs(r->level, d, miss), miss < r->max_missing[d]);
+		}
+	}
+	CHECK_INT(n, NROWS);
+	CHECK(level_by_key("raid5") == NULL && level_by_key("") == NULL && level_by_key("7") == NULL,
+	      "keys are only the table's");
+	CHECK_INT(level_find(7)->md, 0);
+	level_keys_text(keys, sizeof keys);
+	CHECK_STR(keys, "none, 0, 1, 4, 5, 6 or 10");
+	level_keys_text(keys, 10);
+	CHECK_STR(keys, "none, 0, ");
 }
 
 /* The fewest members, and the message one too few gives. */
@@ -290,6 +327,7 @@ static void test_show(void)
 
 int main(void)
 {
+	test_table();
 	test_names();
 	test_min_devices();
 	test_keys();
