@@ -103,7 +103,7 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 		      g.data_disks, chunk, text);
 	} else {
 		linef(out, ctx, "  %-9s %s: none derived%s", "geometry", level_name(ar->level),
-		      ar->level == LEVEL_NONE || ar->level == 1 ? " (no striping)"
+		      !level_find(ar->level)->striped ? " (no striping)"
 		      : " (no chunk in the plan: mkfs reads md's own from the kernel)");
 	}
 	show_argv(out, ctx, "mkfs", &a);

@@ -785,7 +785,7 @@ void cell_run(const struct plan *p, const struct cell *c, int attempt, struct ce
 	x.attempt = attempt;
 	x.resync_s = -1;
 	x.kmsg = -1;
-	x.md = p->arrays[c->array].level != LEVEL_NONE;
+	x.md = level_find(p->arrays[c->array].level)->md;
 	if (p->timeout_s)
 		x.deadline = boottime_ms() + (long long)p->timeout_s * 1000;
 

@@ -252,6 +252,14 @@ static void test_mdadm(void)
 		snprintf(want, sizeof want, "mdadm --create /dev/md0 --run --metadata=1.2 --level=%d "
 			 "--raid-devices=%d %s", r->level, s->devices, s->members);
 		CHECK(strcmp(line, want) == 0, "case %zu:\n  got  %s\n  want %s", i, line, want);
+		/* The same slots, straight from the table's rule. */
+		char pattern[256] = "";
+		for (int slot = 0, d = 0; slot < s->devices; slot++) {
+			int gone = level_slot_missing(r->level, s->devices, s->missing, slot);
+			snprintf(pattern + strlen(pattern), sizeof pattern - strlen(pattern), "%s%s",
+				 slot ? " " : "", gone ? "missing" : disks[d++]);
+		}
+		CHECK_STR(pattern, s->members);
 	}
 	for (size_t i = 0; i < NROWS; i++) {
 		const struct level_case *r = &rows[i];
