@@ -1,9 +1,10 @@
 /* test_level.c: every md level, one row each, and what the rest of the program decides from
  * it: how a plan spells it and what records call it, the fewest members, which array keys
  * apply, how many members may be missing and which slots they take, data disks and striping,
- * whether md resyncs at create, the mdadm argv, and the lines `fsmatrix check` shows. The
- * rows say what the program did before its levels became one table (core/level.c), and are
- * checked both through that table and through everything that reads it. */
+ * whether md resyncs at create, the mdadm argv, the lines `fsmatrix check` shows, and the
+ * kernel modules a plan's arrays need. The rows say what the program did before its levels
+ * became one table (core/level.c), and are checked both through that table and through
+ * everything that reads it. */
 #include "check.h"
 #include "lib/argv.h"
 #include "core/cellcmd.h"
@@ -110,6 +111,38 @@ static void test_table(void)
 	CHECK_STR(keys, "none, 0, 1, 4, 5, 6 or 10");
 	level_keys_text(keys, 10);
 	CHECK_STR(keys, "none, 0, ");
+}
+
+/* The modules a plan's arrays need: each once, in the order they always loaded in. */
+static void test_modules(void)
+{
+	static const struct {
+		int n, levels[4];
+		const char *want;
+	} mods[] = {
+		{ 0, { 0 }, "" },
+		{ 1, { LEVEL_NONE }, "" },
+		{ 1, { 6 }, "raid456" },
+		{ 3, { 4, 5, 6 }, "raid456" },
+		{ 4, { 10, 1, 0, LEVEL_NONE }, "raid0 raid1 raid10" },
+		{ 4, { 5, 10, 1, 0 }, "raid0 raid1 raid10 raid456" },
+		{ 4, { 6, 6, 10, 10 }, "raid10 raid456" },
+		{ 2, { 1, 1 }, "raid1" },
+	};
+	for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+		const char *names[8];
+		char got[128] = "";
+		int n = level_modules(mods[i].levels, mods[i].n, names, 8);
+		for (int k = 0; k < n; k++)
+			snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", k ? " " : "",
+				 names[k]);
+		CHECK(strcmp(got, mods[i].want) == 0, "case %zu: got \"%s\", want \"%s\"", i, got,
+		      mods[i].want);
+	}
+	const char *names[1];
+	static const int two[] = { 0, 1 };
+	CHECK_INT(level_modules(two, 2, names, 1), 1);
+	CHECK_STR(names[0], "raid0");
 }
 
 /* The fewest members, and the message one too few gives. */
@@ -336,6 +369,7 @@ static void test_show(void)
 int main(void)
 {
 	test_table();
+	test_modules();
 	test_names();
 	test_min_devices();
 	test_keys();
