@@ -1,5 +1,6 @@
 /* core/cellcmd.c: argv for mdadm, mkfs and tune2fs, mount(2) flags, and a time estimate. */
 #include "core/cellcmd.h"
+#include "core/level.h"
 #include "core/workload_kinds.h"
 
 #include <stdio.h>
@@ -9,16 +10,6 @@
 
 /* ------------------------------------------------------------------ mdadm */
 
-/* Which member slots are "missing". raid10's default near-2 layout mirrors slots (0,1),
- * (2,3), ...: the second of each pair goes missing, so every pair keeps a copy. Every other
- * level loses its last slots. */
-static int slot_missing(int level, int devices, int missing, int slot)
-{
-	if (level == 10)
-		return slot % 2 == 1 && slot / 2 < missing;
-	return slot >= devices - missing;
-}
-
 int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_dev,
 		    const char *const *disks, int ndisks, struct argv *a, char *err, size_t errlen)
 {
@@ -26,7 +17,7 @@ int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_d
 	char werr[128];
 
 	argv_init(a);
-	if (ar->level == LEVEL_NONE)
+	if (!level_find(ar->level)->md)
 		return 0;
 	if (cell_skip_reason(ar->name, plan_array_disks(ar), ndisks, 0, "", err, errlen) < 0)
 		return -1;
@@ -53,8 +44,8 @@ int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_d
 	}
 	int d = 0;
 	for (int slot = 0; slot < ar->devices; slot++)
-		argv_add(a, slot_missing(ar->level, ar->devices, ar->missing, slot) ? "missing"
-									       : disks[d++]);
+		argv_add(a, level_slot_missing(ar->level, ar->devices, ar->missing, slot)
+			    ? "missing" : disks[d++]);
 	if (a->overflow) {
 		snprintf(err, errlen, "[array %s]: mdadm command too long", ar->name);
 		return -1;
@@ -65,7 +56,7 @@ int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_d
 const char *cell_target(const struct plan *p, const struct cell *c, const char *md_dev,
 			const char *const *disks)
 {
-	return p->arrays[c->array].level == LEVEL_NONE ? disks[0] : md_dev;
+	return level_find(p->arrays[c->array].level)->md ? md_dev : disks[0];
 }
 
 /* ------------------------------------------------------------------ mkfs */
@@ -255,19 +246,6 @@ void estimate_model_default(struct estimate_model *m)
 	m->tar_s = 30;
 }
 
-/* md resyncs (or recovers) at creation while the array still has redundancy to compute. */
-static int needs_resync(const struct plan_array *a)
-{
-	switch (a->level) {
-	case 1: return a->devices - a->missing > 1;
-	case 4:
-	case 5: return a->missing < 1;
-	case 6: return a->missing < 2;
-	case 10: return a->missing < a->devices / 2;
-	}
-	return 0;
-}
-
 double cell_estimate(const struct plan *p, const struct cell *c,
 		     const struct estimate_model *m, double *resync_s)
 {
@@ -278,9 +256,9 @@ double cell_estimate(const struct plan *p, const struct cell *c,
 	double t = m->mount_s + m->teardown_s + m->mkfs_s;
 	double rs = 0;
 
-	if (a->level != LEVEL_NONE) {
+	if (level_find(a->level)->md) {
 		t += m->create_s;
-		if (p->resync == RESYNC_WAIT && needs_resync(a))
+		if (p->resync == RESYNC_WAIT && level_resyncs(a->level, a->devices, a->missing))
 			rs = m->disk_bytes / mb / m->resync_mbps;
 	}
 	/* ext* mkfs writes inode tables and a journal (lazy init off): about 1/24 of the fs. */

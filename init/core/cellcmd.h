@@ -10,9 +10,10 @@
 #include "core/plan.h"
 #include "core/skip.h"
 
-/* mdadm --create for the cell, or an empty vector (n = 0) for level none. members are the
- * test disks' device paths; the array takes the first devices - missing of them, and missing
- * members are spelled "missing". Returns 0, or -1 with err (too few disks, overflow). */
+/* mdadm --create for the cell, or an empty vector (n = 0) for a level without md (none).
+ * members are the test disks' device paths; the array takes the first devices - missing of
+ * them, and missing members are spelled "missing" in the slots level_slot_missing names.
+ * Returns 0, or -1 with err (too few disks, overflow). */
 int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_dev,
 		    const char *const *disks, int ndisks, struct argv *a, char *err, size_t errlen);
 

@@ -1,5 +1,6 @@
 /* core/cellshow.c: the lines `fsmatrix check` prints for a cell, and /init shows in a dry run. */
 #include "core/cellshow.h"
+#include "core/level.h"
 #include "core/matrix.h"
 #include "core/workload_kinds.h"
 
@@ -86,11 +87,11 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 			snprintf(text, sizeof text, "stride=%u stripe_width=%u (%u-byte blocks)",
 				 g.stride, g.stripe_width, g.block_size);
 		linef(out, ctx, "  %-9s %s, %d devices (%d missing), %d data disks, chunk %s: %s",
-		      "geometry", plan_level_name(ar->level), ar->devices, ar->missing,
+		      "geometry", level_name(ar->level), ar->devices, ar->missing,
 		      g.data_disks, chunk, text);
 	} else {
-		linef(out, ctx, "  %-9s %s: none derived%s", "geometry", plan_level_name(ar->level),
-		      ar->level == LEVEL_NONE || ar->level == 1 ? " (no striping)"
+		linef(out, ctx, "  %-9s %s: none derived%s", "geometry", level_name(ar->level),
+		      !level_find(ar->level)->striped ? " (no striping)"
 		      : " (no chunk in the plan: mkfs reads md's own from the kernel)");
 	}
 	show_argv(out, ctx, "mkfs", &a);

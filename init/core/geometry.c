@@ -1,5 +1,6 @@
 /* core/geometry.c: stripe geometry from the array, merged into mkfs options. */
 #include "core/geometry.h"
+#include "core/level.h"
 #include "core/plan.h"
 
 #include <stdarg.h>
@@ -17,23 +18,14 @@ void warn_add(struct warnings *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const struct { int level; int parity; int mirrors; } data_rules[] = {
-	{ LEVEL_NONE, 0, 0 }, { 0, 0, 1 }, { 1, 0, 0 }, { 4, 1, 1 }, { 5, 1, 1 }, { 6, 2, 1 },
-	{ 10, 0, 2 },
-};
-
 int geom_data_disks(int level, int devices)
 {
-	for (size_t i = 0; i < sizeof data_rules / sizeof data_rules[0]; i++) {
-		if (data_rules[i].level != level)
-			continue;
-		/* mirrors 0: the whole array holds one copy of one disk's worth (none, raid1). */
-		if (!data_rules[i].mirrors)
-			return 1;
-		int n = (devices - data_rules[i].parity) / data_rules[i].mirrors;
-		return n > 0 ? n : 1;
-	}
-	return 1;
+	const struct md_level *l = level_find(level);
+	/* One disk's worth: a raw disk, or raid1's copies of the same data on every member. */
+	if (!l->md || l->copies == LEVEL_COPIES_ALL)
+		return 1;
+	int n = (devices - l->parity) / l->copies;
+	return n > 0 ? n : 1;
 }
 
 void geom_derive(int level, int devices, uint64_t chunk, unsigned block_size,
@@ -43,7 +35,7 @@ void geom_derive(int level, int devices, uint64_t chunk, unsigned block_size,
 	g->data_disks = geom_data_disks(level, devices);
 	g->chunk = chunk;
 	g->block_size = block_size ? block_size : 4096;
-	if (level == LEVEL_NONE || level == 1 || !chunk)
+	if (!level_find(level)->striped || !chunk)
 		return;
 	g->valid = 1;
 	g->stride = (unsigned)(chunk / g->block_size);

@@ -9,7 +9,7 @@
 #define GEOM_WARN_LEN 256
 
 struct geometry {
-	int valid;               /* 0: no stripe (level none or 1, or no chunk in the plan) */
+	int valid;               /* 0: no stripe (a level without one, or no chunk in the plan) */
 	int data_disks;          /* members minus parity; missing members count */
 	uint64_t chunk;          /* bytes */
 	unsigned block_size;     /* ext*: bytes per block the stride is counted in */
@@ -26,8 +26,8 @@ struct warnings {
 
 void warn_add(struct warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Data disks for a level over devices members: raid5/4 n-1, raid6 n-2, raid10 n/2 (near-2),
- * raid1 and none 1, raid0 n. */
+/* Data disks for a level over devices members, from its parity and copies (core/level.c):
+ * raid5/4 n-1, raid6 n-2, raid10 n/2 (near-2), raid1 and none 1, raid0 n; at least 1. */
 int geom_data_disks(int level, int devices);
 
 /* Fills g; chunk 0 (mdadm's default) or a level without striping gives valid = 0. */

@@ -3,6 +3,7 @@
  * section kind checks what only makes sense once the whole section has been read. Errors are
  * collected, sorted by line, and kept to PLAN_ERRORS_MAX. Pure except plan_load. */
 #include "core/plan.h"
+#include "core/level.h"
 #include "core/skip.h"
 #include "lib/argv.h"
 #include "core/plan_error.h"
@@ -25,6 +26,7 @@ enum kind {
 	K_U64,
 	K_SIZE,
 	K_CHUNKS,   /* a comma-separated list of sizes */
+	K_LEVEL,    /* a key of core/level.c's table */
 	K_DUR,
 	K_BOOL,
 	K_CHOICE,
@@ -50,10 +52,6 @@ static const struct choice resyncs[] = {
 	{ "wait", RESYNC_WAIT }, { "assume-clean", RESYNC_ASSUME_CLEAN },
 	{ "ignore", RESYNC_IGNORE }, { NULL, 0 },
 };
-static const struct choice levels[] = {
-	{ "none", LEVEL_NONE }, { "0", 0 }, { "1", 1 }, { "4", 4 }, { "5", 5 }, { "6", 6 },
-	{ "10", 10 }, { NULL, 0 },
-};
 static const struct choice fs_types[] = {
 	{ "ext2", FS_EXT2 }, { "ext3", FS_EXT3 }, { "ext4", FS_EXT4 }, { "xfs", FS_XFS },
 	{ NULL, 0 },
@@ -61,19 +59,15 @@ static const struct choice fs_types[] = {
 static const struct choice datas[] = { { "random", DATA_RANDOM }, { "zero", DATA_ZERO }, { NULL, 0 } };
 static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_NONE }, { NULL, 0 } };
 
-/* Section type bits for key.only. Arrays: by level; fs: by type. Workload keys say nothing
- * here: each engine's row in core/workload_kinds.c names the keys it takes. */
-#define LV(l) (1u << level_bit(l))
+/* Section type bits for key.only. Arrays: by what the level is; fs: by type. Workload keys
+ * say nothing here: each engine's row in core/workload_kinds.c names the keys it takes. */
 #define B_EXT ((1u << FS_EXT2) | (1u << FS_EXT3) | (1u << FS_EXT4))
-#define B_MD 0x7eu   /* every level but none (bit 0) */
-#define B_STRIPED 0x7au /* md levels with a chunk: not none (bit 0), not raid1 (bit 2) */
+#define B_MD 0x1u        /* md levels */
+#define B_STRIPED 0x2u   /* md levels with a chunk */
 
-static int level_bit(int level)
+static unsigned level_bits(const struct md_level *l)
 {
-	for (int i = 0; levels[i].name; i++)
-		if (levels[i].value == level)
-			return i;
-	return 0;
+	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0);
 }
 
 #define G(f) offsetof(struct plan, f)
@@ -91,7 +85,7 @@ static const struct key global_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 static const struct key array_keys[] = {
-	{ "level", K_CHOICE, A(level), 0, 0, levels, "expected none, 0, 1, 4, 5, 6 or 10", 0 },
+	{ "level", K_LEVEL, A(level), 0, 0, NULL, NULL, 0 },
 	{ "devices", K_INT, A(devices), 1, PLAN_DEVICES_MAX, NULL, NULL, 0 },
 	{ "missing", K_INT, A(missing), 0, PLAN_DEVICES_MAX, NULL, NULL, B_MD },
 	{ "chunk", K_CHUNKS, A(chunk), 0, 0, NULL, NULL, B_STRIPED },
@@ -155,6 +149,20 @@ static int set_wl_type(enum wl_type *f, const char *val, char *msg, size_t mlen)
 	}
 	wl_kind_names(names, sizeof names);
 	snprintf(msg, mlen, "unknown workload type: expected %s", names);
+	return -1;
+}
+
+/* level = KEY: the keys, and the list an error gives, are the level table's. */
+static int set_level(int *level, const char *val, char *msg, size_t mlen)
+{
+	const struct md_level *l = level_by_key(val);
+	char keys[128];
+	if (l) {
+		*level = l->level;
+		return 0;
+	}
+	level_keys_text(keys, sizeof keys);
+	snprintf(msg, mlen, "expected %s", keys);
 	return -1;
 }
 
@@ -282,6 +290,8 @@ static int set_value(const struct key *k, char *base, const char *val, char *msg
 			s = comma + 1;
 		}
 	}
+	case K_LEVEL:
+		return set_level(f, val, msg, mlen);
 	case K_DUR:
 		if (plan_parse_duration(val, f) < 0) {
 			snprintf(msg, mlen, "expected a duration such as 90s, 30m or 2h");
@@ -601,37 +611,6 @@ static void check_applies(struct plan *p, const struct key *keys, const int *key
 	}
 }
 
-/* The fewest members mdadm 4.2 creates without --force, and how many of them may be missing
- * while the array still has all its data. */
-static int none_missing(int n) { (void)n; return 0; }
-static int mirror_missing(int n) { return n - 1; }
-static int one_missing(int n) { (void)n; return 1; }
-static int two_missing(int n) { (void)n; return 2; }
-/* raid10 (near-2, mdadm's default): one member of each mirror pair may be missing. Other
- * layouts (f2, o2, n3) tolerate other patterns; mdadm itself refuses what cannot work. */
-static int half_missing(int n) { return n / 2; }
-
-static const struct level_rule {
-	int level, min_devices;
-	int (*max_missing)(int devices);
-} level_rules[] = {
-	{ LEVEL_NONE, 1, none_missing },
-	{ 0, 2, none_missing },
-	{ 1, 2, mirror_missing },
-	{ 4, 2, one_missing },
-	{ 5, 2, one_missing },
-	{ 6, 4, two_missing },
-	{ 10, 2, half_missing },
-};
-
-static const struct level_rule *rule_for(int level)
-{
-	for (size_t i = 0; i < sizeof level_rules / sizeof level_rules[0]; i++)
-		if (level_rules[i].level == level)
-			return &level_rules[i];
-	return NULL;
-}
-
 static void check_array(struct plan *p, struct plan_array *a)
 {
 	char what[PLAN_NAME_MAX + 16];
@@ -645,10 +624,10 @@ static void check_array(struct plan *p, struct plan_array *a)
 	}
 	if (a->key_line[li] < 0)
 		return;
-	const char *lname = plan_level_name(a->level);
-	check_applies(p, array_keys, a->key_line, LV(a->level), what,
-		      a->level == LEVEL_NONE ? "level none" : lname);
-	if (a->level == LEVEL_NONE) {
+	const struct md_level *l = level_find(a->level);
+	check_applies(p, array_keys, a->key_line, level_bits(l), what,
+		      l->md ? l->name : "level none");
+	if (!l->md) {
 		if (a->key_line[di] > 0 && a->devices != 1)
 			plan_add_error(p, a->key_line[di], "%s: level none is one disk: devices = 1",
 				  what);
@@ -662,20 +641,19 @@ static void check_array(struct plan *p, struct plan_array *a)
 	}
 	if (a->key_line[di] < 0 || a->key_line[mi] < 0)
 		return;
-	const struct level_rule *r = rule_for(a->level);
-	if (a->devices < r->min_devices) {
+	if (a->devices < l->min_devices) {
 		plan_add_error(p, a->key_line[di], "%s: %s needs at least %d devices, plan gives %d",
-			  what, lname, r->min_devices, a->devices);
+			  what, l->name, l->min_devices, a->devices);
 		return;
 	}
-	int max = r->max_missing(a->devices);
+	int max = level_max_missing(a->level, a->devices);
 	if (a->missing > max) {
 		if (max == 0)
 			plan_add_error(p, a->key_line[mi], "%s: %s cannot run with missing members",
-				  what, lname);
+				  what, l->name);
 		else
 			plan_add_error(p, a->key_line[mi], "%s: %s over %d devices runs with at most "
-				  "%d missing, plan gives %d", what, lname, a->devices, max,
+				  "%d missing, plan gives %d", what, l->name, a->devices, max,
 				  a->missing);
 	}
 }
@@ -952,7 +930,7 @@ void plan_scale(struct plan *p, double factor)
 
 int plan_array_disks(const struct plan_array *a)
 {
-	return a->level == LEVEL_NONE ? 1 : a->devices - a->missing;
+	return level_find(a->level)->md ? a->devices - a->missing : 1;
 }
 
 int plan_check_disks(struct plan *p, int ndisks)
@@ -968,20 +946,6 @@ int plan_check_disks(struct plan *p, int ndisks)
 	}
 	plan_sort_errors(p);
 	return p->nerrors > before ? -1 : 0;
-}
-
-const char *plan_level_name(int level)
-{
-	switch (level) {
-	case LEVEL_NONE: return "none";
-	case 0: return "raid0";
-	case 1: return "raid1";
-	case 4: return "raid4";
-	case 5: return "raid5";
-	case 6: return "raid6";
-	case 10: return "raid10";
-	}
-	return "unknown";
 }
 
 const char *plan_fs_name(enum fs_type t)

@@ -6,6 +6,7 @@
 #define FSM_PLAN_H
 #include <stddef.h>
 #include <stdint.h>
+#include "core/level.h"
 
 #define PLAN_FILE_MAX (1 << 20)   /* a plan is a page of text; anything bigger is not a plan */
 #define PLAN_LINE_MAX 1024
@@ -18,8 +19,6 @@
 #define PLAN_KEYS_MAX 16          /* keys per section kind */
 #define PLAN_DEVICES_MAX 32
 
-#define LEVEL_NONE (-1)           /* one raw disk, no md */
-
 enum resync { RESYNC_WAIT, RESYNC_ASSUME_CLEAN, RESYNC_IGNORE };
 enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS };
 enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR };
@@ -30,7 +29,7 @@ struct plan_array {
 	char name[PLAN_NAME_MAX];
 	int line;                    /* of the [array NAME] header */
 	int key_line[PLAN_KEYS_MAX]; /* where each key was set, 0 = not given */
-	int level;                   /* LEVEL_NONE, 0, 1, 4, 5, 6, 10 */
+	int level;                   /* a row of core/level.h's table: LEVEL_NONE, 0, 1, ... */
 	int devices;                 /* members, counting missing ones (1 for none) */
 	int missing;
 	int nchunk;                  /* 0: mdadm's default chunk, no derived geometry */
@@ -103,14 +102,13 @@ int plan_load(const char *path, struct plan *out);
  * of blocks and every size at least 4 KiB. */
 void plan_scale(struct plan *p, double factor);
 
-/* Disks a cell on this array needs: devices minus missing (1 for level none). */
+/* Disks a cell on this array needs: devices minus missing (1 for a level without md). */
 int plan_array_disks(const struct plan_array *a);
 
 /* Adds an error for every array needing more than ndisks test disks. Returns 0 or -1. */
 int plan_check_disks(struct plan *p, int ndisks);
 
 /* Names for records and for `fsmatrix check`. */
-const char *plan_level_name(int level);  /* "none", "raid0", ... */
 const char *plan_fs_name(enum fs_type t);
 const char *plan_wl_name(enum wl_type t);
 const char *plan_resync_name(enum resync r);

@@ -6,6 +6,7 @@
  * checks that again before it opens anything. */
 #include "pid1/cell.h"
 #include "core/cellcmd.h"
+#include "core/level.h"
 #include "lib/run.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -558,7 +559,7 @@ static void axes_json(struct jw *w)
 	jw_key(w, "axes");
 	jw_obj(w);
 	jw_kstr(w, "array", a->name);
-	jw_kstr(w, "level", plan_level_name(a->level));
+	jw_kstr(w, "level", level_name(a->level));
 	jw_kint(w, "devices", a->devices);
 	jw_kint(w, "missing", a->missing);
 	jw_key(w, "chunk");
@@ -784,7 +785,7 @@ void cell_run(const struct plan *p, const struct cell *c, int attempt, struct ce
 	x.attempt = attempt;
 	x.resync_s = -1;
 	x.kmsg = -1;
-	x.md = p->arrays[c->array].level != LEVEL_NONE;
+	x.md = level_find(p->arrays[c->array].level)->md;
 	if (p->timeout_s)
 		x.deadline = boottime_ms() + (long long)p->timeout_s * 1000;
 

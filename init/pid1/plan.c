@@ -4,6 +4,7 @@
  * user edits it on the stick), else the image's /plans/default.ini. */
 #include "pid1/pid1.h"
 #include "core/cellcmd.h"
+#include "core/level.h"
 #include "core/cellshow.h"
 #include "core/matrix.h"
 #include "core/plan.h"
@@ -92,18 +93,13 @@ const struct plan *plan_stage(void)
 
 void plan_modules(const struct plan *p)
 {
-	/* raid4, 5 and 6 share raid456; ext2 and ext3 are served by ext4. */
-	const char *names[8];
-	int n = 0, want[5] = { 0 };   /* raid0, raid1, raid10, raid456, ... */
-	static const char *const md[] = { "raid0", "raid1", "raid10", "raid456" };
+	/* The md personalities come from the level table; ext2 and ext3 are served by ext4. */
+	const char *names[PLAN_SECTIONS_MAX + 3];
+	int levels[PLAN_SECTIONS_MAX];
 	int ext = 0, xfs = 0;
-	for (int i = 0; i < p->narrays; i++) {
-		int l = p->arrays[i].level;
-		want[l == 0 ? 0 : l == 1 ? 1 : l == 10 ? 2 : l == LEVEL_NONE ? 4 : 3] = 1;
-	}
-	for (int i = 0; i < 4; i++)
-		if (want[i])
-			names[n++] = md[i];
+	for (int i = 0; i < p->narrays; i++)
+		levels[i] = p->arrays[i].level;
+	int n = level_modules(levels, p->narrays, names, PLAN_SECTIONS_MAX);
 	for (int i = 0; i < p->nfs; i++) {
 		if (p->fs[i].type == FS_XFS)
 			xfs = 1;

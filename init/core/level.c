@@ -1,0 +1,100 @@
+/* core/level.c: the md level table and the rules derived from its rows. */
+#include "core/level.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* raid10 is counted as mdadm's default layout, near-2. Other layouts (f2, o2, n3) keep other
+ * copies and tolerate other patterns of missing members; mdadm itself refuses what cannot
+ * work. raid4, 5 and 6 share one kernel personality. */
+const struct md_level md_levels[] = {
+	/* key     name      level    md min parity copies          striped module */
+	{ "none", "none",   LEVEL_NONE, 0, 1, 0, LEVEL_COPIES_ALL, 0, NULL },
+	{ "0",    "raid0",  0,          1, 2, 0, 1,                1, "raid0" },
+	{ "1",    "raid1",  1,          1, 2, 0, LEVEL_COPIES_ALL, 0, "raid1" },
+	{ "4",    "raid4",  4,          1, 2, 1, 1,                1, "raid456" },
+	{ "5",    "raid5",  5,          1, 2, 1, 1,                1, "raid456" },
+	{ "6",    "raid6",  6,          1, 4, 2, 1,                1, "raid456" },
+	{ "10",   "raid10", 10,         1, 2, 0, 2,                1, "raid10" },
+	{ NULL,   "unknown", -2,        0, 0, 0, 0,                0, NULL },  /* -2: no level */
+};
+
+const struct md_level *level_find(int level)
+{
+	const struct md_level *l = md_levels;
+	while (l->key && l->level != level)
+		l++;
+	return l;
+}
+
+const struct md_level *level_by_key(const char *key)
+{
+	for (const struct md_level *l = md_levels; l->key; l++)
+		if (strcmp(l->key, key) == 0)
+			return l;
+	return NULL;
+}
+
+const char *level_name(int level)
+{
+	return level_find(level)->name;
+}
+
+void level_keys_text(char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len)
+		buf[0] = '\0';
+	for (const struct md_level *l = md_levels; l->key && n < len; l++) {
+		const char *sep = l == md_levels ? "" : l[1].key ? ", " : " or ";
+		int w = snprintf(buf + n, len - n, "%s%s", sep, l->key);
+		if (w < 0)
+			return;
+		n += (size_t)w;
+	}
+}
+
+int level_max_missing(int level, int devices)
+{
+	const struct md_level *l = level_find(level);
+	if (!l->md)
+		return 0;
+	if (l->copies == LEVEL_COPIES_ALL)
+		return devices - 1;
+	/* Each parity member, and all but one copy of each group of copies. */
+	return l->parity + devices / l->copies * (l->copies - 1);
+}
+
+int level_slot_missing(int level, int devices, int missing, int slot)
+{
+	int c = level_find(level)->copies;
+	if (c > 1)   /* the nth slot of all that are not the first of their group */
+		return slot % c != 0 && slot / c * (c - 1) + slot % c - 1 < missing;
+	return slot >= devices - missing;
+}
+
+int level_resyncs(int level, int devices, int missing)
+{
+	return missing < level_max_missing(level, devices);
+}
+
+/* In name order, so the load order (and the lines it prints) does not depend on the order
+ * of the plan's arrays: raid0, raid1, raid10, raid456. */
+int level_modules(const int *levels, int nlevels, const char **names, int max)
+{
+	int n = 0;
+	for (int i = 0; i < nlevels; i++) {
+		const char *m = level_find(levels[i])->module;
+		int at = 0;
+		if (!m)
+			continue;
+		while (at < n && strcmp(names[at], m) < 0)
+			at++;
+		if ((at < n && strcmp(names[at], m) == 0) || n >= max)
+			continue;
+		memmove(names + at + 1, names + at, sizeof *names * (size_t)(n - at));
+		names[at] = m;
+		n++;
+	}
+	return n;
+}
