@@ -1,0 +1,187 @@
+/* core/plan_check.c: what only makes sense once a section, or the whole plan, has been read:
+ * required keys, keys that do not apply to a level, type or engine, devices against the
+ * level's rules, a workload's size against its blocks, the sections a plan needs, its size. */
+#include "core/plan_keys.h"
+#include "core/plan_error.h"
+#include "core/plan_size.h"
+#include "core/skip.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Reports keys given for a type they do not apply to. */
+static void check_applies(struct plan *p, const struct key *keys, const int *key_line,
+			  unsigned bit, const char *what, const char *type_name)
+{
+	for (int i = 0; keys[i].name; i++) {
+		int l = key_line[i];
+		if (l && keys[i].only && !(keys[i].only & bit))
+			plan_add_error(p, l < 0 ? -l : l, "%s: \"%s\" does not apply to %s", what,
+				  keys[i].name, type_name);
+	}
+}
+
+static void check_array(struct plan *p, struct plan_array *a)
+{
+	char what[PLAN_NAME_MAX + 16];
+	int li = key_index(array_keys, "level"), di = key_index(array_keys, "devices");
+	int mi = key_index(array_keys, "missing");
+
+	snprintf(what, sizeof what, "[array %s]", a->name);
+	if (!a->key_line[li]) {
+		plan_add_error(p, a->line, "%s: missing required key \"level\"", what);
+		return;
+	}
+	if (a->key_line[li] < 0)
+		return;
+	const struct md_level *l = level_find(a->level);
+	check_applies(p, array_keys, a->key_line, level_bits(l), what,
+		      l->md ? l->name : "level none");
+	if (!l->md) {
+		if (a->key_line[di] > 0 && a->devices != 1)
+			plan_add_error(p, a->key_line[di], "%s: level none is one disk: devices = 1",
+				  what);
+		a->devices = 1;
+		a->missing = 0;
+		return;
+	}
+	if (!a->key_line[di]) {
+		plan_add_error(p, a->line, "%s: missing required key \"devices\"", what);
+		return;
+	}
+	if (a->key_line[di] < 0 || a->key_line[mi] < 0)
+		return;
+	if (a->devices < l->min_devices) {
+		plan_add_error(p, a->key_line[di], "%s: %s needs at least %d devices, plan gives %d",
+			  what, l->name, l->min_devices, a->devices);
+		return;
+	}
+	int max = level_max_missing(a->level, a->devices);
+	if (a->missing > max) {
+		if (max == 0)
+			plan_add_error(p, a->key_line[mi], "%s: %s cannot run with missing members",
+				  what, l->name);
+		else
+			plan_add_error(p, a->key_line[mi], "%s: %s over %d devices runs with at most "
+				  "%d missing, plan gives %d", what, l->name, a->devices, max,
+				  a->missing);
+	}
+}
+
+static void check_fs(struct plan *p, struct plan_fs *f)
+{
+	char what[PLAN_NAME_MAX + 16];
+	int ti = key_index(fs_keys, "type");
+
+	snprintf(what, sizeof what, "[fs %s]", f->name);
+	if (!f->key_line[ti]) {
+		plan_add_error(p, f->line, "%s: missing required key \"type\"", what);
+		return;
+	}
+	if (f->key_line[ti] > 0)
+		check_applies(p, fs_keys, f->key_line, 1u << f->type, what, plan_fs_name(f->type));
+	if (f->nmount == 0) {
+		strcpy(f->mount[0], "defaults");
+		f->nmount = 1;
+	}
+}
+
+static void check_workload(struct plan *p, struct plan_workload *w)
+{
+	char what[PLAN_NAME_MAX + 16];
+	int ti = key_index(wl_keys, "type"), si = key_index(wl_keys, "size");
+	int bi = key_index(wl_keys, "bs"), di = key_index(wl_keys, "direct");
+
+	snprintf(what, sizeof what, "[workload %s]", w->name);
+	if (!w->key_line[ti]) {
+		plan_add_error(p, w->line, "%s: missing required key \"type\"", what);
+		return;
+	}
+	if (w->key_line[ti] < 0)
+		return;
+	const struct wl_kind *wk = wl_kind_of(w->type);
+	for (int i = 0; wl_keys[i].name; i++) {
+		int l = w->key_line[i];
+		if (l && !wl_key_applies(&wl_keys[i], wk))
+			plan_add_error(p, l < 0 ? -l : l, "%s: \"%s\" does not apply to a %s workload",
+				       what, wl_keys[i].name, wk->name);
+	}
+	for (int i = 0; wl_keys[i].name; i++)
+		if (wl_kind_has(wk->required, wl_keys[i].name) && !w->key_line[i]) {
+			plan_add_error(p, w->line, "%s: missing required key \"%s\"", what,
+				       wl_keys[i].name);
+			return;
+		}
+	/* Engines that write in blocks: the size must hold one, and O_DIRECT wants them
+	 * aligned. */
+	if (!wl_kind_has(wk->keys, "bs") || w->key_line[si] < 0 || w->key_line[bi] < 0)
+		return;
+	char s1[32], s2[32];
+	plan_fmt_size(w->size, s1, sizeof s1);
+	plan_fmt_size(w->bs, s2, sizeof s2);
+	if (w->size < w->bs)
+		plan_add_error(p, w->key_line[si], "%s: size %s is smaller than bs %s", what, s1, s2);
+	/* O_DIRECT needs buffers and lengths aligned to the logical block; 4k covers 4Kn disks. */
+	if (w->direct && w->bs % 4096)
+		plan_add_error(p, w->key_line[di] > 0 ? w->key_line[di] : w->line,
+			  "%s: direct = yes needs bs a multiple of 4k, plan gives %s", what, s2);
+}
+
+/* Sections a plan cannot do without, missing together, as one error. */
+static void check_sections(struct plan *p, int end)
+{
+	const struct { int n; const char *name; } kinds[] = {
+		{ p->narrays, "[array NAME]" }, { p->nfs, "[fs NAME]" },
+		{ p->nworkloads, "[workload NAME]" },
+	};
+	char list[64] = "";
+	int nmissing = 0, k = 0;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		nmissing += !kinds[i].n;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (!kinds[i].n) {
+			k++;
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+				 k == 1 ? "" : k == nmissing ? " or " : ", ", kinds[i].name);
+		}
+	if (nmissing)
+		plan_add_error(p, end, "no %s section: a plan needs at least one%s%s", list,
+			       nmissing > 1 ? " of each" : "",
+			       p->narrays ? "" : " (level = none for a raw disk)");
+}
+
+void plan_validate(struct plan *p, int end, int content, int comments)
+{
+	if (!content)
+		plan_add_error(p, end, "the plan %s: it needs an [array NAME], an [fs NAME] and a "
+			       "[workload NAME] section", comments ? "holds only comments and blank "
+			       "lines" : "is empty");
+	else
+		check_sections(p, end);
+	for (int i = 0; i < p->narrays; i++)
+		check_array(p, &p->arrays[i]);
+	for (int i = 0; i < p->nfs; i++)
+		check_fs(p, &p->fs[i]);
+	for (int i = 0; i < p->nworkloads; i++)
+		check_workload(p, &p->workloads[i]);
+	/* Counted only in a plan that is right otherwise: the sections are then what the
+	 * user meant. */
+	if (!p->nerrors)
+		plan_check_size(p, end);
+	plan_sort_errors(p);
+}
+
+int plan_check_disks(struct plan *p, int ndisks)
+{
+	int before = p->nerrors;
+	int di = key_index(array_keys, "devices");
+
+	for (int i = 0; i < p->narrays; i++) {
+		const struct plan_array *a = &p->arrays[i];
+		char why[PLAN_NAME_MAX + 64];
+		if (cell_skip_reason(a->name, plan_array_disks(a), ndisks, 0, "", why, sizeof why) < 0)
+			plan_add_error(p, a->key_line[di] > 0 ? a->key_line[di] : a->line, "%s", why);
+	}
+	plan_sort_errors(p);
+	return p->nerrors > before ? -1 : 0;
+}

@@ -1,0 +1,69 @@
+/* core/plan_keys.h: the plan parser's own header, shared by its three files and by nothing
+ * else: plan.c reads lines and sections, plan_keys.c holds the key tables and puts values into
+ * fields, plan_check.c validates what only makes sense once a section or the plan is read. */
+#ifndef FSM_PLAN_KEYS_H
+#define FSM_PLAN_KEYS_H
+#include <stddef.h>
+#include "core/level.h"
+#include "core/plan.h"
+#include "core/workload_kinds.h"
+
+enum kind {
+	K_NAME,     /* [A-Za-z0-9._-] */
+	K_STR,      /* any text */
+	K_WORDS,    /* words for a command line: checked by splitting them */
+	K_MOUNT,    /* repeatable: one mount option string per line */
+	K_INT,
+	K_U64,
+	K_SIZE,
+	K_CHUNKS,   /* a comma-separated list of sizes */
+	K_LEVEL,    /* a key of core/level.c's table */
+	K_DUR,
+	K_BOOL,
+	K_CHOICE,
+	K_WLTYPE,   /* a workload type: a name of core/workload_kinds.c's table */
+};
+
+struct choice {
+	const char *name;
+	int value;
+};
+
+struct key {
+	const char *name;
+	enum kind kind;
+	size_t off;                    /* of the field in the section's struct */
+	long long min, max;            /* K_INT, K_SIZE */
+	const struct choice *choices;  /* K_CHOICE, NULL-terminated */
+	const char *expected;          /* K_CHOICE: the error message */
+	unsigned only;                 /* bit per section type the key applies to; 0 = all */
+};
+
+/* Section type bits for key.only. Arrays: by what the level is; fs: by type. Workload keys
+ * say nothing here: each engine's row in core/workload_kinds.c names the keys it takes. */
+#define B_EXT ((1u << FS_EXT2) | (1u << FS_EXT3) | (1u << FS_EXT4))
+#define B_MD 0x1u        /* md levels */
+#define B_STRIPED 0x2u   /* md levels with a chunk */
+
+enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD };
+
+extern const struct key global_keys[], array_keys[], fs_keys[], wl_keys[];
+
+/* key.only bits of an array section of level l */
+unsigned level_bits(const struct md_level *l);
+/* A workload key applies to the engines whose row names it; "type" to every one. */
+int wl_key_applies(const struct key *k, const struct wl_kind *wk);
+int is_name(const char *s);
+/* Copies a string value; -1 if it does not fit PLAN_STR_MAX. */
+int copy_str(char *dst, const char *src);
+const struct key *find_key(const struct key *keys, const char *name);
+int key_index(const struct key *keys, const char *name);
+void key_list(const struct key *keys, char *buf, size_t len);
+/* One value into its field. Returns 0, or -1 with msg saying what was expected. */
+int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen);
+
+/* After the last line: the whole plan's checks, then the errors sorted. content and comments
+ * count the lines that were not blank. */
+void plan_validate(struct plan *p, int end, int content, int comments);
+
+#endif
