@@ -1,5 +1,6 @@
 /* lib/run.c: fork/exec with captured output, a timeout and shell-style status. */
 #include "lib/run.h"
+#include "lib/clock.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -8,15 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static long long now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static void child(char *const argv[], const struct run_opts *o, int out, int err)
 {
@@ -99,7 +92,7 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
 		errno = e;
 		return -1;
 	}
-	long long start = now_ms();
+	long long start = mono_ms();
 	pid_t pid = fork();
 	if (pid == 0)
 		child(argv, o, po[1], pe[1]);
@@ -121,7 +114,7 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
 
 	while (open_fds > 0 || !reaped) {
 		int wait = -1;
-		long long t = now_ms();
+		long long t = mono_ms();
 		if (deadline >= 0 && t >= deadline) {
 			if (stage == 0) {
 				r->timed_out = 1;
@@ -138,7 +131,7 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
 			}
 		}
 		if (deadline >= 0)
-			wait = (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0);
+			wait = (int)(deadline - mono_ms() > 0 ? deadline - mono_ms() : 0);
 		if (!reaped) {
 			pid_t w = waitpid(pid, &ws, WNOHANG);
 			if (w == pid)
@@ -186,7 +179,7 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
 			reaped = 1;
 	}
 	r->status = status_of(ws);
-	r->ms = now_ms() - start;
+	r->ms = mono_ms() - start;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "core/disk.h"
 #include "lib/record.h"
 #include "core/select.h"
+#include "lib/clock.h"
 #include "lib/version.h"
 
 #define RESULTS_MNT "/results"
@@ -60,7 +61,6 @@ _Noreturn void power_off(void);
 void signals_init(void);          /* busybox poweroff/reboot/halt signal PID 1 */
 int shutdown_requested(void);     /* one of them arrived */
 _Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do what it asked */
-long long boottime_ms(void);
 void reap_orphans(void);          /* between steps only: never while run_argv() waits */
 void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 
