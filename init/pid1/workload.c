@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A tar workload's archive: as given when absolute, else from the results partition (the
@@ -136,13 +135,6 @@ static void child_work(const struct plan_workload *w, int drop, int timeout_ms,
 	}
 }
 
-static long long now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o)
 {
 	int fds[2];
@@ -182,13 +174,13 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct
 	close(fds[1]);
 	setpgid(pid, pid); /* also from here: no race with a kill before the child ran */
 
-	long long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	long long deadline = timeout_ms > 0 ? mono_ms() + timeout_ms : 0;
 	struct wl_outcome *in = calloc(1, sizeof *in);
 	size_t got = 0;
 	while (in && got < sizeof *in) {
 		int wait = -1;
 		if (deadline) {
-			long long left = deadline - now_ms();
+			long long left = deadline - mono_ms();
 			if (left <= 0) {
 				o->timed_out = 1;
 				break;
