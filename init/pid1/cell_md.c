@@ -107,7 +107,7 @@ static int wait_resync(struct cell_ctx *x)
 	 * still read idle: only two idle readings half a second apart count. */
 	usleep(200 * 1000);
 	while (idle < 2) {
-		if (sysfs_read(path, action, sizeof action) < 0) {
+		if (file_first_line(path, action, sizeof action) < 0) {
 			cell_fail(x, CELL_ERROR, "unable to read %s: %s", path, strerror(errno));
 			return -1;
 		}

@@ -233,7 +233,7 @@ int modules_scan_hardware(void)
 				continue;
 			fresh++;
 			snprintf(path + strlen(path), sizeof path - strlen(path), "/modalias");
-			if (sysfs_read(path, alias, sizeof alias) < 0 || !alias[0])
+			if (file_first_line(path, alias, sizeof alias) < 0 || !alias[0])
 				continue;
 			int hits[4], n = kmod_match(&db, alias, hits, 4);
 			for (int k = 0; k < n && nwant < LOADS_MAX; k++)
@@ -289,7 +289,7 @@ int modules_pending(char *what, size_t len)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "/sys/class/nvme/%s/state", e->d_name);
-		if (sysfs_read(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
+		if (file_first_line(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
 		    strcmp(buf, "dead") != 0) {
 			n++;
 			add_what(what, len, e->d_name);
@@ -303,7 +303,7 @@ int modules_pending(char *what, size_t len)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/proc_name", e->d_name);
-		if (sysfs_read(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
+		if (file_first_line(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
 			continue;
 		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/device", e->d_name);
 		DIR *h = opendir(path);

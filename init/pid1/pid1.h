@@ -8,6 +8,7 @@
 #include "lib/record.h"
 #include "core/select.h"
 #include "lib/clock.h"
+#include "lib/file.h"
 #include "lib/version.h"
 
 #define RESULTS_MNT "/results"
@@ -134,8 +135,5 @@ void deadline_disarm(void);
 /* pid1/console.c: wait until the console's tty has sent everything written to it (a slow
  * serial line still holds the last records), at most max_ms */
 void console_drain(long max_ms);
-
-/* pid1/probe.c: the first line of a small (sysfs) file, 0 or -1 */
-int sysfs_read(const char *path, char *buf, size_t len);
 
 #endif
