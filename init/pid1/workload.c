@@ -158,18 +158,7 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct
 			_exit(1);
 		mine->type = w->type;
 		child_work(w, drop, timeout_ms, mine);
-		const char *p = (const char *)mine;
-		size_t left = sizeof *mine;
-		while (left) {
-			ssize_t n = write(fds[1], p, left);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				_exit(1);
-			p += n;
-			left -= (size_t)n;
-		}
-		_exit(0);
+		_exit(write_all(fds[1], mine, sizeof *mine) < 0 ? 1 : 0);
 	}
 	close(fds[1]);
 	setpgid(pid, pid); /* also from here: no race with a kill before the child ran */
