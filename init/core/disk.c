@@ -3,6 +3,7 @@
 #include "core/disk.h"
 #include "core/devpath.h"
 #include "core/probe.h"
+#include "lib/file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -59,13 +60,8 @@ static int read_value(const char *dir, const char *file, char *buf, size_t len)
 	buf[0] = '\0';
 	if (join(path, sizeof path, dir, "/", file) < 0)
 		return -1;
-	FILE *f = fopen(path, "re");
-	if (!f)
+	if (file_first_line(path, buf, len) < 0)
 		return -1;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
 	size_t n = strlen(buf);
 	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';

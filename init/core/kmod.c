@@ -1,12 +1,11 @@
 /* core/kmod.c: parse depmod's metadata and resolve a module load order. */
 #include "core/kmod.h"
+#include "lib/file.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void kmod_db_init(struct kmod_db *db) { memset(db, 0, sizeof *db); }
 
@@ -240,40 +239,6 @@ int kmod_parse_alias(struct kmod_db *db, const char *text, char *err, size_t err
 	return each_line(db, text, err, errlen, alias_line);
 }
 
-static char *slurp(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-			if (!nb)
-				goto fail;
-			buf = nb;
-		}
-		ssize_t n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:;
-	int e = errno;
-	free(buf);
-	close(fd);
-	errno = e;
-	return NULL;
-}
-
 int kmod_db_load(struct kmod_db *db, const char *dir, char *err, size_t errlen)
 {
 	static const struct {
@@ -288,7 +253,7 @@ int kmod_db_load(struct kmod_db *db, const char *dir, char *err, size_t errlen)
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char path[512], why[200];
 		snprintf(path, sizeof path, "%s/%s", dir, files[i].file);
-		char *text = slurp(path);
+		char *text = file_read(path, 0, NULL);
 		if (!text) {
 			if (!files[i].required && errno == ENOENT)
 				continue;

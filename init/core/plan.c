@@ -2,15 +2,14 @@
  * section's table (plan_keys.c), and the checks of the whole plan at the end (plan_check.c).
  * Errors are collected, sorted by line, and kept to PLAN_ERRORS_MAX. Pure except plan_load. */
 #include "core/plan.h"
+#include "lib/file.h"
 #include "core/plan_error.h"
 #include "core/plan_keys.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ------------------------------------------------------------------ sections */
 
@@ -401,35 +400,19 @@ int plan_parse(const char *file, const char *buf, size_t len, struct plan *p)
 
 int plan_load(const char *path, struct plan *p)
 {
-	static char buf[PLAN_FILE_MAX + 1];
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		/* One byte past the cap, so plan_parse can tell a file that is too big. */
-		while (len < sizeof buf) {
-			ssize_t r = read(fd, buf + len, sizeof buf - len);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				if (r < 0)
-					len = (size_t)-1;
-				break;
-			}
-			len += (size_t)r;
-		}
-		int saved = errno;
-		close(fd);
-		errno = saved;
-	}
-	if (fd < 0 || len == (size_t)-1) {
+	size_t len;
+	/* One byte past the cap, so plan_parse can tell a file that is too big. */
+	char *buf = file_read(path, PLAN_FILE_MAX + 1, &len);
+	if (!buf) {
 		int e = errno;
 		memset(p, 0, sizeof *p);
 		snprintf(p->file, sizeof p->file, "%s", path);
 		plan_add_error(p, 0, "unable to read: %s", strerror(e));
 		return -1;
 	}
-	return plan_parse(path, buf, len, p);
+	int rc = plan_parse(path, buf, len, p);
+	free(buf);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ after parsing */

@@ -3,6 +3,7 @@
  * filesystems before partition tables (a FAT boot sector also ends in 0x55AA), the primary GPT
  * before the MBR (a GPT disk carries a protective MBR), and "data" last. */
 #include "core/probe.h"
+#include "core/mbr.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -214,16 +215,16 @@ static int probe_gpt_primary(const struct view *v, struct probe *p)
 static int probe_mbr(const struct view *v, struct probe *p)
 {
 	const unsigned char *b = at(v, 0, 512);
-	if (!b || b[510] != 0x55 || b[511] != 0xAA)
+	struct mbr_part e[MBR_PARTS];
+	if (!b || mbr_parts(b, e) < 0)
 		return 0;
 	int used = 0, protective = 0;
-	for (int i = 0; i < 4; i++) {
-		const unsigned char *e = b + 446 + 16 * i;
-		if (e[0] != 0 && e[0] != 0x80)
+	for (int i = 0; i < MBR_PARTS; i++) {
+		if (e[i].boot != 0 && e[i].boot != 0x80)
 			return 0;   /* not a partition table: boot code or garbage */
-		if (e[4]) {
+		if (e[i].type) {
 			used++;
-			protective |= e[4] == 0xEE;
+			protective |= e[i].type == 0xEE;
 		}
 	}
 	if (!used)
@@ -338,11 +339,11 @@ size_t probe_starts(const struct probe_region *r, size_t nr, uint64_t size,
 		if (usual_starts[i] < size)
 			n = add_start(out, n, max, usual_starts[i], erased);
 	const unsigned char *mbr = at(&v, 0, 512);
-	if (mbr && mbr[510] == 0x55 && mbr[511] == 0xAA)
-		for (int i = 0; i < 4; i++) {
-			const unsigned char *e = mbr + 446 + 16 * i;
-			uint64_t start = (uint64_t)le32(e + 8) * 512;
-			if (e[4] && e[4] != 0xEE && start < size)
+	struct mbr_part e[MBR_PARTS];
+	if (mbr && mbr_parts(mbr, e) == 0)
+		for (int i = 0; i < MBR_PARTS; i++) {
+			uint64_t start = (uint64_t)e[i].lba * 512;
+			if (e[i].type && e[i].type != 0xEE && start < size)
 				n = add_start(out, n, max, start, "a partition the MBR names");
 		}
 	static const unsigned lbs[] = { 512, 4096 };

@@ -9,15 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
-
-double wl_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int procstat_parse(const char *text, struct procstat_cpu *out)
 {
@@ -87,7 +79,7 @@ void wl_cpu_begin(struct wl_cpu_snap *s)
 	s->child_user = tv_s(child.ru_utime);
 	s->child_sys = tv_s(child.ru_stime);
 	s->stat_ok = read_procstat(&s->stat) == 0;
-	s->t = wl_now();
+	s->t = mono_s();
 }
 
 void wl_cpu_delta(const struct wl_cpu_snap *a, const struct wl_cpu_snap *b, int ncpu,

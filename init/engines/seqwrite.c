@@ -59,7 +59,7 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
-	double t0 = wl_now(), t1, t2;
+	double t0 = mono_s(), t1, t2;
 	while (done < o->size) {
 		uint64_t left = o->size - done;
 		size_t want = left < o->bs ? (size_t)left : (size_t)o->bs;
@@ -80,10 +80,10 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 		done += want;
 	}
 out:
-	t1 = wl_now();
+	t1 = mono_s();
 	if (!r->err && fdatasync(fd) < 0)
 		wl_fail(&r->err, r->errmsg, errno, "fdatasync %s", path);
-	t2 = wl_now();
+	t2 = mono_s();
 	wl_cpu_end(&cpu, &r->cpu);
 	if (close(fd) < 0 && !r->err)
 		wl_fail(&r->err, r->errmsg, errno, "close %s", path);

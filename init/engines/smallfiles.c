@@ -49,7 +49,7 @@ int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const c
 
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
-	double t0 = wl_now(), t1, t2;
+	double t0 = mono_s(), t1, t2;
 	for (size_t i = 1; i < t->n; i++) {
 		const struct tree_entry *e = &t->e[i];
 		/* creation order puts a directory's files right after it, so one directory fd
@@ -89,10 +89,10 @@ int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const c
 		r->files++;
 		r->bytes += e->size;
 	}
-	t1 = wl_now();
+	t1 = mono_s();
 	if (!no_sync && !r->err && syncfs(rootfd) < 0)
 		wl_fail(&r->err, r->errmsg, errno, "syncfs %s", dir);
-	t2 = wl_now();
+	t2 = mono_s();
 	wl_cpu_end(&cpu, &r->cpu);
 	if (curfd != rootfd)
 		close(curfd);

@@ -85,9 +85,9 @@ int wl_tar(const char *dir, const struct wl_tar_opts *o, struct wl_tar_res *r)
 
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
-	double t0 = wl_now(), t1, t2;
+	double t0 = mono_s(), t1, t2;
 	int rc = run_argv(argv, &ro, &rr);
-	t1 = wl_now();
+	t1 = mono_s();
 	if (rc < 0) {
 		wl_fail(&r->err, r->errmsg, errno, "run %s", o->tar);
 	} else {
@@ -104,7 +104,7 @@ int wl_tar(const char *dir, const struct wl_tar_opts *o, struct wl_tar_res *r)
 	}
 	if (!o->no_sync && !r->err && syncfs(fd) < 0)
 		wl_fail(&r->err, r->errmsg, errno, "syncfs %s", dir);
-	t2 = wl_now();
+	t2 = mono_s();
 	wl_cpu_end(&cpu, &r->cpu);
 	close(fd);
 

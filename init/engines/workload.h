@@ -11,6 +11,7 @@
  * use the same names. */
 #ifndef FSM_WORKLOAD_H
 #define FSM_WORKLOAD_H
+#include "lib/clock.h"   /* mono_s(): the engines' clock */
 #include "lib/record.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -56,9 +57,6 @@ void wl_cpu_json(struct jw *w, const struct wl_cpu *c);
 /* sync(), then 3 into /proc/sys/vm/drop_caches (page cache, dentries and inodes).
  * Returns 0, or -1 with errno (EACCES when not root, ENOENT without /proc). */
 int wl_drop_caches(void);
-
-/* CLOCK_MONOTONIC in seconds, nanosecond resolution. */
-double wl_now(void);
 
 /* Sets *err = e and msg (WL_ERR_MAX bytes) to "unable to <fmt...>: <strerror(e)>".
  * Returns -1. */

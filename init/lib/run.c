@@ -1,5 +1,6 @@
 /* lib/run.c: fork/exec with captured output, a timeout and shell-style status. */
 #include "lib/run.h"
+#include "lib/clock.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -8,15 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static long long now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static void child(char *const argv[], const struct run_opts *o, int out, int err)
 {
@@ -75,12 +68,91 @@ static int status_of(int ws)
 	return 255;
 }
 
+/* A running child and the two pipes it writes: what run_argv watches until it is done. */
+struct watch {
+	pid_t pid;
+	struct pollfd fds[2];       /* stdout, stderr; fd -1 once closed */
+	int open_fds, reaped, ws;
+	int stage;                  /* 0 running, 1 TERM sent, 2 KILL sent */
+	long long deadline;         /* -1: none */
+	long long grace;
+	size_t cap;
+};
+
+/* At the deadline: SIGTERM to the group, then SIGKILL after the grace period. -1 when even
+ * that has passed: something outside the group still holds our pipes, stop reading. */
+static int escalate(struct watch *w, struct run_result *r)
+{
+	long long t = mono_ms();
+	if (w->deadline < 0 || t < w->deadline)
+		return 0;
+	if (w->stage == 2)
+		return -1;
+	if (w->stage == 0)
+		r->timed_out = 1;
+	kill(-w->pid, w->stage == 0 ? SIGTERM : SIGKILL);
+	w->deadline = t + w->grace;
+	w->stage++;
+	return 0;
+}
+
+static void read_ready(struct watch *w, struct run_result *r, int n)
+{
+	for (int i = 0; i < 2 && n > 0; i++) {
+		if (w->fds[i].fd < 0 || !w->fds[i].revents)
+			continue;
+		char buf[4096];
+		ssize_t got = read(w->fds[i].fd, buf, sizeof buf);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got <= 0) {
+			close(w->fds[i].fd);
+			w->fds[i].fd = -1;
+			w->open_fds--;
+			continue;
+		}
+		if (i == 0)
+			keep_out(r, w->cap, buf, (size_t)got);
+		else
+			keep_err(r, buf, (size_t)got);
+	}
+}
+
+/* One turn of the watch: the deadline, a look at the child, a read. -1 when done. */
+static int watch_once(struct watch *w, struct run_result *r)
+{
+	if (escalate(w, r) < 0)
+		return -1;
+	int wait = -1;
+	if (w->deadline >= 0)
+		wait = (int)(w->deadline - mono_ms() > 0 ? w->deadline - mono_ms() : 0);
+	if (!w->reaped) {
+		if (waitpid(w->pid, &w->ws, WNOHANG) == w->pid)
+			w->reaped = 1;
+		/* poll cannot wait for the child itself: look again soon */
+		if (!w->reaped && (wait < 0 || wait > 20))
+			wait = w->open_fds ? 20 : 5;
+		if (w->reaped && w->open_fds == 0)
+			return -1;
+	}
+	if (w->open_fds == 0) {
+		if (w->deadline < 0)
+			return -1; /* nothing left but the blocking waitpid after */
+		poll(NULL, 0, wait);
+		return 0;
+	}
+	int n = poll(w->fds, 2, wait);
+	if (n < 0 && errno != EINTR)
+		return -1;
+	read_ready(w, r, n);
+	return 0;
+}
+
 int run_argv(char *const argv[], const struct run_opts *opts, struct run_result *r)
 {
 	static const struct run_opts defaults;
 	const struct run_opts *o = opts ? opts : &defaults;
 	size_t cap = o->out_cap ? o->out_cap : 1 << 20;
-	long long grace = o->grace_ms ? o->grace_ms : 2000;
 	int po[2], pe[2];
 
 	memset(r, 0, sizeof *r);
@@ -99,7 +171,7 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
 		errno = e;
 		return -1;
 	}
-	long long start = now_ms();
+	long long start = mono_ms();
 	pid_t pid = fork();
 	if (pid == 0)
 		child(argv, o, po[1], pe[1]);
@@ -115,78 +187,21 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
 	}
 	setpgid(pid, pid); /* also here, so the group exists before any kill below */
 
-	struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
-	int open_fds = 2, reaped = 0, ws = 0, stage = 0; /* 0 running, 1 TERM sent, 2 KILL sent */
-	long long deadline = o->timeout_ms > 0 ? start + o->timeout_ms : -1;
-
-	while (open_fds > 0 || !reaped) {
-		int wait = -1;
-		long long t = now_ms();
-		if (deadline >= 0 && t >= deadline) {
-			if (stage == 0) {
-				r->timed_out = 1;
-				kill(-pid, SIGTERM);
-				deadline = t + grace;
-				stage = 1;
-			} else if (stage == 1) {
-				kill(-pid, SIGKILL);
-				deadline = t + grace;
-				stage = 2;
-			} else {
-				/* Something outside the group still holds our pipes: stop reading. */
-				break;
-			}
-		}
-		if (deadline >= 0)
-			wait = (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0);
-		if (!reaped) {
-			pid_t w = waitpid(pid, &ws, WNOHANG);
-			if (w == pid)
-				reaped = 1;
-			/* poll cannot wait for the child itself: look again soon */
-			if (!reaped && (wait < 0 || wait > 20))
-				wait = open_fds ? 20 : 5;
-			if (reaped && open_fds == 0)
-				break;
-		}
-		if (open_fds == 0) {
-			if (deadline < 0)
-				break; /* nothing left but the blocking waitpid below */
-			poll(NULL, 0, wait);
-			continue;
-		}
-		int n = poll(fds, 2, wait);
-		if (n < 0 && errno != EINTR)
-			break;
-		for (int i = 0; i < 2 && n > 0; i++) {
-			if (fds[i].fd < 0 || !fds[i].revents)
-				continue;
-			char buf[4096];
-			ssize_t got = read(fds[i].fd, buf, sizeof buf);
-			if (got < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (got <= 0) {
-				close(fds[i].fd);
-				fds[i].fd = -1;
-				open_fds--;
-				continue;
-			}
-			if (i == 0)
-				keep_out(r, cap, buf, (size_t)got);
-			else
-				keep_err(r, buf, (size_t)got);
-		}
-	}
+	struct watch w = { .pid = pid, .fds = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } },
+			   .open_fds = 2, .deadline = o->timeout_ms > 0 ? start + o->timeout_ms : -1,
+			   .grace = o->grace_ms ? o->grace_ms : 2000, .cap = cap };
+	while ((w.open_fds > 0 || !w.reaped) && watch_once(&w, r) == 0)
+		;
 	for (int i = 0; i < 2; i++)
-		if (fds[i].fd >= 0)
-			close(fds[i].fd);
-	while (!reaped) {
-		pid_t w = waitpid(pid, &ws, 0);
-		if (w == pid || (w < 0 && errno != EINTR))
-			reaped = 1;
+		if (w.fds[i].fd >= 0)
+			close(w.fds[i].fd);
+	while (!w.reaped) {
+		pid_t got = waitpid(pid, &w.ws, 0);
+		if (got == pid || (got < 0 && errno != EINTR))
+			w.reaped = 1;
 	}
-	r->status = status_of(ws);
-	r->ms = now_ms() - start;
+	r->status = status_of(w.ws);
+	r->ms = mono_ms() - start;
 	return 0;
 }
 

@@ -1,6 +1,6 @@
-/* pid1/cell.h: one cell's lifecycle in PID 1 (pid1/cell.c), its workload in a child bounded
- * by the cell's timeout (pid1/workload.c) and the state read around it (pid1/probe.c).
- * pid1/matrix.c drives them. */
+/* pid1/cell.h: one cell's lifecycle in PID 1 (pid1/cell.c and the pid1/cell_*.c of its
+ * steps, sharing pid1/cell_ctx.h), its workload in a child bounded by the cell's timeout
+ * (pid1/workload.c) and the state read around it (pid1/probe.c). pid1/matrix.c drives them. */
 #ifndef FSM_PID1_CELL_H
 #define FSM_PID1_CELL_H
 #include "pid1/pid1.h"

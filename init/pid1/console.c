@@ -45,20 +45,6 @@ static void keep(struct early *e, const char *s, size_t n)
 	e->len += n;
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The first failure of either file ends both: a full or read-only partition fails them
  * alike, and the console says so once, then alone carries the run. */
 static void file_failed(const char *path)

@@ -13,15 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-long long boottime_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_BOOTTIME, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 void reap_orphans(void)
 {

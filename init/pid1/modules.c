@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #define LOADS_MAX 256
@@ -42,13 +41,6 @@ static int nwatch;
 /* Buses where a matched device is expected to get a driver; elsewhere (cpu, acpi) a
  * module can match a device it never binds, e.g. crc32c_intel and a CPU. */
 static const char *const watched_buses[] = { "pci", "virtio", "scsi", "usb", NULL };
-
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 /* Modules already in the kernel (none at a normal boot) are not loaded again. */
 static void mark_loaded(void)
@@ -114,10 +106,10 @@ static int load_one(int i)
 	struct load *l = nloads < LOADS_MAX ? &loads[nloads++] : &loads[LOADS_MAX - 1];
 	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
 	snprintf(l->name, sizeof l->name, "%s", db.mods[i].name);
-	double t = now_ms();
+	double t = mono_s();
 	int rc = load_file(path);
 	l->err = rc < 0 ? errno : 0;
-	l->ms = now_ms() - t;
+	l->ms = (mono_s() - t) * 1e3;
 	if (rc == 0) {
 		l->status = "ok";
 		say("fsmatrix: module %s loaded in %.1f ms", l->name, l->ms);
@@ -241,7 +233,7 @@ int modules_scan_hardware(void)
 				continue;
 			fresh++;
 			snprintf(path + strlen(path), sizeof path - strlen(path), "/modalias");
-			if (sysfs_read(path, alias, sizeof alias) < 0 || !alias[0])
+			if (file_first_line(path, alias, sizeof alias) < 0 || !alias[0])
 				continue;
 			int hits[4], n = kmod_match(&db, alias, hits, 4);
 			for (int k = 0; k < n && nwant < LOADS_MAX; k++)
@@ -297,7 +289,7 @@ int modules_pending(char *what, size_t len)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "/sys/class/nvme/%s/state", e->d_name);
-		if (sysfs_read(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
+		if (file_first_line(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
 		    strcmp(buf, "dead") != 0) {
 			n++;
 			add_what(what, len, e->d_name);
@@ -311,7 +303,7 @@ int modules_pending(char *what, size_t len)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/proc_name", e->d_name);
-		if (sysfs_read(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
+		if (file_first_line(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
 			continue;
 		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/device", e->d_name);
 		DIR *h = opendir(path);

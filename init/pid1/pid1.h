@@ -7,6 +7,8 @@
 #include "core/disk.h"
 #include "lib/record.h"
 #include "core/select.h"
+#include "lib/clock.h"
+#include "lib/file.h"
 #include "lib/version.h"
 
 #define RESULTS_MNT "/results"
@@ -60,7 +62,6 @@ _Noreturn void power_off(void);
 void signals_init(void);          /* busybox poweroff/reboot/halt signal PID 1 */
 int shutdown_requested(void);     /* one of them arrived */
 _Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do what it asked */
-long long boottime_ms(void);
 void reap_orphans(void);          /* between steps only: never while run_argv() waits */
 void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 
@@ -134,8 +135,5 @@ void deadline_disarm(void);
 /* pid1/console.c: wait until the console's tty has sent everything written to it (a slow
  * serial line still holds the last records), at most max_ms */
 void console_drain(long max_ms);
-
-/* pid1/probe.c: the first line of a small (sysfs) file, 0 or -1 */
-int sysfs_read(const char *path, char *buf, size_t len);
 
 #endif

@@ -9,26 +9,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-int sysfs_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	buf[0] = '\0';
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static void kv_sysfs(struct jw *w, const char *key, const char *dev, const char *attr)
 {
 	char path[160], v[256];
 	snprintf(path, sizeof path, "/sys/block/%s/%s", dev, attr);
-	jw_kstr(w, key, sysfs_read(path, v, sizeof v) == 0 ? v : NULL);
+	jw_kstr(w, key, file_first_line(path, v, sizeof v) == 0 ? v : NULL);
 }
 
 static void queue_fields(struct jw *w, const char *dev)

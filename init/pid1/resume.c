@@ -7,6 +7,7 @@
 #include "core/matrix.h"
 #include "core/plan.h"
 #include "core/resume.h"
+#include "lib/file.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -63,29 +64,6 @@ static int journals(char ***names)
 	closedir(d);
 	qsort(*names, (size_t)n, sizeof **names, newer_first);
 	return n;
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf = NULL;
-	size_t got = 0;
-	if (fd < 0 || fstat(fd, &st) < 0 || !(buf = malloc((size_t)st.st_size + 1)))
-		goto out;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	*len = got;
-	return buf;
 }
 
 /* Cuts a torn last line off, and ends a complete last record whose newline was lost. */
@@ -147,7 +125,7 @@ void resume_stage(const struct plan *p)
 	for (int i = 0; i < n; i++) {
 		size_t len = 0;
 		snprintf(path, sizeof path, RESULTS_DIR "/%s", names[i]);
-		char *text = read_all(path, &len);
+		char *text = file_read(path, 0, &len);
 		if (!text)
 			continue;
 		journal_scan(text, len, &journal, cells, ncells);

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A tar archive named without a path: the results partition first (the user's own), then
@@ -27,13 +26,6 @@ static void child_work(const struct plan_workload *w, int drop, int timeout_ms,
 				       .drop = drop, .timeout_ms = timeout_ms };
 	if (e)
 		e->cell(w, &env, o->res, &o->err, o->errmsg);
-}
-
-static long long now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o)
@@ -59,29 +51,18 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct
 			_exit(1);
 		mine->type = w->type;
 		child_work(w, drop, timeout_ms, mine);
-		const char *p = (const char *)mine;
-		size_t left = sizeof *mine;
-		while (left) {
-			ssize_t n = write(fds[1], p, left);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				_exit(1);
-			p += n;
-			left -= (size_t)n;
-		}
-		_exit(0);
+		_exit(write_all(fds[1], mine, sizeof *mine) < 0 ? 1 : 0);
 	}
 	close(fds[1]);
 	setpgid(pid, pid); /* also from here: no race with a kill before the child ran */
 
-	long long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	long long deadline = timeout_ms > 0 ? mono_ms() + timeout_ms : 0;
 	struct wl_outcome *in = calloc(1, sizeof *in);
 	size_t got = 0;
 	while (in && got < sizeof *in) {
 		int wait = -1;
 		if (deadline) {
-			long long left = deadline - now_ms();
+			long long left = deadline - mono_ms();
 			if (left <= 0) {
 				o->timed_out = 1;
 				break;

@@ -3,6 +3,7 @@
  * with mtools), or a mounted results partition (a directory holding fsmatrix/results/). */
 #include "report/report.h"
 #include "lib/record.h"
+#include "core/mbr.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -332,18 +333,14 @@ static int load_dir(struct loader *l, const char *dir)
 static long long fat_offset(const unsigned char *s)
 {
 	static const unsigned char fat_types[] = { 0x01, 0x04, 0x06, 0x0b, 0x0c, 0x0e, 0xef };
-	if (s[510] != 0x55 || s[511] != 0xaa)
+	struct mbr_part e[MBR_PARTS];
+	if (mbr_parts(s, e) < 0)
 		return -1;
 	if (memcmp(s + 0x36, "FAT", 3) == 0 || memcmp(s + 0x52, "FAT32", 5) == 0)
 		return 0;
-	for (int i = 0; i < 4; i++) {
-		const unsigned char *p = s + 446 + 16 * i;
-		if (!memchr(fat_types, p[4], sizeof fat_types))
-			continue;
-		uint32_t lba = (uint32_t)p[8] | (uint32_t)p[9] << 8 | (uint32_t)p[10] << 16 |
-			       (uint32_t)p[11] << 24;
-		return (long long)lba * 512;
-	}
+	for (int i = 0; i < MBR_PARTS; i++)
+		if (memchr(fat_types, e[i].type, sizeof fat_types))
+			return (long long)e[i].lba * 512;
 	return -1;
 }
 

@@ -1,0 +1,16 @@
+/* core/mbr.c: see core/mbr.h. */
+#include "core/mbr.h"
+
+int mbr_parts(const unsigned char *s, struct mbr_part out[MBR_PARTS])
+{
+	if (s[510] != 0x55 || s[511] != 0xAA)
+		return -1;
+	for (int i = 0; i < MBR_PARTS; i++) {
+		const unsigned char *e = s + 446 + 16 * i;
+		out[i].boot = e[0];
+		out[i].type = e[4];
+		out[i].lba = (uint32_t)e[8] | (uint32_t)e[9] << 8 | (uint32_t)e[10] << 16 |
+			     (uint32_t)e[11] << 24;
+	}
+	return 0;
+}

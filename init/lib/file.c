@@ -1,0 +1,99 @@
+/* lib/file.c: see lib/file.h. */
+#include "lib/file.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define READ_FIRST_CHUNK 65536
+
+/* Room for at least one more byte and the NUL, never more than max + 1 in all. */
+static int grow(char **buf, size_t *cap, size_t used, size_t max)
+{
+	if (*cap - used >= 2)
+		return 0;
+	size_t want = *cap ? *cap * 2 : READ_FIRST_CHUNK;
+	if (max && want > max + 1)
+		want = max + 1;
+	char *nb = realloc(*buf, want);
+	if (!nb)
+		return -1;
+	*buf = nb;
+	*cap = want;
+	return 0;
+}
+
+char *file_read(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int e = 0;
+	do {
+		if (grow(&buf, &cap, n, max) < 0) {
+			e = errno;
+			break;
+		}
+		ssize_t r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			e = errno;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	} while (!max || n < max);
+	close(fd);
+	if (e) {
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int file_first_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	buf[0] = '\0';
+	if (fd < 0)
+		return -1;
+	ssize_t n;
+	do
+		n = read(fd, buf, len - 1);
+	while (n < 0 && errno == EINTR);
+	int e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
+		return -1;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *s = buf;
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

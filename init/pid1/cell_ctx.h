@@ -1,0 +1,86 @@
+/* pid1/cell_ctx.h: one cell's state, handed to each step of its lifecycle. The public side
+ * is pid1/cell.h; this header is for the files of the lifecycle alone:
+ *   pid1/cell_steps.c   the cell's failure, its deadline, and steps (commands, system calls)
+ *   pid1/cell_md.c      the members' wipe, the md array: create, resync wait, stop
+ *   pid1/cell_fs.c      mkfs and tune, the geometry, mount(2) with its check, umount
+ *   pid1/cell_record.c  the cell record
+ *   pid1/cell.c         the lifecycle: members, setup, workload, teardown in order */
+#ifndef FSM_PID1_CELL_CTX_H
+#define FSM_PID1_CELL_CTX_H
+#include "pid1/cell.h"
+#include "lib/run.h"
+
+#define STEP_MAX 48
+#define STEP_ERR_MAX 1024
+#define TEXT_MAX (16 * 1024)      /* md --detail and fs geometry texts */
+
+struct step {
+	char words[1024];             /* argv, NUL-separated */
+	int nwords;
+	int status;                   /* shell-style; in-process steps: 0 or the errno */
+	int timed_out;
+	long long ms;
+	char err[STEP_ERR_MAX];       /* stderr's tail, or strerror for in-process steps */
+};
+
+struct cell_ctx {
+	const struct plan *p;
+	const struct cell *c;
+	int attempt;                        /* 1, or more after reboots interrupted it */
+	char names[PLAN_DEVICES_MAX][32];   /* members: vdb ... */
+	char paths[PLAN_DEVICES_MAX][48];   /* /dev/vdb ... */
+	char *name_v[PLAN_DEVICES_MAX + 1];
+	const char *path_v[PLAN_DEVICES_MAX + 1];
+	int n;
+	int md;                             /* level != none */
+	const char *target;                 /* /dev/md0 or the one disk */
+	const char *target_name;
+	long long deadline;                 /* CLOCK_BOOTTIME ms, 0 = none */
+	enum cell_status status;
+	char error[1400];
+	struct warnings warn;
+	struct step steps[STEP_MAX];
+	int nsteps;
+	struct step spare;                  /* steps past STEP_MAX run, unrecorded, in here */
+	double resync_s;                    /* < 0: not measured (ignore, or never got there) */
+	int created, mounted;
+	char mount_line[1024];
+	char mount_ignored[256];            /* options asked for but not in effect */
+	char md_detail[TEXT_MAX], fs_geom[TEXT_MAX];
+	char queue[4096], mdstate[1024], df_before[512], df_after[512]; /* JSON parts */
+	int kmsg;
+	struct wl_outcome wl;
+	int wl_ran;
+};
+
+/* pid1/cell_steps.c */
+void cell_fail(struct cell_ctx *x, enum cell_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+long long cell_remaining_ms(const struct cell_ctx *x); /* 0: no deadline; -1: passed */
+/* Runs one command as a step. out, when given, receives stdout (caller frees with
+ * run_free). teardown: bounded by TEARDOWN_MS instead of the cell's remaining time, and a
+ * failure does not fail the cell. Returns the exit status, or -1 when it could not run or
+ * timed out (the cell then has its reason). */
+int step_run(struct cell_ctx *x, const char *const *argv, int teardown, struct run_result *out);
+/* A step that must succeed: a non-zero status fails the cell with the tool's message. */
+int step_must(struct cell_ctx *x, const char *const *argv, struct run_result *out);
+/* An in-process step (mount(2), the wipe) that started at t0 and ended with errno err. */
+struct step *syscall_step(struct cell_ctx *x, const char *const *argv, long long t0, int err);
+
+/* pid1/cell_md.c */
+int cell_wipe(struct cell_ctx *x, int i);           /* member i's first and last MiB */
+void cell_zero_superblocks(struct cell_ctx *x, int teardown);
+void cell_stop_array(struct cell_ctx *x, int teardown);
+int cell_create_array(struct cell_ctx *x);          /* and wait out its resync, if planned */
+void cell_md_detail(struct cell_ctx *x);            /* mdadm --detail into md_detail */
+
+/* pid1/cell_fs.c */
+int cell_make_fs(struct cell_ctx *x);               /* mkfs, tune, and the geometry read */
+int cell_mount_fs(struct cell_ctx *x);
+void cell_unmount_fs(struct cell_ctx *x);
+
+/* pid1/cell_record.c: trimmed 0 the first time; a record too large is emitted again
+ * without its long texts. */
+void cell_emit_record(struct cell_ctx *x, int trimmed);
+
+#endif

@@ -1,0 +1,121 @@
+/* pid1/cell_fs.c: a cell's filesystem: mkfs and tune, the geometry as the tools read it,
+ * mount(2) with the check of what the kernel applied, and umount(2). */
+#include "pid1/cell_ctx.h"
+#include "core/cellcmd.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Kernel lines kept from one mount(2): a mount says a few; "mand" prints a banner of six. */
+enum { KMSG_MOUNT_MAX = 16 };
+
+int cell_make_fs(struct cell_ctx *x)
+{
+	struct argv a;
+	struct geometry g;
+	char err[256];
+	if (cell_mkfs_argv(x->p, x->c, x->target, &a, &g, &x->warn, err, sizeof err) < 0) {
+		cell_fail(x, CELL_ERROR, "%s", err);
+		return -1;
+	}
+	if (step_must(x, (const char *const *)a.v, NULL) < 0)
+		return -1;
+	if (cell_tune_argv(x->p, x->c, x->target, &a, err, sizeof err) < 0) {
+		cell_fail(x, CELL_ERROR, "%s", err);
+		return -1;
+	}
+	if (a.n && step_must(x, (const char *const *)a.v, NULL) < 0)
+		return -1;
+	/* Read before mounting, so the on-disk superblock is what mkfs and tune2fs left. */
+	const char *ext[] = { "tune2fs", "-l", x->target, NULL };
+	const char *xfs[] = { "xfs_db", "-r", "-c", "info", x->target, NULL };
+	struct run_result r;
+	if (step_run(x, x->p->fs[x->c->fs].type == FS_XFS ? xfs : ext, 0, &r) >= 0) {
+		snprintf(x->fs_geom, sizeof x->fs_geom, "%s", r.out ? r.out : "");
+		run_free(&r);
+	}
+	return 0;
+}
+
+/* What the kernel said about the mount (from its log) and what /proc/mounts shows it
+ * applied: an option it ignored is a warning, said on the console as it happens. */
+static void check_mount(struct cell_ctx *x, const struct kmsg_line *lines, int nlines,
+			const char *type, const char *opts)
+{
+	int first_warning = x->warn.n;
+	if (mount_check(lines, nlines, type, opts, x->mount_line, &x->warn, x->mount_ignored,
+			sizeof x->mount_ignored) > 0)
+		say("  warning   %s was ignored by the kernel: this cell measures without it",
+		    x->mount_ignored);
+	for (int i = first_warning; i < x->warn.n; i++)
+		say("  warning   %s", x->warn.msg[i]);
+}
+
+int cell_mount_fs(struct cell_ctx *x)
+{
+	const struct plan_fs *f = &x->p->fs[x->c->fs];
+	const char *opts = f->mount[x->c->mount];
+	const char *type = plan_fs_name(f->type);
+	unsigned long flags;
+	char data[PLAN_STR_MAX], fl[128];
+	mkdir("/mnt", 0755);
+	mkdir(TEST_MNT, 0755);
+	if (mount_opts_split(opts, &flags, data, sizeof data) < 0) {
+		cell_fail(x, CELL_ERROR, "mount options too long: %s", opts);
+		return -1;
+	}
+	mount_flags_names(flags, fl, sizeof fl);
+	const char *argv[] = { "mount(2)", x->target, TEST_MNT, type, fl[0] ? fl : "0", data, NULL };
+	struct kmsg_line lines[KMSG_MOUNT_MAX];
+	kmsg_collect(x->kmsg, lines, 0);   /* what mdadm and mkfs made the kernel say */
+	long long t0 = boottime_ms();
+	int rc = mount(x->target, TEST_MNT, type, flags, data);
+	int e = rc < 0 ? errno : 0;
+	struct step *s = syscall_step(x, argv, t0, e);
+	/* The kernel says which option it refused, or ignored while mounting anyway, only in
+	 * its log; /proc/mounts shows what it applied. */
+	int nlines = kmsg_collect(x->kmsg, lines, KMSG_MOUNT_MAX);
+	if (rc == 0)
+		probe_mount_line(TEST_MNT, x->mount_line, sizeof x->mount_line);
+	check_mount(x, lines, nlines, type, opts);
+	if (rc < 0) {
+		char said[512];
+		const char *words[] = { x->target_name, type, "EXT4-fs", "XFS", NULL };
+		kmsg_last(lines, nlines, words, said, sizeof said);
+		if (said[0])
+			snprintf(s->err + strlen(s->err), sizeof s->err - strlen(s->err), "; kernel: %s", said);
+		cell_fail(x, CELL_ERROR, "unable to mount %s on " TEST_MNT ": %s (options %s)%s%s",
+			  x->target, strerror(e), opts, said[0] ? "; kernel: " : "", said);
+		return -1;
+	}
+	x->mounted = 1;
+	return 0;
+}
+
+void cell_unmount_fs(struct cell_ctx *x)
+{
+	const char *argv[] = { "umount(2)", TEST_MNT, NULL };
+	long long t0 = boottime_ms();
+	int rc = -1, e = 0;
+	for (int tries = 0; tries < 10 && rc < 0; tries++) {
+		rc = umount(TEST_MNT);
+		e = rc < 0 ? errno : 0;
+		if (rc < 0 && e != EBUSY)
+			break;
+		if (rc < 0)
+			usleep(300 * 1000); /* a killed workload's files may still be closing */
+	}
+	syscall_step(x, argv, t0, e);
+	if (rc < 0) {
+		const char *lazy[] = { "umount2(2)", TEST_MNT, "MNT_DETACH", NULL };
+		t0 = boottime_ms();
+		rc = umount2(TEST_MNT, MNT_DETACH);
+		syscall_step(x, lazy, t0, rc < 0 ? errno : 0);
+		warn_add(&x->warn, "teardown: unable to unmount " TEST_MNT ": %s (detached lazily)",
+			 strerror(e));
+	}
+	x->mounted = 0;
+}

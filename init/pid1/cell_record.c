@@ -1,0 +1,171 @@
+/* pid1/cell_record.c: the cell record, one per (cell, rep): its axes, verdict, what the
+ * kernel applied, the workload's result, the state around it and every step. Readers
+ * (report/, compare) depend on its fields; their order is part of the format. */
+#include "pid1/cell_ctx.h"
+#include "core/level.h"
+#include <stdio.h>
+#include <string.h>
+
+/* The inner value of a one-key object made by pid1/cell.c's capture of a probe. */
+static const char *inner(const char *json, size_t *n)
+{
+	const char *colon = strchr(json, ':');
+	if (!json[0] || !colon) {
+		*n = 0;
+		return NULL;
+	}
+	*n = strlen(colon + 1) - 1; /* without the closing brace */
+	return colon + 1;
+}
+
+static void raw_part(struct jw *w, const char *key, const char *json)
+{
+	size_t n;
+	const char *v = inner(json, &n);
+	jw_key(w, key);
+	jw_raw(w, v, n);
+}
+
+static void steps_json(struct jw *w, const struct cell_ctx *x)
+{
+	jw_key(w, "steps");
+	jw_arr(w);
+	for (int i = 0; i < x->nsteps; i++) {
+		const struct step *s = &x->steps[i];
+		jw_obj(w);
+		jw_key(w, "argv");
+		jw_arr(w);
+		const char *p = s->words;
+		for (int k = 0; k < s->nwords; k++, p += strlen(p) + 1)
+			jw_str(w, p);
+		jw_end_arr(w);
+		jw_kint(w, "status", s->status);
+		if (s->timed_out)
+			jw_kbool(w, "timed_out", 1);
+		jw_kint(w, "ms", s->ms);
+		jw_kstr(w, "stderr", s->err);
+		jw_end_obj(w);
+	}
+	jw_end_arr(w);
+}
+
+static void axes_json(struct jw *w, const struct cell_ctx *x)
+{
+	const struct plan_array *a = &x->p->arrays[x->c->array];
+	const struct plan_fs *f = &x->p->fs[x->c->fs];
+	const struct plan_workload *wl = &x->p->workloads[x->c->workload];
+	jw_key(w, "axes");
+	jw_obj(w);
+	jw_kstr(w, "array", a->name);
+	jw_kstr(w, "level", level_name(a->level));
+	jw_kint(w, "devices", a->devices);
+	jw_kint(w, "missing", a->missing);
+	jw_key(w, "chunk");
+	if (x->c->chunk)
+		jw_int(w, (long long)x->c->chunk);
+	else
+		jw_null(w);
+	jw_kstr(w, "fs", f->name);
+	jw_kstr(w, "fstype", plan_fs_name(f->type));
+	jw_kstr(w, "mount", f->mount[x->c->mount]);
+	jw_kstr(w, "workload", wl->name);
+	jw_kstr(w, "wtype", plan_wl_name(wl->type));
+	jw_end_obj(w);
+}
+
+/* "warnings" and "disks": arrays of strings. */
+static void lists_json(struct jw *w, const struct cell_ctx *x)
+{
+	jw_key(w, "warnings");
+	jw_arr(w);
+	for (int i = 0; i < x->warn.n; i++)
+		jw_str(w, x->warn.msg[i]);
+	jw_end_arr(w);
+	jw_key(w, "disks");
+	jw_arr(w);
+	for (int i = 0; i < x->n; i++)
+		jw_str(w, x->names[i]);
+	jw_end_arr(w);
+}
+
+/* "mount_effective" (/proc/mounts' line) and "mount_ignored", the comma list as an array. */
+static void mount_json(struct jw *w, const struct cell_ctx *x)
+{
+	jw_kstr(w, "mount_effective", x->mount_line[0] ? x->mount_line : NULL);
+	jw_key(w, "mount_ignored");
+	jw_arr(w);
+	for (const char *o = x->mount_ignored; *o;) {
+		size_t n = strcspn(o, ",");
+		char item[128];
+		snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), o);
+		jw_str(w, item);
+		o += n + (o[n] == ',');
+	}
+	jw_end_arr(w);
+}
+
+/* "result" and "cpu": null both when the workload never ran. */
+static void result_json(struct jw *w, const struct cell_ctx *x)
+{
+	jw_key(w, "result");
+	if (x->wl_ran) {
+		jw_obj(w);
+		workload_result_json(w, &x->wl);
+		jw_end_obj(w);
+		workload_cpu_json(w, &x->wl);
+	} else {
+		jw_null(w);
+		jw_key(w, "cpu");
+		jw_null(w);
+	}
+}
+
+static void record_json(struct jw *w, const struct cell_ctx *x)
+{
+	record_begin(w, "cell");
+	jw_kstr(w, "run", boot.run_id);
+	jw_kstr(w, "cell", x->c->id);
+	jw_kint(w, "rep", x->c->rep);
+	jw_kint(w, "reps", x->p->repeat);
+	jw_kint(w, "index", x->c->index + 1);
+	jw_kint(w, "total", matrix_count(x->p));
+	jw_kint(w, "attempt", x->attempt);
+	axes_json(w, x);
+	jw_kstr(w, "status", cell_status_names[x->status]);
+	jw_kstr(w, "error", x->status == CELL_OK ? NULL : x->error);
+	lists_json(w, x);
+	jw_kstr(w, "target", x->target);
+	jw_key(w, "resync_s");
+	if (x->resync_s >= 0)
+		jw_double(w, x->resync_s, 3);
+	else
+		jw_null(w);
+	mount_json(w, x);
+	result_json(w, x);
+	raw_part(w, "df_before", x->df_before);
+	raw_part(w, "df_after", x->df_after);
+	raw_part(w, "queue", x->queue);
+	raw_part(w, "md", x->mdstate);
+	jw_kstr(w, "md_detail", x->md_detail[0] ? x->md_detail : NULL);
+	jw_kstr(w, "fs_geometry", x->fs_geom[0] ? x->fs_geom : NULL);
+	steps_json(w, x);
+	jw_end_obj(w);
+}
+
+void cell_emit_record(struct cell_ctx *x, int trimmed)
+{
+	static char buf[200 * 1024];
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	record_json(&w, x);
+	if (jw_done(&w) < 0 && !trimmed) {
+		/* Too big (a tool that printed pages): keep the verdict, drop the texts. */
+		say("fsmatrix: cell record too large: md_detail and fs_geometry dropped");
+		x->md_detail[0] = x->fs_geom[0] = '\0';
+		for (int i = 0; i < x->nsteps; i++)
+			x->steps[i].err[x->steps[i].err[0] ? 200 : 0] = '\0';
+		cell_emit_record(x, 1);
+		return;
+	}
+	emit(&w);
+}

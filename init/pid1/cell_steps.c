@@ -1,0 +1,129 @@
+/* pid1/cell_steps.c: every command and system call of a cell is a step in its record; a
+ * step that fails ends the cell as an error carrying the tool's own message, never the run.
+ * The cell's first failure is its reason, and its deadline bounds every step but teardown. */
+#include "pid1/cell_ctx.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void cell_fail(struct cell_ctx *x, enum cell_status st, const char *fmt, ...)
+{
+	if (x->status != CELL_OK)
+		return; /* the first failure is the reason */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->error, sizeof x->error, fmt, ap);
+	va_end(ap);
+	x->status = st;
+}
+
+long long cell_remaining_ms(const struct cell_ctx *x)
+{
+	if (!x->deadline)
+		return 0;
+	long long left = x->deadline - boottime_ms();
+	return left > 0 ? left : -1;
+}
+
+static struct step *step_new(struct cell_ctx *x, const char *const *argv)
+{
+	struct step *s = x->nsteps < STEP_MAX ? &x->steps[x->nsteps++] : &x->spare;
+	size_t used = 0;
+	/* Each step is a sign of life: the watchdog's timeout covers the longest one. */
+	watchdog_pet();
+	memset(s, 0, sizeof *s);
+	for (int i = 0; argv[i]; i++) {
+		size_t l = strlen(argv[i]) + 1;
+		if (used + l > sizeof s->words)
+			break;
+		memcpy(s->words + used, argv[i], l);
+		used += l;
+		s->nwords++;
+	}
+	return s;
+}
+
+/* The first non-empty line of text: tools put the reason first ("mkfs.ext4: invalid block
+ * size - 3000", "mdadm: invalid chunk size"), usage text after it. */
+static void first_line(const char *text, char *out, size_t len)
+{
+	out[0] = '\0';
+	while (text && *text) {
+		size_t l = strcspn(text, "\n");
+		size_t b = 0;
+		while (b < l && (text[b] == ' ' || text[b] == '\t'))
+			b++;
+		if (l > b) {
+			snprintf(out, len, "%.*s", (int)(l - b), text + b);
+			return;
+		}
+		text += l + (text[l] == '\n');
+	}
+}
+
+int step_run(struct cell_ctx *x, const char *const *argv, int teardown, struct run_result *out)
+{
+	long long left = teardown ? TEARDOWN_MS : cell_remaining_ms(x);
+	if (left < 0) {
+		cell_fail(x, CELL_TIMEOUT, "the cell's timeout of %u s ran out before %s",
+			  x->p->timeout_s, argv[0]);
+		return -1;
+	}
+	struct step *s = step_new(x, argv);
+	struct run_opts o = { .timeout_ms = (int)(left > 0x7fffffff ? 0x7fffffff : left),
+			      .grace_ms = 2000, .out_cap = TEXT_MAX };
+	struct run_result r;
+	if (run_argv((char *const *)argv, &o, &r) < 0) {
+		s->status = 127;
+		snprintf(s->err, sizeof s->err, "unable to run %s: %s", argv[0], strerror(errno));
+		if (!teardown)
+			cell_fail(x, CELL_ERROR, "%s", s->err);
+		return -1;
+	}
+	reap_orphans();
+	s->status = r.status;
+	s->ms = r.ms;
+	s->timed_out = r.timed_out;
+	size_t el = r.errlen < sizeof s->err - 1 ? r.errlen : sizeof s->err - 1;
+	memcpy(s->err, r.err + (r.errlen - el), el);
+	s->err[el] = '\0';
+	if (r.timed_out && !teardown)
+		cell_fail(x, CELL_TIMEOUT, "%s did not finish within the cell's timeout of %u s: killed",
+			  argv[0], x->p->timeout_s);
+	int rc = r.timed_out ? -1 : r.status;
+	if (out)
+		*out = r;
+	else
+		run_free(&r);
+	return rc;
+}
+
+int step_must(struct cell_ctx *x, const char *const *argv, struct run_result *out)
+{
+	struct run_result r = { 0 };
+	int rc = step_run(x, argv, 0, &r);
+	if (rc > 0) {
+		char line[600];
+		first_line(r.err, line, sizeof line);
+		if (!line[0])
+			first_line(r.out, line, sizeof line);
+		cell_fail(x, CELL_ERROR, "%s exited with status %d: %s", argv[0], rc,
+			  line[0] ? line : "(it said nothing)");
+	}
+	if (out && rc >= 0)
+		*out = r;
+	else if (rc >= 0)
+		run_free(&r);
+	return rc == 0 ? 0 : -1;
+}
+
+struct step *syscall_step(struct cell_ctx *x, const char *const *argv, long long t0, int err)
+{
+	struct step *s = step_new(x, argv);
+	s->ms = boottime_ms() - t0;
+	s->status = err;
+	if (err)
+		snprintf(s->err, sizeof s->err, "%s", strerror(err));
+	return s;
+}
