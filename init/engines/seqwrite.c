@@ -15,11 +15,58 @@
 
 static double rate(uint64_t bytes, double s) { return s > 0 ? (double)bytes / s / 1e6 : 0; }
 
+/* No O_TRUNC at open: the path may name a device node (typed by mistake, or swapped in after
+ * the caller looked), and only after fstat says it is a regular file may anything be cut or
+ * written. O_NONBLOCK keeps a FIFO from hanging the open. Returns the fd, or -1 with r->err. */
+static int open_target(const char *path, const struct wl_seqwrite_opts *o,
+		       struct wl_seqwrite_res *r)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+		      (o->direct ? O_DIRECT : 0), 0644);
+	if (fd < 0)
+		return wl_fail(&r->err, r->errmsg, errno, "create %s%s", path,
+			       o->direct ? " (O_DIRECT)" : "");
+	struct stat st;
+	int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (!regular || ftruncate(fd, 0) < 0) {
+		int e = regular ? errno : EINVAL;
+		close(fd);
+		return wl_fail(&r->err, r->errmsg, e, "write %s%s", path,
+			       regular ? "" : ", which is not a regular file");
+	}
+	return fd;
+}
+
+/* size bytes in blocks of bs from buf. A short write (a signal, or a full disk about to
+ * report ENOSPC) goes on where it stopped; the next call then reports the real error.
+ * Returns the bytes written; r->err set on a failure. */
+static uint64_t write_blocks(int fd, const char *path, const void *buf, uint64_t size,
+			     uint64_t bs, struct wl_seqwrite_res *r)
+{
+	uint64_t done = 0;
+	while (done < size) {
+		uint64_t left = size - done;
+		size_t want = left < bs ? (size_t)left : (size_t)bs;
+		size_t off = 0;
+		while (off < want) {
+			ssize_t n = write(fd, (const char *)buf + off, want - off);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				wl_fail(&r->err, r->errmsg, n < 0 ? errno : EIO,
+					"write %s at offset %llu", path, (unsigned long long)(done + off));
+				return done;
+			}
+			off += (size_t)n;
+		}
+		done += want;
+	}
+	return done;
+}
+
 int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_seqwrite_res *r)
 {
 	void *buf = NULL;
-	int fd, rc = 0;
-	uint64_t done = 0;
 
 	memset(r, 0, sizeof *r);
 	r->bs = o->bs;
@@ -36,54 +83,20 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 		memset(buf, 0, o->bs);
 	else
 		wl_fill_random(buf, o->bs, SEQ_SEED);
-
-	/* No O_TRUNC here: the path may name a device node (typed by mistake, or swapped in
-	 * after the caller looked), and only after fstat says it is a regular file may anything
-	 * be cut or written. O_NONBLOCK keeps a FIFO from hanging the open. */
-	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
-		  (o->direct ? O_DIRECT : 0), 0644);
+	int fd = open_target(path, o, r);
 	if (fd < 0) {
 		free(buf);
-		return wl_fail(&r->err, r->errmsg, errno, "create %s%s", path,
-			    o->direct ? " (O_DIRECT)" : "");
-	}
-	struct stat st;
-	int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-	if (!regular || ftruncate(fd, 0) < 0) {
-		int e = regular ? errno : EINVAL;
-		close(fd);
-		free(buf);
-		return wl_fail(&r->err, r->errmsg, e, "write %s%s", path,
-			    regular ? "" : ", which is not a regular file");
+		return -1;
 	}
 
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
-	double t0 = mono_s(), t1, t2;
-	while (done < o->size) {
-		uint64_t left = o->size - done;
-		size_t want = left < o->bs ? (size_t)left : (size_t)o->bs;
-		size_t off = 0;
-		/* a short write (a signal, or a full disk about to report ENOSPC) goes on where it
-		 * stopped; the next call then reports the real error */
-		while (off < want) {
-			ssize_t n = write(fd, (char *)buf + off, want - off);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				wl_fail(&r->err, r->errmsg, n < 0 ? errno : EIO,
-				     "write %s at offset %llu", path, (unsigned long long)(done + off));
-				goto out;
-			}
-			off += (size_t)n;
-		}
-		done += want;
-	}
-out:
-	t1 = mono_s();
+	double t0 = mono_s();
+	uint64_t done = write_blocks(fd, path, buf, o->size, o->bs, r);
+	double t1 = mono_s();
 	if (!r->err && fdatasync(fd) < 0)
 		wl_fail(&r->err, r->errmsg, errno, "fdatasync %s", path);
-	t2 = mono_s();
+	double t2 = mono_s();
 	wl_cpu_end(&cpu, &r->cpu);
 	if (close(fd) < 0 && !r->err)
 		wl_fail(&r->err, r->errmsg, errno, "close %s", path);
@@ -97,9 +110,7 @@ out:
 	r->total_s = t2 - t0;
 	r->mbps = rate(done, r->total_s);
 	r->mbps_noflush = rate(done, r->write_s);
-	if (r->err)
-		rc = -1;
-	return rc;
+	return r->err ? -1 : 0;
 }
 
 void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r)

@@ -28,6 +28,80 @@ static void child_work(const struct plan_workload *w, int drop, int timeout_ms,
 		e->cell(w, &env, o->res, &o->err, o->errmsg);
 }
 
+/* The child's figures, read until they are whole, the pipe closes or the deadline passes
+ * (then o->timed_out). Returns how many bytes came. */
+static size_t read_figures(int fd, struct wl_outcome *in, long long deadline, struct wl_outcome *o)
+{
+	size_t got = 0;
+	while (in && got < sizeof *in) {
+		int wait = -1;
+		if (deadline) {
+			long long left = deadline - mono_ms();
+			if (left <= 0) {
+				o->timed_out = 1;
+				break;
+			}
+			wait = left > 1000000 ? 1000000 : (int)left;
+		}
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int r = poll(&pf, 1, wait);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			continue;
+		ssize_t n = read(fd, (char *)in + got, sizeof *in - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+/* A child stuck in the kernel (D state) cannot die: wait a little, then leave it to
+ * reap_orphans() rather than hang the run. Returns 1 if it was reaped. */
+static int reap_child(pid_t pid, int *status)
+{
+	for (int i = 0; i < 100; i++) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			return 1;
+		usleep(100 * 1000);
+	}
+	return 0;
+}
+
+/* Why there are no figures: the deadline, a signal, or an exit without them. */
+static void no_figures(struct wl_outcome *o, int timeout_ms, int reaped, int status)
+{
+	if (o->timed_out) {
+		snprintf(o->errmsg, sizeof o->errmsg, "the workload did not finish within %d s: "
+			 "killed%s", timeout_ms / 1000, reaped ? "" : " (it did not die: stuck in the kernel?)");
+		o->err = ETIMEDOUT;
+		return;
+	}
+	o->err = EIO;
+	if (reaped && WIFSIGNALED(status))
+		snprintf(o->errmsg, sizeof o->errmsg, "the workload process died of signal %d",
+			 WTERMSIG(status));
+	else
+		snprintf(o->errmsg, sizeof o->errmsg, "the workload process ended without "
+			 "its figures (exit status %d)", reaped && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static _Noreturn void run_child(const struct plan_workload *w, int drop, int timeout_ms, int fd)
+{
+	setpgid(0, 0);
+	signal(SIGPIPE, SIG_IGN);
+	struct wl_outcome *mine = calloc(1, sizeof *mine);
+	if (!mine)
+		_exit(1);
+	mine->type = w->type;
+	child_work(w, drop, timeout_ms, mine);
+	_exit(write_all(fd, mine, sizeof *mine) < 0 ? 1 : 0);
+}
+
 int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o)
 {
 	int fds[2];
@@ -44,74 +118,24 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_IGN);
-		struct wl_outcome *mine = calloc(1, sizeof *mine);
-		if (!mine)
-			_exit(1);
-		mine->type = w->type;
-		child_work(w, drop, timeout_ms, mine);
-		_exit(write_all(fds[1], mine, sizeof *mine) < 0 ? 1 : 0);
+		run_child(w, drop, timeout_ms, fds[1]);
 	}
 	close(fds[1]);
 	setpgid(pid, pid); /* also from here: no race with a kill before the child ran */
 
 	long long deadline = timeout_ms > 0 ? mono_ms() + timeout_ms : 0;
 	struct wl_outcome *in = calloc(1, sizeof *in);
-	size_t got = 0;
-	while (in && got < sizeof *in) {
-		int wait = -1;
-		if (deadline) {
-			long long left = deadline - mono_ms();
-			if (left <= 0) {
-				o->timed_out = 1;
-				break;
-			}
-			wait = left > 1000000 ? 1000000 : (int)left;
-		}
-		struct pollfd pf = { .fd = fds[0], .events = POLLIN };
-		int r = poll(&pf, 1, wait);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r == 0)
-			continue;
-		ssize_t n = read(fds[0], (char *)in + got, sizeof *in - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	size_t got = read_figures(fds[0], in, deadline, o);
 	close(fds[0]);
 	if (o->timed_out) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
-	/* A child stuck in the kernel (D state) cannot die: wait a little, then leave it to
-	 * reap_orphans() rather than hang the run. */
-	int status = 0, reaped = 0;
-	for (int i = 0; i < 100 && !reaped; i++) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR))
-			reaped = 1;
-		else
-			usleep(100 * 1000);
-	}
-	if (in && got == sizeof *in) {
+	int status = 0, reaped = reap_child(pid, &status);
+	if (in && got == sizeof *in)
 		*o = *in;
-	} else if (o->timed_out) {
-		snprintf(o->errmsg, sizeof o->errmsg, "the workload did not finish within %d s: "
-			 "killed%s", timeout_ms / 1000, reaped ? "" : " (it did not die: stuck in the kernel?)");
-		o->err = ETIMEDOUT;
-	} else {
-		o->err = EIO;
-		if (reaped && WIFSIGNALED(status))
-			snprintf(o->errmsg, sizeof o->errmsg, "the workload process died of signal %d",
-				 WTERMSIG(status));
-		else
-			snprintf(o->errmsg, sizeof o->errmsg, "the workload process ended without "
-				 "its figures (exit status %d)", reaped && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	}
+	else
+		no_figures(o, timeout_ms, reaped, status);
 	free(in);
 	return o->err ? -1 : 0;
 }
