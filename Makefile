@@ -120,11 +120,13 @@ $(KMODS)/.done: $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
 	@touch $@
 
 ## ---------------------------------------------------------------- our C: /init and the host CLI
-# One folder per layer, each allowed to include only the layers above it in this list:
-#   init/lib/      generic helpers (argv, JSON records, the process runner, sha256, stats)
-#   init/core/     the pure rules: command line, plans, matrix, geometry, disks and their
-#                  probes, selection, resume; tested on the host
-#   init/engines/  the workload engines
+# One folder per layer, each allowed to include only the layers listed before it:
+#   init/lib/      generic helpers (argv, JSON records, the process runner, clocks, files,
+#                  sha256, stats)
+#   init/core/     the pure rules: command line, plans, the md level table, the workload
+#                  kinds, matrix, geometry, disks and their probes, selection, resume;
+#                  tested on the host
+#   init/engines/  the workload engines, a table of operations
 #   init/pid1/     /init itself                 init/report/  the report library
 #   init/cli/      out/fsmatrix's subcommands, one per file
 # /init links lib, core, engines and pid1; out/fsmatrix lib, core, engines, report and cli.
