@@ -1,15 +1,16 @@
-# 02-buses: the other disk buses of qemu/run (--disk-bus nvme and virtio-scsi): /init loads
-# their drivers itself, sees each test disk by the serial qemu/run gave it, and takes it
-# through fsmatrix.disks=serial:fsmtest*, and runs smoke.ini's one ext4 cell on it (01-smoke
-# covers virtio-blk).
+# 02-buses: every other disk bus of qemu/run (01-smoke covers virtio-blk): /init loads the
+# controller's driver itself, sees each test disk by the serial qemu/run gave it, takes it
+# through fsmatrix.disks=serial:fsmtest*, and runs smoke.ini's one ext4 cell on it.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
 [ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
 [ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
 
-for bus in nvme virtio-scsi; do
-	driver=nvme; [ $bus = nvme ] || driver=virtio_scsi
+# bus and the driver that must have been loaded for it
+for pair in nvme:nvme virtio-scsi:virtio_scsi ahci:ahci ide:ata_piix megasas:megaraid_sas \
+	pvscsi:vmw_pvscsi lsi:sym53c8xx uas:uas; do
+	bus=${pair%%:*} driver=${pair#*:}
 	boot "$bus" --disks 2 --size 256M --disk-bus "$bus" --timeout 300 --plan "$(dirname "$0")/smoke.ini"
 	expect_status "$bus: the run completes (exit 0)" 0
 	expect_record "$bus: /init loaded $driver" \
