@@ -1,5 +1,5 @@
 /* pid1/header.c: the run header (what ran, on what, with which tools and image) and the
- * trailer with counts. Field names follow the README's record table. */
+ * trailer with counts. Field names follow docs/records.md. */
 #include "pid1/pid1.h"
 #include "lib/run.h"
 #include "lib/sha256.h"
