@@ -79,7 +79,7 @@ struct plan {
 	enum resync resync;          /* default wait */
 	int drop_caches;             /* default yes */
 	unsigned timeout_s;          /* per cell, default 30 min; 0 = none */
-	int retries;                 /* default 1 (issue 8) */
+	int retries;                 /* default 1 */
 	double scale;                /* applied by plan_scale, 1.0 until then */
 	int narrays, nfs, nworkloads;
 	struct plan_array arrays[PLAN_SECTIONS_MAX];

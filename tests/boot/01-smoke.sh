@@ -14,7 +14,7 @@ expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
 expect_record "a header record opens the run" '.type == "header" and (.run | type == "string")'
 
-# The pinned versions of issue 2: the header holds each tool's own version line, and the
+# The pinned versions: the header holds each tool's own version line, and the
 # console shows it too (records are on the console, progress lines between them).
 hdr='select(.type == "header") | .tools'
 expect_record "header: mdadm 4.2" "$hdr | (.mdadm // \"\") | test(\"v4\\\\.2\\\\b\")"
@@ -48,14 +48,14 @@ expect_record "the cell disk/ext4/defaults/seq ran ok with a throughput" \
 expect_record "the trailer counts that one cell as ok" \
 	'select(.type == "trailer") | .counts.ok == 1'
 
-# Issue 3: the guest wrote onto FSMRESULTS, and the host read it back without mounting.
+# The guest wrote onto FSMRESULTS, and the host read it back without mounting.
 expect_file "the results disk's records were copied to the run directory" 'results/*.jsonl'
 expect_file "the results disk's console log was copied to the run directory" 'results/*.console.log'
 expect_result_record "the copied records hold the header" '.type == "header"'
 expect_result_record "the copied records hold the trailer" '.type == "trailer"'
 run_id=$(records_console | jq -r 'select(.type == "header") | .run' 2>/dev/null | head -n 1)
 check "the results file is named after the guest's run id ($run_id)" test -n "$run_id" -a -s "$RUN/results/$run_id.jsonl"
-# Issue 4, boot test 4: the two copies of the records are the same records.
+# The two copies of the records are the same records.
 same_records() {
 	local d
 	d=$(diff <(records_console) "$RUN/results/$run_id.jsonl" 2>&1) && return 0

@@ -1,4 +1,4 @@
-# 03-safety: the disk-safety rules of issue 4, on a real boot, with byte-for-byte proof.
+# 03-safety: the disk-safety rules, on a real boot, with byte-for-byte proof.
 # Three disks beside the results disk: fsmtest0 and fsmtest2 blank, fsmtest1 holding an ext4
 # filesystem with a file.
 #  1. No fsmatrix.disks=: every disk is listed with why it was not taken, every cell is

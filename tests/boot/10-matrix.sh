@@ -1,4 +1,4 @@
-# 10-matrix: the matrix of issue 5 end to end, in two small boots. matrix-stripes: levels
+# 10-matrix: the matrix end to end, in two small boots. matrix-stripes: levels
 # none, 0, 1 and 5, ext4 with two mount sets and xfs, seqwrite. matrix-resync: raid6, a
 # degraded raid6 and raid10 with ext2 and ext3, a two-pass smallfiles, resync = wait.
 # Every planned cell must have a record with status ok and sane figures, and the stripe

@@ -1,6 +1,6 @@
 # 14-disk-loss: a test disk that disappears while a cell runs (qemu's device_del, as a disk
 # dropping off the bus) costs that cell, named in its error, and the cells that need more
-# disks than remain are skipped with that reason; the run completes (issue 8, test 3).
+# disks than remain are skipped with that reason; the run completes.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 

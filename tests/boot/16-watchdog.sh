@@ -1,4 +1,4 @@
-# 16-watchdog: a hang only the watchdog can end (issue 8, test 5). fsmatrix.debug_hang=2
+# 16-watchdog: a hang only the watchdog can end. fsmatrix.debug_hang=2
 # makes PID 1 freeze the second cell's filesystem (FIFREEZE) and write to it itself: the
 # write waits in the kernel, uninterruptibly, and PID 1 stops petting the watchdog. softdog
 # (armed for 20 s by fsmatrix.watchdog=20) reboots the guest; qemu/run --reboot keeps the

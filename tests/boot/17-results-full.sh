@@ -1,4 +1,4 @@
-# 17-results-full: a results partition that cannot take the records (issue 8). Read-only
+# 17-results-full: a results partition that cannot take the records. Read-only
 # (qemu readonly=on, as a stick with its write-protect switch on): /init mounts it
 # read-only, still reads its plan, and says once that records go to the console only.
 # Full (a small FAT with a few KiB left): the first write that fails is reported once, and

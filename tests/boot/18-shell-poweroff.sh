@@ -1,6 +1,6 @@
 # 18-shell-poweroff: `poweroff` typed at the rescue shell (fsmatrix.shell=now) reaches PID 1
 # as busybox's SIGUSR2: /init stops the shell, unmounts the results partition and powers
-# off, and qemu ends on its own (issue 8).
+# off, and qemu ends on its own.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 	} \
 } while (0)
 
-/* The error-line rule of issue 8: a parser that fails says so in one non-empty line. */
+/* The error-line rule: a parser that fails says so in one non-empty line. */
 static inline void fuzz_one_line(const char *msg, size_t cap)
 {
 	size_t n = strnlen(msg, cap);

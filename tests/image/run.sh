@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/image/run.sh: checks of the image build itself (issue 2), one line each, as tests/run
+# tests/image/run.sh: checks of the image build itself, one line each, as tests/run
 # expects: "ok - image/NAME" or "FAIL - image/NAME: why", then "#" lines of detail.
 #
 # - reproducible: packing the same inputs twice gives the same bytes, equal to out/'s image.

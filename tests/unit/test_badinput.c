@@ -1,4 +1,4 @@
-/* test_badinput.c: issue 8's "bad input" row, through the file the way PID 1 reads a plan
+/* test_badinput.c: bad input, through the file the way PID 1 reads a plan
  * (plan_load): a huge file, a binary one, a directory, an empty one and plain garbage. Each
  * gives errors of one line, "PATH:LINE: message", and leaves the file as it was. The
  * parser's own cases are in test_plan.c; kernel parameters with bad values in test_cmdline.c;

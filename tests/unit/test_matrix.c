@@ -13,7 +13,7 @@ static int load(const char *text)
 	return rc;
 }
 
-/* Issue 5's plan: 1 array x (4 + 3 mount lines) x 2 workloads = 14 cells. */
+/* The example plan: 1 array x (4 + 3 mount lines) x 2 workloads = 14 cells. */
 static void test_issue_plan(void)
 {
 	static const char *const ids[] = {

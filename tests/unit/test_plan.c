@@ -7,7 +7,7 @@
 
 static struct plan p;
 
-/* The plan in issue 5, as shipped in rootfs/plans/. */
+/* The example plan, as shipped in rootfs/plans/. */
 static const char issue_plan[] =
 	"[global]\n"
 	"name = raid6-degraded-ext3-vs-ext4\n"
