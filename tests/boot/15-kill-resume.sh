@@ -2,8 +2,9 @@
 # again on the same test disk and results disk: the run resumes under its first id, every
 # cell has exactly one final record, the interrupted one has one "interrupted" record too,
 # and the journal written before the kill is the unaltered start of the final one. A second
-# disk holding ext4 is named by the same serial glob but never taken (it carries a signature): a resumed run takes back only the disks its first boot
-# took, so that disk stays byte-identical through both boots.
+# disk holding ext4 is named by the same serial glob but never taken (it carries a
+# signature): a resumed run takes back only the disks its first boot took, so that disk
+# stays byte-identical through both boots.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
