@@ -4,7 +4,7 @@
 # (armed for 20 s by fsmatrix.watchdog=20) reboots the guest; qemu/run --reboot keeps the
 # same VM, disks and command line, and the next boot resumes the run: cell 2 is recorded
 # as interrupted once, then runs again (debug_hang hangs only a first attempt), and the
-# run completes.
+# run completes. Then the same with qemu's i6300esb, a hardware watchdog.
 # Why this hang and not another: stopping the VM from the monitor stops the watchdog's
 # timer too, and throttling the disk through QMP leaves PID 1 free to give up on the stuck
 # workload and pet on. A frozen filesystem is a real in-kernel wait, in PID 1 itself.
@@ -14,23 +14,30 @@
 [ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
 [ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
 
-boot hang --disks 1 --size 256M --timeout 400 --reboot --plan "$FSM_ROOT/tests/plans/watchdog.ini" \
-	--append "fsmatrix.watchdog=20 fsmatrix.debug_hang=2"
-expect_status "the run completes after the watchdog's reboot (exit 0)" 0
-expect_console "softdog was armed for 20 s" 'fsmatrix: watchdog /dev/watchdog \(Software Watchdog\) armed: 20 s'
-expect_record "the header records the watchdog" \
+# The same hang twice: once with softdog, once with qemu's i6300esb (qemu/run --watchdog),
+# which /init loads by its modalias and prefers over softdog.
+for wd in "softdog:Software Watchdog" "i6300esb:i6300ESB timer"; do
+model=${wd%%:*} identity=${wd#*:}
+flags=()
+[ "$model" = softdog ] || flags=(--watchdog "$model")
+boot "hang-$model" --disks 1 --size 256M --timeout 400 --reboot "${flags[@]}" \
+	--plan "$FSM_ROOT/tests/plans/watchdog.ini" --append "fsmatrix.watchdog=20 fsmatrix.debug_hang=2"
+expect_status "$model: the run completes after the watchdog's reboot (exit 0)" 0
+expect_console "$model: it was the watchdog armed, for 20 s" "fsmatrix: watchdog /dev/watchdog \\($identity\\) armed: 20 s"
+expect_record "$model: the header records the watchdog" \
 	'select(.type == "header") | .watchdog.device == "/dev/watchdog" and .watchdog.timeout_s == 20'
-expect_console "PID 1 hung in cell 2" 'debug_hang: cell 2, attempt 1: freezing'
-check "the guest booted twice in one qemu (the watchdog rebooted it)" \
+expect_console "$model: PID 1 hung in cell 2" 'debug_hang: cell 2, attempt 1: freezing'
+check "$model: the guest booted twice in one qemu (the watchdog rebooted it)" \
 	test "$(grep -c 'fsmatrix: /init .* starting' "$RUN/console.log")" = 2
-expect_console "the second boot resumed the run" 'fsmatrix: resuming run '
+expect_console "$model: the second boot resumed the run" 'fsmatrix: resuming run '
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 j=$RUN/results/$id.jsonl
-check "one journal for the run" test "$(ls "$RUN"/results/*.jsonl | wc -l)" = 1
-check "cell 1 ok, cell 2 interrupted once then ok on attempt 2" test "$(jq -r -s \
+check "$model: one journal for the run" test "$(ls "$RUN"/results/*.jsonl | wc -l)" = 1
+check "$model: cell 1 ok, cell 2 interrupted once then ok on attempt 2" test "$(jq -r -s \
 	'[.[] | select(.type == "cell") | "\(.index):\(.status):\(.attempt)"] | join(" ")' "$j")" = \
 	"1:ok:1 2:interrupted:1 2:ok:2"
-check "the second boot's header says it resumed" test "$(jq -s \
+check "$model: the second boot's header says it resumed" test "$(jq -s \
 	'[.[] | select(.type == "header") | .resumed] | map(tostring) | join(",")' "$j")" = '"0,1"'
-check "one trailer" test "$(jq -s '[.[] | select(.type == "trailer")] | length' "$j")" = 1
-expect_console "the watchdog is disarmed before the power-off" 'fsmatrix: watchdog disarmed'
+check "$model: one trailer" test "$(jq -s '[.[] | select(.type == "trailer")] | length' "$j")" = 1
+expect_console "$model: the watchdog is disarmed before the power-off" 'fsmatrix: watchdog disarmed'
+done
