@@ -1,12 +1,20 @@
-# tests/golden.sh: golden-file cases for a tests/*/run.sh, sourced by it. The caller sets
+# tests/golden.sh: golden-file cases for a tests/*/run.sh, sourced by it with the script's
+# own arguments, [--update] [FSMATRIX]. The caller sets
 #   GOLDEN_PREFIX  its test-name prefix ("check"), so lines read "ok - check/NAME"
 #   GOLDEN_DIR     the folder of expected files
-#   FSM TMP        the program under test and a scratch folder
-#   update         1 to rewrite the expected files from the current output (--update)
-# and calls golden NAME EXPECTED ARGS...: `$FSM ARGS` must print exactly EXPECTED's contents.
+# and gets ROOT (the working directory from then on, so paths in outputs read the same
+# everywhere), FSM (FSMATRIX, default out/fsmatrix), update (1 with --update: rewrite the
+# expected files from the current output), and TMP, a scratch folder removed at exit.
+# It calls golden NAME EXPECTED ARGS...: `$FSM ARGS` must print exactly EXPECTED's contents.
 # The output compared is stdout, then "--- stderr" and stderr if it said anything, then
 # "--- status N" if the status is not 0, so that one file holds all a command says.
 # Sets golden_failed=1 on any failure.
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+update=0 FSM=${1:-out/fsmatrix}
+[ "${1:-}" != --update ] || update=1 FSM=${2:-out/fsmatrix}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
 golden_failed=0
 
 golden() {

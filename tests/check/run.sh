@@ -10,16 +10,9 @@
 # --update rewrites tests/check/expected/ from the current output (review it with git diff).
 # Runs from the repository root, so the plan paths in the outputs read the same everywhere.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
-update=0
-[ "${1:-}" != --update ] || { update=1; shift; }
-FSM=${1:-out/fsmatrix}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 failed=0
 GOLDEN_PREFIX=check GOLDEN_DIR=tests/check/expected
-. tests/golden.sh
+. "$(dirname "$0")/../golden.sh"
 
 ok() { echo "ok - check/$1"; }
 fail() {

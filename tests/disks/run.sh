@@ -9,15 +9,8 @@
 # --update rewrites tests/disks/expected/ from the current output (review it with git diff).
 # Runs from the repository root, so the paths in the outputs read the same everywhere.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
-update=0
-[ "${1:-}" != --update ] || { update=1; shift; }
-FSM=${1:-out/fsmatrix}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 GOLDEN_PREFIX=disks GOLDEN_DIR=tests/disks/expected
-. tests/golden.sh
+. "$(dirname "$0")/../golden.sh"
 S=tests/fixtures/sys-basic/sys
 
 # The table of cases: name, expected file, arguments.
