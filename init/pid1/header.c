@@ -18,6 +18,7 @@ static const struct {
 	{ "mke2fs", { "mke2fs", "-V", NULL } },
 	{ "mkfs.xfs", { "mkfs.xfs", "-V", NULL } },
 	{ "busybox", { "busybox", NULL, NULL } },
+	{ "fio", { "fio", "--version", NULL } },
 };
 
 static void cpu_info(char *model, size_t len, int *count)

@@ -12,6 +12,8 @@
 #   plus the softdeps and codepages no dependency names.
 # - manifest: out/MANIFEST names every recipe's input and the true sha256 of every output.
 # - budget: the compressed image is at most 6 MiB.
+# - fio: the image's fio runs (`fio --version` says fio-3.33) and has the libaio, io_uring,
+#   psync and sync engines built in.
 # - static: every program in the image (FSM_TEST_INITRD, if set) is static, stripped and free
 #   of glibc; kernel modules (ELF relocatable objects) are skipped: the kernel loads them.
 set -u
@@ -30,7 +32,7 @@ KREL=$(cat build/modules/kernel-release 2>/dev/null)
 # reproducible: with the Makefile's epoch, as make passes it.
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(sed -n 's/^SOURCE_DATE_EPOCH ?= *//p' Makefile)}
 export SOURCE_DATE_EPOCH
-pkgs=(build/busybox/dest build/mdadm/dest build/e2fsprogs/dest build/xfsprogs/dest)
+pkgs=(build/busybox/dest build/mdadm/dest build/e2fsprogs/dest build/xfsprogs/dest build/fio/dest)
 recipes/pack "$TMP/t1" "$TMP/a.cpio.gz" out/init build/modules "${pkgs[@]}" 2>"$TMP/pack.log"
 sleep 1 # a different wall clock must not matter
 recipes/pack "$TMP/t2" "$TMP/b.cpio.gz" out/init build/modules "${pkgs[@]}" 2>>"$TMP/pack.log"
@@ -98,6 +100,19 @@ while read -r _ path size hash; do
 done < <(grep '^output ' out/MANIFEST)
 grep -q '^output out/initramfs.cpio.gz ' out/MANIFEST || bad+=("no output line for the image")
 if [ ${#bad[@]} = 0 ]; then ok manifest; else fail manifest "${bad[0]}" "${bad[@]}"; fi
+
+# fio: the image's own binary, run here (it is static, so the host runs it as the guest does).
+fio_bin=$TMP/root/bin/fio
+fio_ver=$("$fio_bin" --version 2>&1)
+fio_missing=()
+for e in libaio io_uring psync sync; do
+	"$fio_bin" --enghelp 2>/dev/null | grep -qx "[[:space:]]*$e" || fio_missing+=("$e")
+done
+if [ "$fio_ver" = fio-3.33 ] && [ ${#fio_missing[@]} = 0 ]; then
+	ok "fio ($fio_ver with libaio, io_uring, psync and sync)"
+else
+	fail fio "bin/fio --version said '$fio_ver'; engines missing: ${fio_missing[*]:-none}"
+fi
 
 # budget
 size=$(stat -c %s "$IMG")
