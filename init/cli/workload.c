@@ -20,10 +20,17 @@ const char host_workload_usage[] =
 	"                                    [--no-sync] [--drop-caches] DIR\n"
 	"       fsmatrix workload gen-tree [--size 220m] [--files N] [--seed N] [--list] DIR\n"
 	"       fsmatrix workload tar [--tar PROGRAM] [--no-sync] [--drop-caches] ARCHIVE DIR\n"
+	"       fsmatrix workload seqread [--size 1g] [--bs 1m] [--direct] [--data random|zero]\n"
+	"                                 [--keep] FILE\n"
+	"       fsmatrix workload fsync [--size 4m] [--bs 4k] [--background SIZE] [--drop-caches] DIR\n"
+	"       fsmatrix workload fio [--drop-caches] JOB DIR\n"
 	"  sizes take k/m/g/t suffixes in powers of 1024; rates are MB/s with MB = 10^6 bytes.\n"
 	"  smallfiles with --passes N writes DIR/pass1 .. DIR/passN, one record each.\n"
 	"  gen-tree writes the same file set untimed and unsynced; --list prints its paths in\n"
-	"  creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.\n";
+	"  creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.\n"
+	"  seqread writes FILE as seqwrite does, drops the caches (as root) and reads it back.\n"
+	"  fsync appends --bs at a time to DIR/fsync.dat, each followed by fsync; --background\n"
+	"  streams through DIR/background.dat meanwhile. fio runs the job file JOB in DIR.\n";
 
 /* O_PLAN options are the plan's workload keys of the same name: one parser, one set of
  * limits and messages for both (plan.c). */
@@ -35,6 +42,7 @@ static const struct option longopts[] = {
 	{ "files", required_argument, NULL, O_PLAN },
 	{ "seed", required_argument, NULL, O_PLAN },
 	{ "passes", required_argument, NULL, O_PLAN },
+	{ "background", required_argument, NULL, O_PLAN },
 	{ "direct", no_argument, NULL, O_DIRECT_ },
 	{ "data", required_argument, NULL, O_DATA },
 	{ "keep", no_argument, NULL, O_KEEP },

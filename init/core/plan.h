@@ -16,12 +16,12 @@
 #define PLAN_LIST_MAX 16          /* chunks per array, mount lines per fs */
 #define PLAN_ERRORS_MAX 16
 #define PLAN_ERROR_LEN 512         /* the longest file name, a reason and a shortened echo */
-#define PLAN_KEYS_MAX 16          /* keys per section kind */
+#define PLAN_KEYS_MAX 24          /* keys per section kind */
 #define PLAN_DEVICES_MAX 32
 
 enum resync { RESYNC_WAIT, RESYNC_ASSUME_CLEAN, RESYNC_IGNORE };
 enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS };
-enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR };
+enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR, WL_SEQREAD, WL_FSYNC, WL_FIO };
 enum wl_data { DATA_RANDOM, DATA_ZERO };
 enum wl_sync { SYNC_TIMED, SYNC_NONE };
 
@@ -65,6 +65,16 @@ struct plan_workload {
 	uint64_t seed;               /* smallfiles, default PLAN_DEFAULT_SEED */
 	char file[PLAN_STR_MAX];     /* tar: the archive */
 	long files;                  /* smallfiles: file count, 0 = derived from size */
+	uint64_t background;         /* fsync: bytes the background writer cycles through,
+	                                0 = no background writer */
+	char job[PLAN_STR_MAX];      /* fio: a job file, "" = the inline keys below */
+	char rw[PLAN_STR_MAX];       /* fio inline: --rw */
+	char ioengine[PLAN_STR_MAX]; /* fio inline: --ioengine, "" = fio's default */
+	int iodepth, numjobs;        /* fio inline: 0 = fio's default */
+	int fsync_every;             /* fio inline: --fsync=N, 0 = not given */
+	unsigned runtime_s;          /* fio inline: --runtime, 0 = not given */
+	int time_based;              /* fio inline: --time_based */
+	char options[PLAN_STR_MAX];  /* fio inline: more --key=value words, as given */
 };
 
 #define PLAN_DEFAULT_SEED 20240601u
@@ -124,6 +134,8 @@ void plan_workload_defaults(struct plan_workload *w);
  * msg saying what was expected. */
 int plan_workload_set(struct plan_workload *w, const char *key, const char *val, char *msg,
 		      size_t mlen);
+/* 1 when the plan gave workload key key (a name of the workload key table), else 0. */
+int plan_workload_given(const struct plan_workload *w, const char *key);
 /* Durations in s, m or h (a bare number is seconds). Returns 0 or -1. */
 int plan_parse_duration(const char *s, unsigned *out);
 

@@ -112,9 +112,15 @@ static void check_workload(struct plan *p, struct plan_workload *w)
 				       wl_keys[i].name);
 			return;
 		}
+	char key[32], msg[256];
+	if (wk->check && wk->check(w, plan_workload_given, key, sizeof key, msg, sizeof msg) < 0) {
+		int l = key[0] ? w->key_line[key_index(wl_keys, key)] : 0;
+		plan_add_error(p, l > 0 ? l : w->line, "%s: %s", what, msg);
+		return;
+	}
 	/* Engines that write in blocks: the size must hold one, and O_DIRECT wants them
 	 * aligned. */
-	if (!wl_kind_has(wk->keys, "bs") || w->key_line[si] < 0 || w->key_line[bi] < 0)
+	if (!wl_kind_has(wk->keys, "bs") || w->key_line[si] <= 0 || w->key_line[bi] < 0)
 		return;
 	char s1[32], s2[32];
 	plan_fmt_size(w->size, s1, sizeof s1);

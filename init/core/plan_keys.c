@@ -63,6 +63,16 @@ const struct key wl_keys[] = {
 	{ "seed", K_U64, W(seed), 0, 0, NULL, NULL, 0 },
 	{ "file", K_STR, W(file), 0, 0, NULL, NULL, 0 },
 	{ "files", K_INT, W(files), 1, 10000000, NULL, NULL, 0 },
+	{ "background", K_SIZE, W(background), 0, 0, NULL, NULL, 0 },
+	{ "job", K_STR, W(job), 0, 0, NULL, NULL, 0 },
+	{ "rw", K_STR, W(rw), 0, 0, NULL, NULL, 0 },
+	{ "ioengine", K_STR, W(ioengine), 0, 0, NULL, NULL, 0 },
+	{ "iodepth", K_INT, W(iodepth), 1, 65536, NULL, NULL, 0 },
+	{ "numjobs", K_INT, W(numjobs), 1, 64, NULL, NULL, 0 },
+	{ "fsync", K_INT, W(fsync_every), 0, 1000000, NULL, NULL, 0 },
+	{ "runtime", K_DUR, W(runtime_s), 0, 0, NULL, NULL, 0 },
+	{ "time_based", K_BOOL, W(time_based), 0, 0, NULL, NULL, 0 },
+	{ "options", K_WORDS, W(options), 0, 0, NULL, NULL, 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 
@@ -405,4 +415,10 @@ int plan_workload_set(struct plan_workload *w, const char *key, const char *val,
 		return -1;
 	}
 	return set_value(k, (char *)w, val, msg, mlen);
+}
+
+int plan_workload_given(const struct plan_workload *w, const char *key)
+{
+	const struct key *k = find_key(wl_keys, key);
+	return k && w->key_line[k - wl_keys] != 0;
 }

@@ -2,6 +2,8 @@
  * each (workload_kinds.h). A new engine is a row here, with its estimate and description, and
  * its runner in engines/. */
 #include "core/workload_kinds.h"
+#include "core/fio_cmd.h"
+#include "lib/argv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -78,15 +80,145 @@ static void tar_describe(const struct plan_workload *w, char *buf, size_t len)
 	snprintf(buf, len, "tar %s, sync %s", w->file, w->sync == SYNC_TIMED ? "timed" : "none");
 }
 
+/* ------------------------------------------------------------------ seqread */
+
+static const struct metric seqread_metrics[] = {
+	{ "mbps",         "MB/s",         "MB/s", 1, 1, 1 },
+	{ "read_s",       "read",         "s",    0, 2, 2 },
+	{ "write_mbps",   "write MB/s",   "MB/s", 1, 1, 0 },
+	{ NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static double seqread_estimate(const struct plan_workload *w, const struct estimate_model *m)
+{
+	/* written first at the write rate, then read back at about twice that */
+	return (double)w->size / MB / m->write_mbps * 1.5;
+}
+
+static void seqread_describe(const struct plan_workload *w, char *buf, size_t len)
+{
+	char size[32], bs[32];
+	plan_fmt_size(w->size, size, sizeof size);
+	plan_fmt_size(w->bs, bs, sizeof bs);
+	snprintf(buf, len, "seqread %s in %s blocks, written first (%s data), read back after "
+		 "dropping caches%s", size, bs, w->data == DATA_ZERO ? "zero" : "random",
+		 w->direct ? ", O_DIRECT" : "");
+}
+
+/* ------------------------------------------------------------------ fsync */
+
+static const struct metric fsync_metrics[] = {
+	{ "lat_p99_us",   "p99",          "us",   0, 0, 1 },
+	{ "lat_p50_us",   "p50",          "us",   0, 0, 2 },
+	{ "lat_max_us",   "max",          "us",   0, 0, 3 },
+	{ "iops",         "fsyncs/s",     "IOPS", 1, 0, 4 },
+	{ "lat_mean_us",  "mean",         "us",   0, 0, 0 },
+	{ "lat_p90_us",   "p90",          "us",   0, 0, 0 },
+	{ "lat_p999_us",  "p99.9",        "us",   0, 0, 0 },
+	{ "background_mbps", "background MB/s", "MB/s", 1, 1, 0 },
+	{ NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static double fsync_estimate(const struct plan_workload *w, const struct estimate_model *m)
+{
+	/* one fsync costs about a journal commit: a few ms on a disk that is not busy */
+	return (double)(w->size / (w->bs ? w->bs : 1)) * 0.005 + (w->background ? 1 : 0) +
+	       (double)w->size / MB / m->write_mbps;
+}
+
+static void fsync_describe(const struct plan_workload *w, char *buf, size_t len)
+{
+	char size[32], bs[32], bg[32];
+	plan_fmt_size(w->size, size, sizeof size);
+	plan_fmt_size(w->bs, bs, sizeof bs);
+	plan_fmt_size(w->background, bg, sizeof bg);
+	snprintf(buf, len, "fsync %s appends each followed by fsync, %s in all, %s%s", bs, size,
+		 w->background ? "while a background writer streams through " : "no background writer",
+		 w->background ? bg : "");
+}
+
+/* ------------------------------------------------------------------ fio */
+
+/* fio's own figures: per direction, summed over jobs (bandwidth, IOPS), and the slowest
+ * job's completion latency. */
+#define FIO_DIR_METRICS(d, c1, c2, c3) \
+	{ d "_mbps",         d " MB/s",   "MB/s", 1, 1, c1 }, \
+	{ d "_iops",         d " IOPS",   "IOPS", 1, 0, c2 }, \
+	{ d "_clat_p99_us",  d " p99",    "us",   0, 0, c3 }, \
+	{ d "_clat_mean_us", d " mean",   "us",   0, 0, 0 }, \
+	{ d "_clat_p50_us",  d " p50",    "us",   0, 0, 0 }, \
+	{ d "_clat_p90_us",  d " p90",    "us",   0, 0, 0 }, \
+	{ d "_clat_p999_us", d " p99.9",  "us",   0, 0, 0 }, \
+	{ d "_clat_max_us",  d " max",    "us",   0, 0, 0 }
+
+static const struct metric fio_metrics[] = {
+	FIO_DIR_METRICS("read", 1, 2, 3),
+	FIO_DIR_METRICS("write", 4, 5, 6),
+	{ NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static double fio_estimate(const struct plan_workload *w, const struct estimate_model *m)
+{
+	if (w->job[0])
+		return m->tar_s;   /* a job file: unknown until it runs */
+	if (w->time_based && w->runtime_s)
+		return w->runtime_s;
+	double s = (double)w->size / MB / m->write_mbps * (w->numjobs > 1 ? w->numjobs : 1);
+	return w->runtime_s && w->runtime_s < s ? w->runtime_s : s;
+}
+
+static void fio_describe(const struct plan_workload *w, char *buf, size_t len)
+{
+	struct argv a;
+	fio_argv(w, w->job, &a);
+	int n = snprintf(buf, len, "fio, run in the cell's mount: ");
+	if (n >= 0 && (size_t)n < len)
+		argv_join(&a, buf + n, len - (size_t)n);
+}
+
+/* A job file brings every option; inline keys describe one job and need rw and size. */
+static int fio_check(const struct plan_workload *w,
+		     int (*given)(const struct plan_workload *w, const char *key), char *kbuf,
+		     size_t klen, char *msg, size_t mlen)
+{
+	static const char *const inline_keys[] = { "rw", "bs", "size", "iodepth", "numjobs",
+		"ioengine", "direct", "fsync", "runtime", "time_based", "options", NULL };
+	for (int i = 0; w->job[0] && inline_keys[i]; i++)
+		if (given(w, inline_keys[i])) {
+			snprintf(kbuf, klen, "%s", inline_keys[i]);
+			snprintf(msg, mlen, "\"%s\" cannot go with job = %s: the job file gives "
+				 "every option", inline_keys[i], w->job);
+			return -1;
+		}
+	if (w->job[0])
+		return 0;
+	if (!w->rw[0] || !w->size) {
+		snprintf(kbuf, klen, "%s", "");
+		snprintf(msg, mlen, "fio needs job = FILE, or rw and size (and the other fio keys "
+			 "as wanted)");
+		return -1;
+	}
+	snprintf(kbuf, klen, "options");
+	return fio_unsafe(w->options, 0, msg, mlen);
+}
+
 /* ------------------------------------------------------------------ the table */
 
 const struct wl_kind wl_kinds[] = {
 	[WL_SEQWRITE] = { "seqwrite", WL_SEQWRITE, "size bs direct data", "size",
-			  seqwrite_metrics, seqwrite_estimate, seqwrite_describe },
+			  seqwrite_metrics, seqwrite_estimate, seqwrite_describe, NULL },
 	[WL_SMALLFILES] = { "smallfiles", WL_SMALLFILES, "size passes sync seed files", "size",
-			    smallfiles_metrics, smallfiles_estimate, smallfiles_describe },
-	[WL_TAR] = { "tar", WL_TAR, "sync file", "file", tar_metrics, tar_estimate, tar_describe },
-	{ NULL, 0, NULL, NULL, NULL, NULL, NULL },
+			    smallfiles_metrics, smallfiles_estimate, smallfiles_describe, NULL },
+	[WL_TAR] = { "tar", WL_TAR, "sync file", "file", tar_metrics, tar_estimate, tar_describe,
+		     NULL },
+	[WL_SEQREAD] = { "seqread", WL_SEQREAD, "size bs direct data", "size", seqread_metrics,
+			 seqread_estimate, seqread_describe, NULL },
+	[WL_FSYNC] = { "fsync", WL_FSYNC, "size bs background", "size bs", fsync_metrics,
+		       fsync_estimate, fsync_describe, NULL },
+	[WL_FIO] = { "fio", WL_FIO, "job rw bs size iodepth numjobs ioengine direct fsync runtime "
+		     "time_based options", "", fio_metrics, fio_estimate, fio_describe,
+		     fio_check },
+	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct wl_kind *wl_kind_of(int type)

@@ -31,6 +31,12 @@ struct wl_kind {
 	double (*estimate)(const struct plan_workload *w, const struct estimate_model *m);
 	/* "seqwrite 512m in 1m blocks, random data": the line check and a dry run show. */
 	void (*describe)(const struct plan_workload *w, char *buf, size_t len);
+	/* What only this engine asks of its keys, or NULL: returns 0, or -1 with msg and the
+	 * key (kbuf) whose line the error points at ("" for the section's). given says
+	 * whether the plan gave a key (the parser's plan_workload_given). */
+	int (*check)(const struct plan_workload *w,
+		     int (*given)(const struct plan_workload *w, const char *key), char *kbuf,
+		     size_t klen, char *msg, size_t mlen);
 };
 
 /* Indexed by enum wl_type; a row with name NULL ends it. */

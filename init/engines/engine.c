@@ -5,15 +5,20 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Each defined in its own file. */
-extern const struct engine engine_seqwrite, engine_smallfiles, engine_gen_tree, engine_tar;
+extern const struct engine engine_seqwrite, engine_smallfiles, engine_gen_tree, engine_tar,
+	engine_seqread, engine_fsync, engine_fio;
 
 const struct engine *const engines[] = {
 	&engine_seqwrite,
 	&engine_smallfiles,
 	&engine_gen_tree,
 	&engine_tar,
+	&engine_seqread,
+	&engine_fsync,
+	&engine_fio,
 	NULL,
 };
 
@@ -57,7 +62,7 @@ void engine_host_drop(const struct engine_host *h)
 
 int engine_emit(const char *name, void (*fields)(struct jw *, const void *), const void *res)
 {
-	static char buf[4096];
+	static char buf[32 << 10];   /* fio's: a job file's text and up to 16 jobs */
 	struct jw w;
 	jw_init(&w, buf, sizeof buf);
 	record_begin(&w, "workload");
@@ -71,4 +76,35 @@ int engine_emit(const char *name, void (*fields)(struct jw *, const void *), con
 	printf("%s\n", buf);
 	fflush(stdout);
 	return 0;
+}
+
+/* A user's file (tar archive, fio job): as given when absolute, else from the first of
+ * dirs that has it. */
+int engine_find_file(const char *file, const char *const *dirs, char *out, size_t len)
+{
+	if (file[0] == '/') {
+		snprintf(out, len, "%s", file);
+		return access(out, R_OK);
+	}
+	for (size_t i = 0; dirs[i]; i++) {
+		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], file) >= len)
+			continue;
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+	snprintf(out, len, "%s", file);
+	return -1;
+}
+
+/* "/results/fsmatrix, /plans and /": where engine_find_file looked. */
+void engine_dirs_text(const char *const *dirs, char *buf, size_t len)
+{
+	size_t n = 0, count = 0;
+	while (dirs[count])
+		count++;
+	buf[0] = '\0';
+	for (size_t i = 0; i < count && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      i == 0 ? "" : i + 1 == count ? " and " : ", ",
+				      dirs[i][0] ? dirs[i] : "/");
 }

@@ -80,6 +80,13 @@ const struct engine *engine_of(enum wl_type type);
 /* The figure key of a cell result, or NaN when the engine has none of that name. */
 double engine_figure(const struct engine *e, const void *res, const char *key);
 
+/* A user's file named in a plan (a tar archive, a fio job file): as given when absolute,
+ * else from the first of dirs (NULL-terminated, "" is /) that has it, into out. Returns 0,
+ * or -1 (out then holds file as given). */
+int engine_find_file(const char *file, const char *const *dirs, char *out, size_t len);
+/* "/results/fsmatrix, /plans and /": where engine_find_file looked, for messages. */
+void engine_dirs_text(const char *const *dirs, char *buf, size_t len);
+
 /* sync and drop caches when drop is set; on failure sets err and msg. Returns 0 or -1. */
 int engine_drop(int drop, int *err, char *msg);
 /* The host's --drop-caches: a warning, not a failure, when it cannot be done. */

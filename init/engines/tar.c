@@ -140,44 +140,14 @@ struct tar_cell {
 };
 _Static_assert(sizeof(struct tar_cell) <= ENGINE_RES_MAX, "a cell result fits");
 
-/* The archive: as given when absolute, else from the first of dirs that has it. */
-static int find_archive(const char *file, const char *const *dirs, char *out, size_t len)
-{
-	if (file[0] == '/') {
-		snprintf(out, len, "%s", file);
-		return access(out, R_OK);
-	}
-	for (size_t i = 0; dirs[i]; i++) {
-		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], file) >= len)
-			continue;
-		if (access(out, R_OK) == 0)
-			return 0;
-	}
-	snprintf(out, len, "%s", file);
-	return -1;
-}
-
-/* "/results/fsmatrix, /plans and /": where find_archive looked. */
-static void dirs_text(const char *const *dirs, char *buf, size_t len)
-{
-	size_t n = 0, count = 0;
-	while (dirs[count])
-		count++;
-	buf[0] = '\0';
-	for (size_t i = 0; i < count && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      i == 0 ? "" : i + 1 == count ? " and " : ", ",
-				      dirs[i][0] ? dirs[i] : "/");
-}
-
 static void cell(const struct plan_workload *w, const struct engine_cell_env *env, void *res,
 		 int *err, char *msg)
 {
 	struct tar_cell *c = res;
 	char dir[4096];
-	if (find_archive(w->file, env->archive_dirs, c->archive, sizeof c->archive) < 0) {
+	if (engine_find_file(w->file, env->archive_dirs, c->archive, sizeof c->archive) < 0) {
 		char where[512];
-		dirs_text(env->archive_dirs, where, sizeof where);
+		engine_dirs_text(env->archive_dirs, where, sizeof where);
 		wl_fail(err, msg, ENOENT, "find the archive %s (looked in %s)", w->file, where);
 		return;
 	}

@@ -238,3 +238,21 @@ int json_member_int(const char *obj, size_t len, const char *key, long long *out
 	*out = x;
 	return 0;
 }
+
+int json_member_double(const char *obj, size_t len, const char *key, double *out)
+{
+	const char *v;
+	size_t n;
+	char num[64];
+	if (json_member(obj, len, key, &v, &n) < 0 || n == 0 || n >= sizeof num ||
+	    !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')))
+		return -1;
+	memcpy(num, v, n);
+	num[n] = '\0';
+	char *end;
+	double x = strtod(num, &end);
+	if (*end || end == num)
+		return -1;
+	*out = x;
+	return 0;
+}

@@ -24,5 +24,7 @@ int json_item(const char *arr, size_t len, int i, const char **val, size_t *vlen
 int json_member_str(const char *obj, size_t len, const char *key, char *out, size_t outlen);
 /* A member that is an integer. Returns 0, or -1. */
 int json_member_int(const char *obj, size_t len, const char *key, long long *out);
+/* A member that is any JSON number. Returns 0, or -1. */
+int json_member_double(const char *obj, size_t len, const char *key, double *out);
 
 #endif

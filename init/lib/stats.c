@@ -48,6 +48,28 @@ int stats_summary(const double *x, size_t n, struct summary *out)
 	return 0;
 }
 
+double stats_rank(const double *sorted, size_t n, double p)
+{
+	/* rank = ceil(p/100 * n), computed so that 99.9% of 1000 is exactly 999 */
+	double r = ceil(p * (double)n / 100.0 - 1e-9);
+	size_t i = r < 1 ? 0 : (size_t)r - 1;
+	return sorted[i < n ? i : n - 1];
+}
+
+int stats_latency(double *x, size_t n, struct latency *out)
+{
+	double sum = 0;
+	*out = (struct latency){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
+	if (n == 0)
+		return -1;
+	qsort(x, n, sizeof *x, cmp_double);
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	*out = (struct latency){ n, sum / (double)n, stats_rank(x, n, 50), stats_rank(x, n, 90),
+				 stats_rank(x, n, 99), stats_rank(x, n, 99.9), x[n - 1] };
+	return 0;
+}
+
 int stats_cell_add(struct stats_cell *c, const char *name, double v)
 {
 	size_t m = 0;

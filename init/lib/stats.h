@@ -19,7 +19,7 @@ int stats_summary(const double *x, size_t n, struct summary *out);
  * fills one from the figures it measured and writes its summary record from it; the report
  * fills one from the cell records' figures and shows it. Both read it through
  * stats_cell_summary, so that the two cannot count or average differently. */
-#define STATS_CELL_METRICS 16
+#define STATS_CELL_METRICS 24
 struct stats_cell {
 	size_t nmetric;
 	const char *name[STATS_CELL_METRICS];   /* kept by pointer, not copied */
@@ -36,6 +36,19 @@ int stats_cell_add(struct stats_cell *c, const char *name, double v);
 int stats_cell_summary(const struct stats_cell *c, size_t m, struct summary *out);
 /* Frees the figures and empties c. */
 void stats_cell_free(struct stats_cell *c);
+
+/* Latency percentiles of one run's many samples (fsync's appends), nearest rank: pN is the
+ * smallest sample that at least N% of the samples do not exceed, as fio's clat percentiles
+ * (which fio reads off a histogram instead, within its bucket width). */
+struct latency {
+	size_t n;
+	double mean, p50, p90, p99, p999, max;
+};
+
+/* Sorts x[0..n-1] in place and fills out. Returns -1 (out all NaN, n 0) when n == 0. */
+int stats_latency(double *x, size_t n, struct latency *out);
+/* The nearest-rank percentile p (0 < p <= 100) of sorted[0..n-1], n > 0. */
+double stats_rank(const double *sorted, size_t n, double p);
 
 struct welch {
 	double t;        /* (mean_a - mean_b) / sqrt(var_a/na + var_b/nb) */

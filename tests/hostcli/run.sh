@@ -100,6 +100,7 @@ else
 	ln -s "$LOOP" "$TMP/link"
 	mkdir "$TMP/dir"
 	tar -cf "$TMP/set.tar" -C "$TMP" dir
+	printf '[r]\nrw=read\nsize=64k\n' >"$TMP/j.fio"
 	before=$(sha256sum <"$LOOP")
 	n=0
 	for target in "$LOOP" "$TMP/link" /dev/null; do
@@ -115,6 +116,11 @@ else
 			gen-tree --size 64k $target
 			tar $TMP/set.tar $target
 			tar $target $TMP/dir/untar
+			seqread --size 1m $target
+			fsync --size 64k --bs 4k $target
+			fsync --size 64k --bs 4k --background 1m $target
+			fio $TMP/j.fio $target
+			fio $target $TMP/dir/fio
 		EOF
 	done
 	after=$(sha256sum <"$LOOP")
@@ -130,7 +136,9 @@ else
 	good=1
 	for args in "seqwrite --size 64k $TMP/new.dat" "seqwrite --size 64k --keep $TMP/new.dat" \
 		    "seqwrite --size 64k $TMP/new.dat" "smallfiles --size 64k $TMP/tree" \
-		    "gen-tree --size 64k $TMP/tree2" "tar $TMP/set.tar $TMP/untar"; do
+		    "gen-tree --size 64k $TMP/tree2" "tar $TMP/set.tar $TMP/untar" \
+		    "seqread --size 64k $TMP/sr.dat" "fsync --size 64k --bs 4k $TMP/fs" \
+		    "fsync --size 64k --bs 4k --background 1m $TMP/fs" "fio $TMP/j.fio $TMP/fio"; do
 		# shellcheck disable=SC2086
 		if ! "$FSM" workload $args >"$TMP/out" 2>"$TMP/err"; then
 			fail workload-files "fsmatrix workload $args failed"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char tmp[64];
 
@@ -37,13 +38,13 @@ static void test_rows(void)
 		      e->name);
 		free(res);
 	}
-	CHECK_INT(n, 4);
+	CHECK_INT(n, 7);
 	/* one engine runs each plan type */
 	size_t kinds = 0;
 	for (const struct wl_kind *k = wl_kinds; k->name; k++, kinds++)
 		CHECK(engine_of(k->type) != NULL, "an engine for %s", k->name);
 	CHECK_INT(cells, kinds);
-	CHECK(engine_named("fio") == NULL, "no fio yet");
+	CHECK(engine_named("fio") && engine_named("fio")->type == WL_FIO, "fio");
 	CHECK(engine_named("") == NULL, "no empty name");
 	const struct engine *g = engine_named("gen-tree");
 	CHECK(g && !g->cell && g->type == WL_SMALLFILES, "gen-tree: host only, smallfiles keys");
@@ -84,6 +85,7 @@ static void test_cells(void)
 	char msg[WL_ERR_MAX], head[400];
 	int err;
 
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
 	plan_workload_defaults(&w);
 	w.type = WL_SEQWRITE;
 	w.size = 2 << 20;
@@ -93,6 +95,7 @@ static void test_cells(void)
 		     "\"write_s\":"), "seqwrite fields: %s", j);
 	CHECK(strstr(head, " MB/s before the flush)") != NULL, "seqwrite headline: %s", head);
 
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
 	plan_workload_defaults(&w);
 	w.type = WL_SMALLFILES;
 	w.size = 1 << 20;
@@ -108,6 +111,7 @@ static void test_cells(void)
 	CHECK(starts(msg, "pass 1: unable to "), "smallfiles error: %s", msg);
 	CHECK(strstr(j, "\"passes\"") == NULL, "one pass, no passes array: %s", j);
 
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
 	plan_workload_defaults(&w);
 	w.type = WL_TAR;
 	strcpy(w.file, "no-such.tar");
@@ -117,6 +121,77 @@ static void test_cells(void)
 		  "No such file or directory");
 	CHECK(starts(j, "{\"archive\":\"no-such.tar\",\"bytes\":0,"), "tar fields: %s", j);
 	CHECK_STR(head, "0.0 MB/s");
+
+	/* seqread drops the caches between its write and its read: only root may */
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
+	plan_workload_defaults(&w);
+	w.type = WL_SEQREAD;
+	w.size = 2 << 20;
+	j = cell(engine_of(WL_SEQREAD), &w, &env, &err, msg, head);
+	if (geteuid() == 0) {
+		CHECK_INT(err, 0);
+		CHECK(starts(j, "{\"bytes\":2097152,\"bs\":1048576,\"direct\":false,"
+			     "\"data\":\"random\",\"read_s\":"), "seqread fields: %s", j);
+	} else {
+		CHECK_INT(err, EACCES);
+	}
+	CHECK(strstr(head, " MB/s read (written at ") != NULL, "seqread headline: %s", head);
+
+	/* fsync: 16 appends of 4k, with and without a background writer */
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
+	plan_workload_defaults(&w);
+	w.type = WL_FSYNC;
+	w.size = 64 << 10;
+	w.bs = 4096;
+	j = cell(engine_of(WL_FSYNC), &w, &env, &err, msg, head);
+	CHECK_INT(err, 0);
+	CHECK(starts(j, "{\"appends\":16,\"bytes\":65536,\"bs\":4096,\"time_s\":"),
+	      "fsync fields: %s", j);
+	CHECK(strstr(j, "\"background\":0,\"background_bytes\":0,") != NULL, "no writer: %s", j);
+	CHECK(strstr(j, "\"lat_p99_us\":null") == NULL, "latencies measured: %s", j);
+	CHECK(starts(head, "p99 ") && strstr(head, " fsyncs/s"), "fsync headline: %s", head);
+	w.background = 4 << 20;
+	j = cell(engine_of(WL_FSYNC), &w, &env, &err, msg, head);
+	CHECK_INT(err, 0);
+	CHECK(strstr(j, "\"background\":4194304,\"background_bytes\":") != NULL &&
+	      strstr(j, "\"background_bytes\":0,") == NULL, "a writer that wrote: %s", j);
+	w.size = 1000;
+	cell(engine_of(WL_FSYNC), &w, &env, &err, msg, head);
+	CHECK_INT(err, EINVAL);
+
+	/* fio, the host's (make deps installs it): a tiny read job, then one fio refuses */
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
+	plan_workload_defaults(&w);
+	w.type = WL_FIO;
+	strcpy(w.name, "t");
+	strcpy(w.rw, "read");
+	w.bs = 4096;
+	w.size = 256 << 10;
+	j = cell(engine_of(WL_FIO), &w, &env, &err, msg, head);
+	CHECK_INT(err, 0);
+	CHECK(starts(j, "{\"read_mbps\":"), "fio fields: %s", j);
+	CHECK(strstr(j, "\"command\":\"fio --output-format=json --name=t --rw=read --bs=4096 "
+		     "--size=262144\"") != NULL, "fio command: %s", j);
+	CHECK(strstr(j, "\"jobs\":[{\"name\":\"t\",\"error\":0,") != NULL, "fio job: %s", j);
+	CHECK(strstr(j, "\"read\":{\"io_bytes\":262144,\"total_ios\":64,") != NULL,
+	      "fio read: %s", j);
+	strcpy(w.rw, "bogus");
+	j = cell(engine_of(WL_FIO), &w, &env, &err, msg, head);
+	CHECK_INT(err, EIO);
+	CHECK_STR(msg, "fio exited 1: fio: failed parsing rw=bogus");
+	strcpy(w.rw, "read");
+	strcpy(w.options, "--filename=/dev/null");
+	cell(engine_of(WL_FIO), &w, &env, &err, msg, head);
+	CHECK_INT(err, EINVAL);
+	CHECK(starts(msg, "refusing fio options: "), "refused: %s", msg);
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
+	plan_workload_defaults(&w);
+	w.type = WL_FIO;
+	strcpy(w.job, "no-such.fio");
+	cell(engine_of(WL_FIO), &w, &env, &err, msg, head);
+	CHECK_INT(err, ENOENT);
+	CHECK_STR(msg, "unable to find the fio job no-such.fio (looked in /no/such/dir and /): "
+		  "No such file or directory");
 }
 
 int main(void)

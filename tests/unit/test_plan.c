@@ -249,8 +249,25 @@ static const struct bad {
 	  "size = 20000000t\n", "t.ini:7: size: expected a size such as 4096, 512k, 220m or 1g "
 	  "(size = 20000000t)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = dd\n",
-	  "t.ini:6: type: unknown workload type: expected seqwrite, smallfiles or tar "
-	  "(type = dd)", 1 },
+	  "t.ini:6: type: unknown workload type: expected seqwrite, smallfiles, tar, seqread, "
+	  "fsync or fio (type = dd)", 1 },
+	/* fio: a job file or inline keys, never both; inline needs rw and size; its options
+	 * stay inside the cell's mount. */
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\n"
+	  "job = a.fio\nrw = read\n", "t.ini:8: [workload w]: \"rw\" cannot go with job = a.fio: "
+	  "the job file gives every option", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\n"
+	  "rw = read\n", "t.ini:5: [workload w]: fio needs job = FILE, or rw and size (and the "
+	  "other fio keys as wanted)", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\n"
+	  "rw = read\nsize = 1m\noptions = --filename=/dev/vda\n", "t.ini:9: [workload w]: "
+	  "\"--filename=/dev/vda\" is not allowed: fsmatrix runs fio in the cell's mount and "
+	  "reads its JSON output", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fsync\n"
+	  "size = 1m\n", "t.ini:5: [workload w]: missing required key \"bs\"", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 1m\nbackground = 1m\n", "t.ini:8: [workload w]: \"background\" does not "
+	  "apply to a seqwrite workload", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
 	  "size = 1m\nbs = 128m\n", "t.ini:8: bs: expected at most 64m (bs = 128m)", 1 },
 	/* Section checks, reported at the key or the header they concern. */

@@ -59,10 +59,11 @@ static void test_rows(void)
 		for (int c = 1; c <= cols; c++)
 			CHECK_INT(seen[c], 1);
 	}
-	CHECK_INT(n, 3);
+	CHECK_INT(n, 6);
 	CHECK(wl_kind_of(-1) == NULL, "no row for an unset type");
 	CHECK(wl_kind_of((int)n) == NULL, "no row past the end");
-	CHECK(wl_kind_named("fio") == NULL, "no fio yet");
+	CHECK(wl_kind_named("fio") == &wl_kinds[WL_FIO], "fio's row");
+	CHECK(wl_kind_named("fio ") == NULL, "no fio with a blank");
 	CHECK(wl_kind_named("") == NULL, "no empty name");
 	CHECK_STR(plan_wl_name(WL_TAR), "tar");
 	CHECK_STR(plan_wl_name((enum wl_type)-1), "unknown");
@@ -72,7 +73,7 @@ static void test_names(void)
 {
 	char buf[64];
 	wl_kind_names(buf, sizeof buf);
-	CHECK_STR(buf, "seqwrite, smallfiles or tar");
+	CHECK_STR(buf, "seqwrite, smallfiles, tar, seqread, fsync or fio");
 	wl_kind_names(buf, 10);
 	CHECK_STR(buf, "seqwrite,");
 }
@@ -116,6 +117,25 @@ static void test_describe(void)
 		{ { .type = WL_TAR, .file = "src.tar" }, "tar src.tar, sync timed", 30 },
 		{ { .type = WL_TAR, .file = "/a b.tar", .sync = SYNC_NONE }, "tar /a b.tar, sync none",
 		  30 },
+		{ { .type = WL_SEQREAD, .size = 80 << 20, .bs = 1 << 20, .direct = 1 },
+		  "seqread 80m in 1m blocks, written first (random data), read back after dropping "
+		  "caches, O_DIRECT", 3.0 },
+		{ { .type = WL_FSYNC, .size = 400 << 10, .bs = 4096 },
+		  "fsync 4k appends each followed by fsync, 400k in all, no background writer",
+		  0.5 + 400.0 / 1024 / 40 },
+		{ { .type = WL_FSYNC, .size = 4096, .bs = 4096, .background = 256 << 20 },
+		  "fsync 4k appends each followed by fsync, 4k in all, while a background writer "
+		  "streams through 256m", 0.005 + 1 + 4096.0 / 1048576 / 40 },
+		{ { .type = WL_FIO, .name = "rr", .rw = "randread", .bs = 4096, .size = 40 << 20,
+		    .ioengine = "io_uring", .iodepth = 8 },
+		  "fio, run in the cell's mount: fio --output-format=json --name=rr --rw=randread "
+		  "--bs=4096 --size=41943040 --ioengine=io_uring --iodepth=8", 1.0 },
+		{ { .type = WL_FIO, .name = "t", .rw = "randwrite", .bs = 4096, .size = 40 << 20,
+		    .runtime_s = 20, .time_based = 1 },
+		  "fio, run in the cell's mount: fio --output-format=json --name=t --rw=randwrite "
+		  "--bs=4096 --size=41943040 --runtime=20s --time_based", 20 },
+		{ { .type = WL_FIO, .job = "rand.fio" },
+		  "fio, run in the cell's mount: fio --output-format=json rand.fio", 30 },
 	};
 	struct estimate_model m;
 	estimate_model_default(&m);

@@ -1,0 +1,55 @@
+/* core/fio_cmd.h: what a `type = fio` workload hands fio, and what fio hands back. Pure:
+ * the command line is built from the plan's keys (so `fsmatrix check` prints exactly what a
+ * cell runs), job text is screened for options that would reach outside the cell's mount,
+ * and fio's --output-format=json is read into per-job, per-direction figures. */
+#ifndef FSM_FIO_CMD_H
+#define FSM_FIO_CMD_H
+#include "core/plan.h"
+#include "lib/argv.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#define FIO_JOBS_MAX 16
+#define FIO_NAME_MAX 48
+
+/* fio's argv: `fio --output-format=json JOB` when job is not "" (the job file, as found),
+ * else `fio --output-format=json --name=NAME --rw=... --size=...` from the inline keys the
+ * plan gave, then the words of options. fio runs with the cell's mount as its working
+ * directory, so its files land there. */
+void fio_argv(const struct plan_workload *w, const char *job, struct argv *a);
+
+/* Screens a job file's text (job_file 1) or the words of `options` (job_file 0) for what
+ * would let fio touch anything but files in the cell's mount: filename, directory,
+ * filename_format, opendir, include (and fio's command-line options such as --output or
+ * --client among the options words). Returns 0, or -1 with why ("line 3: filename= ...").*/
+int fio_unsafe(const char *text, int job_file, char *why, size_t len);
+
+/* One direction of one job: NaN where fio did no I/O that way. */
+struct fio_dir {
+	uint64_t io_bytes, total_ios;
+	double mbps;                 /* bw_bytes / 10^6 */
+	double iops;
+	double clat_mean_us, clat_p50_us, clat_p90_us, clat_p99_us, clat_p999_us, clat_max_us;
+};
+
+struct fio_job {
+	char name[FIO_NAME_MAX];
+	int error;                   /* fio's per-job error (an errno), 0 = none */
+	double runtime_s;            /* of the job (its longer direction) */
+	struct fio_dir read, write;
+};
+
+struct fio_out {
+	char version[32];            /* "fio-3.33" */
+	int njobs;                   /* kept: the first FIO_JOBS_MAX */
+	int jobs_total;              /* in the output */
+	struct fio_job jobs[FIO_JOBS_MAX];
+	/* over every kept job: bandwidth and IOPS summed, latencies of the slowest job */
+	struct fio_dir read, write;
+};
+
+/* Reads fio's JSON output (anything before the first '{' is skipped: fio may print notes
+ * first). Returns 0, or -1 with why. */
+int fio_out_parse(const char *text, size_t len, struct fio_out *o, char *why, size_t wlen);
+
+#endif
