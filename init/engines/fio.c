@@ -217,9 +217,14 @@ static const struct wl_cpu *cpu(const void *res) { return &((const struct fio_re
 static void headline(const void *res, char *buf, size_t len)
 {
 	const struct fio_res *r = res;
-	snprintf(buf, len, "read %.1f MB/s %.0f IOPS p99 %.0f us; write %.1f MB/s %.0f IOPS p99 %.0f us",
-		 r->read_mbps, r->read_iops, r->read_clat_p99_us, r->write_mbps, r->write_iops,
-		 r->write_clat_p99_us);
+	int n = 0;
+	buf[0] = '\0';
+	if (!isnan(r->read_iops))
+		n = snprintf(buf, len, "read %.1f MB/s %.0f IOPS p99 %.0f us", r->read_mbps,
+			     r->read_iops, r->read_clat_p99_us);
+	if (!isnan(r->write_iops) && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%swrite %.1f MB/s %.0f IOPS p99 %.0f us",
+			 n ? "; " : "", r->write_mbps, r->write_iops, r->write_clat_p99_us);
 }
 
 /* `fsmatrix workload fio JOB DIR`: the job file run in DIR. */
