@@ -6,6 +6,7 @@
 #   make deps     apt-get installs what the host lacks (as root), else prints the command
 #   make bench    the harness measured against fio, tar and a hello-world boot (ratios)
 #   make usb      out/fsmatrix-usb.img: a USB stick (BIOS and UEFI) holding its plan and results
+#                 (FILES="a.tar job.fio" puts those beside the plan)
 #   make pxe      out/pxe/: a TFTP root (pxelinux and iPXE) for network boot
 #   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
@@ -242,10 +243,16 @@ image: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(OUT)/MANIFEST $(OUT)/fsmatrix
 # media/usb and media/pxe put the image on a stick image and into a TFTP root, without root
 # or loop devices. Both boot a dry run that names no disks unless a user edits them.
 USB_PLAN := rootfs/plans/default.ini
+# FILES="a.tar job.fio": put on the stick's fsmatrix/ beside the plan (tar archives, fio jobs).
+# $(B)/usb-files changes only when the list does, so a new list rebuilds the stick.
+FILES ?=
+$(B)/usb-files: FORCE
+	@mkdir -p $(@D)
+	@echo '$(FILES)' | cmp -s - $@ || echo '$(FILES)' > $@
 
 $(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(USB_PLAN) media/usb \
-		media/syslinux.cfg media/README.txt | $(B)/.deps-ok
-	@media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(USB_PLAN)
+		media/syslinux.cfg media/README.txt $(B)/usb-files $(FILES) | $(B)/.deps-ok
+	@USB_FILES='$(FILES)' media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(USB_PLAN)
 
 $(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz media/pxe media/pxelinux.cfg \
 		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-ok
