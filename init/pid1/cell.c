@@ -245,6 +245,8 @@ void cell_run(const struct plan *p, const struct cell *c, int attempt, struct ce
 	} else {
 		x->target = x->md ? "/dev/" MD_NAME : x->paths[0];
 		x->target_name = x->md ? MD_NAME : x->names[0];
+		/* Before the kernel log is watched for this cell and before any step is timed. */
+		plan_cell_modules(p, c);
 		x->kmsg = kmsg_open();
 		setup_and_measure(x);
 		/* Even a cell that ran to the end measured something else than planned (md went
