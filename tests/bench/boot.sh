@@ -16,7 +16,7 @@ bench_boot() {
 	local init_s=() work_s=() diff_s=()
 	local q=("$FSM_ROOT/qemu/run" --disks 1 --size 256M --mem 1024M --timeout 300)
 	echo "== boot: our /init to its first cell against a hello-world /init (guest seconds, 3 boots each, interleaved)"
-	[ -s "$FSM_ROOT/out/initramfs.cpio.gz" ] || { unmeasured boot_overhead_s "out/initramfs.cpio.gz is missing (make image)"; return; }
+	[ -s "$FSM_ROOT/out/initramfs.img" ] || { unmeasured boot_overhead_s "out/initramfs.img is missing (make image)"; return; }
 	hello=$(_hello_initrd) || { unmeasured boot_overhead_s "unable to pack out/hello-init (make out/hello-init)"; return; }
 	mkdir -p "$runs"
 	for i in 1 2 3; do
@@ -64,5 +64,5 @@ bench_boot() {
 	note "$(jq -r '.boot_overhead_s | "modules loaded: \(.modules.count.median) taking \(.modules.load_ms.median | round) ms (median); accel: \(.accel)"' "$FIGS/boot_overhead_s.json")"
 	note "compared (runs in build/bench/runs/boot-*):"
 	cmd "qemu/run --disks 1 --size 256M --mem 1024M --plan tests/bench/boot.ini   (trailer record: ready_ms)"
-	cmd "qemu/run --disks 1 --size 256M --mem 1024M --initrd build/hello/initramfs.cpio.gz   (console: hello-init: reached /init, uptime S)"
+	cmd "qemu/run --disks 1 --size 256M --mem 1024M --initrd build/hello/initramfs.img   (console: hello-init: reached /init, uptime S)"
 }
