@@ -146,6 +146,14 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 			}
 			grid_free(g);
 		}
+		struct grid *sg = report_series_grid(cells, n, o, wl[w]);
+		if (sg && md)
+			render_md(f, sg);
+		else if (sg) {
+			render_text(f, sg);
+			fputs("\n", f);
+		}
+		grid_free(sg);
 	}
 	fputs(md ? "### Problems\n\n" : "Problems\n", f);
 	report_problem_lines(r, o, md ? md_line : print_line, f);
