@@ -196,9 +196,14 @@ double series_longest_stall(const double *t, const double *write, const double *
 {
 	double best = 0, run = 0, start = 0;
 	*at = 0;
+	double before = 0;
 	for (size_t i = 0; i < n; i++) {
 		double held = dirty[i] + (writeback ? writeback[i] : 0);
-		if (held >= min_dirty_mb && write[i] == 0) {
+		/* Pages piling up in the cache before writeback starts (below the kernel's
+		 * background threshold) are the cache working, not a stall. */
+		int rising = held > before + SERIES_STALL_RISE_MB;
+		before = held;
+		if (held >= min_dirty_mb && write[i] == 0 && !rising) {
 			if (run == 0)
 				start = i ? t[i - 1] : 0;
 			run += row_dt(t, i);

@@ -20,9 +20,11 @@
 #define SERIES_MIN_ROWS 64
 #define SERIES_COLS_MAX (12 + 2 * SAMPLE_DISKS_MAX)
 #define SERIES_NAME_MAX 48
-/* A stall: intervals in a row in which at least this much was Dirty or under Writeback and
- * the target completed no write. */
+/* A stall: intervals in a row in which at least this much was Dirty or under Writeback, no
+ * more than SERIES_STALL_RISE_MB more than in the interval before (the pages wait; they are
+ * not still being buffered), and the target completed no write. */
 #define SERIES_STALL_DIRTY_MB 1.0
+#define SERIES_STALL_RISE_MB 0.05
 
 enum series_kind { SER_TIME, SER_RATE, SER_LEVEL };
 
@@ -77,8 +79,8 @@ struct series_figs {
 void series_figures(const double *t, const double *write, const double *dirty,
 		    const double *writeback, const double *const *util, int ndisk, size_t n,
 		    struct series_figs *out);
-/* The longest run of rows with dirty + writeback >= min_dirty_mb and write == 0: its length
- * in seconds (0 when none), and in *at when it began. */
+/* The longest run of rows with dirty + writeback >= min_dirty_mb, not rising, and write == 0
+ * (a stall): its length in seconds (0 when none), and in *at when it began. */
 double series_longest_stall(const double *t, const double *write, const double *dirty,
 			    const double *writeback, size_t n, double min_dirty_mb, double *at);
 

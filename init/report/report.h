@@ -173,6 +173,8 @@ void report_series_attach(struct rrun *r);
 /* The cell's figures over its repeats: the median of each, but the longest stall of any.
  * Returns 0, or -1 when the cell has no series. busiest gets the busiest member's name. */
 int report_series_cell(const struct rcell *c, struct series_figs *out, char *busiest, size_t len);
+/* The first n values of a series record's column name (malloc'd), or NULL when it has none. */
+double *report_series_column(json_t *rec, const char *name, size_t n);
 /* Stalls longer than REPORT_STALL_S, one line each, for Problems. Returns how many. */
 #define REPORT_STALL_S 1.0
 int report_series_problems(const struct rcell *c, void (*line)(void *ctx, const char *s), void *ctx);
@@ -214,5 +216,10 @@ struct chart_item {
 };
 void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metric *m,
 	       const char *title, const char *xlabel);
+/* report/svg_series.c: inline SVG of time series, for the cells of one workload: a small chart
+ * per cell with a series (write throughput over time, Dirty and Writeback, a bar per member's
+ * utilisation), then one chart per group of cells that differ only in their mount options,
+ * their write throughput overlaid. */
+void svg_series_charts(FILE *f, struct rcell **cells, size_t n, const char *workload);
 
 #endif

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Column name's values as an array of n doubles (malloc'd), or NULL when absent. */
-static double *column(json_t *rec, const char *name, size_t n)
+double *report_series_column(json_t *rec, const char *name, size_t n)
 {
 	json_t *cols = json_object_get(rec, "columns"), *rows = json_object_get(rec, "rows"), *v;
 	size_t i, ci = (size_t)-1;
@@ -33,8 +32,8 @@ static int record_figs(json_t *rec, struct rseries *s)
 	size_t n = json_array_size(json_object_get(rec, "rows"));
 	json_t *members = json_object_get(rec, "members");
 	size_t nm = json_array_size(members);
-	double *t = column(rec, "t", n), *w = column(rec, "write_mbps", n);
-	double *d = column(rec, "dirty_mb", n), *wb = column(rec, "writeback_mb", n);
+	double *t = report_series_column(rec, "t", n), *w = report_series_column(rec, "write_mbps", n);
+	double *d = report_series_column(rec, "dirty_mb", n), *wb = report_series_column(rec, "writeback_mb", n);
 	double *util[SAMPLE_DISKS_MAX] = { 0 };
 	const char *names[SAMPLE_DISKS_MAX] = { 0 };
 	int nd = 0, rc = -1;
@@ -43,11 +42,11 @@ static int record_figs(json_t *rec, struct rseries *s)
 	for (size_t m = 0; m < nm && nd < SAMPLE_DISKS_MAX; m++, nd++) {
 		names[nd] = json_string_value(json_array_get(members, m));
 		snprintf(col, sizeof col, "%s:util_pct", names[nd] ? names[nd] : "");
-		util[nd] = column(rec, col, n);
+		util[nd] = report_series_column(rec, col, n);
 	}
 	if (nm == 0) {
 		names[0] = json_string_value(json_object_get(rec, "target"));
-		util[nd++] = column(rec, "util_pct", n);
+		util[nd++] = report_series_column(rec, "util_pct", n);
 	}
 	if (t && w) {
 		if (!d)

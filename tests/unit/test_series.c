@@ -179,7 +179,11 @@ static const struct stall_case {
 	  { 40, 40, 40, 40, 40, 40, 40, 40, 0, 0 }, 0.5, 0.2 },
 	{ "the longer of two", 12, { 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 3 },
 	  { 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9 }, 0.4, 0.3 },
-	{ "a write breaks it", 5, { 0, 0, 0.01, 0, 0 }, { 9, 9, 9, 9, 9 }, 0.2, 0 },
+	{ "a write breaks it", 6, { 1, 0, 0, 0.01, 0, 9 }, { 9, 9, 9, 9, 9, 9 }, 0.2, 0.1 },
+	{ "filling the cache before writeback starts is no stall", 6, { 0, 0, 0, 0, 0, 0 },
+	  { 2, 4, 6, 8, 10, 12 }, 0, 0 },
+	{ "filling, then waiting: the wait from 0.3", 6, { 0, 0, 0, 0, 0, 0 },
+	  { 2, 4, 6, 6, 6, 5 }, 0.3, 0.3 },
 };
 
 static void test_stalls(void)
