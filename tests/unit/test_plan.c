@@ -104,6 +104,12 @@ static void test_defaults(void)
 	CHECK_INT(p.retries, 1);
 	CHECK_INT(p.monitor_ms, 100);
 	CHECK_INT(p.arrays[0].level, LEVEL_NONE);
+	/* the sampler off, and a period in seconds */
+	CHECK_INT(parse("[global]\nmonitor = off\n" MIN_PLAN), 0);
+	CHECK_INT(p.monitor_ms, 0);
+	CHECK_INT(parse("[global]\nmonitor = 2s\n" MIN_PLAN), 0);
+	CHECK_INT(p.monitor_ms, 2000);
+	CHECK_INT(parse(MIN_PLAN), 0);
 	CHECK_INT(p.arrays[0].devices, 1);
 	CHECK_INT(p.arrays[0].nchunk, 0);
 	CHECK_INT(p.fs[0].nmount, 1);
