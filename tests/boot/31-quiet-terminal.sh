@@ -65,3 +65,4 @@ exec 4>&-
 rm -f "$ts.in"
 check "the shell's prompt reached the terminal and poweroff was typed" test "$typed" = yes
 expect_console "the guest powered off" 'reboot: Power down'
+check "qemu ended by itself (guest-failed: a shell run has no trailer)" test "$BOOT_STATUS" = 2
