@@ -212,6 +212,7 @@ void plan_event(const struct plan *p)
 	jw_kstr(&w, "resync", plan_resync_name(p->resync));
 	jw_kbool(&w, "drop_caches", p->drop_caches);
 	jw_kint(&w, "timeout_s", p->timeout_s);
+	jw_kint(&w, "monitor_ms", p->monitor_ms);
 	jw_kdouble(&w, "scale", p->scale, 4);
 	jw_kbool(&w, "dry", boot.cmd.dry);
 	if (boot.cmd.dry) {
