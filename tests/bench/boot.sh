@@ -29,8 +29,9 @@ bench_boot() {
 		t=$(jq -s '[.[] | select(.type == "trailer") | .ready_ms / 1000] | first // empty' <<<"$rec")
 		[ "$rc" = 0 ] && [ -n "$t" ] ||
 			{ unmeasured boot_overhead_s "our boot $i did not complete with a trailer (qemu/run status $rc; build/bench/runs/boot-ours-$i/console.log)"; return; }
-		m=$(jq -s '[.[] | select(.type == "event" and .event == "modules") | .modules | length] | add // 0' <<<"$rec")
-		ms=$(jq -s '[.[] | select(.type == "event" and .event == "modules") | .modules[].ms] | add // 0' <<<"$rec")
+		# the boot's own modules event: those the cell loads come after ready_ms
+		m=$(jq -s '[.[] | select(.type == "event" and .event == "modules")] | first | .modules // [] | length' <<<"$rec")
+		ms=$(jq -s '[.[] | select(.type == "event" and .event == "modules")] | first | [.modules[]?.ms] | add // 0' <<<"$rec")
 		ours_s+=("$t") mods+=("$m") mod_ms+=("$ms")
 		# where /init started: the kernel's share (unpacking a bigger image) against /init's
 		m=$(jq -s '[.[] | select(.type == "header") | .boot.init_ms / 1000] | first // null' <<<"$rec")
