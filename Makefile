@@ -1,6 +1,6 @@
 # fsmatrix: the whole pipeline, from pinned Debian sources to a booted benchmark run.
 #
-#   make          image: out/vmlinuz, out/initramfs.cpio.gz, out/MANIFEST, out/fsmatrix
+#   make          image: out/vmlinuz, out/initramfs.img, out/MANIFEST, out/fsmatrix
 #   make run      the image, booted in qemu on fresh disks with the default plan, then the report
 #   make test     unit tests, image checks, boot tests (one line each, then "N passed, N failed")
 #   make deps     apt-get installs what the host lacks (as root), else prints the command
@@ -33,11 +33,11 @@ all: image
 ## ---------------------------------------------------------------- host prerequisites
 # One Debian package per tool the build, the runner and the tests call. `make deps` installs
 # them; every other target checks them first and calls it when something is missing.
-DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip \
+DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
 	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
 	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi pxelinux dpkg-dev jq chromium \
 	clang libclang-rt-14-dev fio debootstrap
-DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip qemu-system-x86_64 qemu-img \
+DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64 qemu-img \
 	mcopy mkfs.vfat sfdisk syslinux pkg-config dpkg-deb dpkg-source jq fio debootstrap \
 	clang chromium
 
@@ -225,19 +225,27 @@ fuzz: $(FUZZ_BINS)
 
 ## ---------------------------------------------------------------- the image
 # rootfs/ is copied as is; binaries and modules are added; every entry gets owner 0:0 and
-# mtime SOURCE_DATE_EPOCH, and the archive is written in sorted order with gzip -n, so the
-# same inputs give the same bytes.
+# mtime SOURCE_DATE_EPOCH, and the archive is written in sorted order and compressed by
+# recipes/compress (zstd -19 unless INITRAMFS_COMPRESS=gzip or xz: see there for the
+# measured sizes and unpack times), so the same inputs give the same bytes.
 ROOTFS_FILES := $(shell find rootfs -type f 2>/dev/null)
+INITRAMFS_COMPRESS ?= zstd
+export INITRAMFS_COMPRESS
+# The compressor chosen last time: a different choice repacks.
+$(B)/initramfs-compress: FORCE
+	@mkdir -p $(B)
+	@echo '$(INITRAMFS_COMPRESS)' | cmp -s - $@ || echo '$(INITRAMFS_COMPRESS)' > $@
 
-$(OUT)/initramfs.cpio.gz: $(OUT)/init $(USERLAND_STAMPS) $(KMODS)/.done $(ROOTFS_FILES) \
-		recipes/pack recipes/manifest $(wildcard recipes/*/hash)
+$(OUT)/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(KMODS)/.done $(ROOTFS_FILES) \
+		recipes/pack recipes/compress $(B)/initramfs-compress recipes/manifest \
+		$(wildcard recipes/*/hash)
 	@recipes/pack $(TREE) $@ $(OUT)/init $(KMODS) $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)
 
-$(OUT)/MANIFEST: $(OUT)/initramfs.cpio.gz $(OUT)/vmlinuz $(OUT)/fsmatrix recipes/manifest
+$(OUT)/MANIFEST: $(OUT)/initramfs.img $(OUT)/vmlinuz $(OUT)/fsmatrix recipes/manifest
 	@recipes/manifest all $(OUT) $(KERNEL_IMAGE) > $@.tmp && mv $@.tmp $@
 
-image: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(OUT)/MANIFEST $(OUT)/fsmatrix
-	@recipes/sizes $(TREE) $(OUT)/initramfs.cpio.gz
+image: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/MANIFEST $(OUT)/fsmatrix
+	@recipes/sizes $(TREE) $(OUT)/initramfs.img
 
 ## ---------------------------------------------------------------- boot media for bare hardware
 # media/usb and media/pxe put the image on a stick image and into a TFTP root, without root
@@ -250,13 +258,13 @@ $(B)/usb-files: FORCE
 	@mkdir -p $(@D)
 	@echo '$(FILES)' | cmp -s - $@ || echo '$(FILES)' > $@
 
-$(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(USB_PLAN) media/usb \
+$(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN) media/usb \
 		media/syslinux.cfg media/README.txt $(B)/usb-files $(FILES) | $(B)/.deps-ok
-	@USB_FILES='$(FILES)' media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz $(USB_PLAN)
+	@USB_FILES='$(FILES)' media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN)
 
-$(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz media/pxe media/pxelinux.cfg \
+$(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe media/pxelinux.cfg \
 		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-ok
-	@media/pxe $(OUT)/pxe $(OUT)/vmlinuz $(OUT)/initramfs.cpio.gz
+	@media/pxe $(OUT)/pxe $(OUT)/vmlinuz $(OUT)/initramfs.img
 
 usb: $(OUT)/fsmatrix-usb.img
 pxe: $(OUT)/pxe/vmlinuz

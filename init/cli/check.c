@@ -100,6 +100,10 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 	printf("resync %s, drop_caches %s, timeout %s per cell, retries %d, scale %g\n",
 	       plan_resync_name(p->resync), p->drop_caches ? "yes" : "no", timeout, p->retries,
 	       p->scale);
+	if (p->monitor_ms)
+		printf("monitor every %u ms: a time series of each cell\n", p->monitor_ms);
+	else
+		printf("monitor off: no time series\n");
 	printf("test disks assumed:");
 	for (int i = 0; i < ndisks; i++)
 		printf(" %s", disks[i]);

@@ -132,6 +132,11 @@ static void run_section(FILE *f, const struct rrun *r, const struct report_opts 
 			render_html_table(f, gr);
 			grid_free(gr);
 		}
+		svg_series_charts(f, cells, n, wl[w]);
+		struct grid *sg = report_series_grid(cells, n, o, wl[w]);
+		if (sg)
+			render_html_table(f, sg);
+		grid_free(sg);
 	}
 	fputs("<h3>Problems</h3>\n<ul class=\"problems\">\n", f);
 	report_problem_lines(r, o, li_line, f);

@@ -146,6 +146,14 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 			}
 			grid_free(g);
 		}
+		struct grid *sg = report_series_grid(cells, n, o, wl[w]);
+		if (sg && md)
+			render_md(f, sg);
+		else if (sg) {
+			render_text(f, sg);
+			fputs("\n", f);
+		}
+		grid_free(sg);
 	}
 	fputs(md ? "### Problems\n\n" : "Problems\n", f);
 	report_problem_lines(r, o, md ? md_line : print_line, f);
@@ -208,6 +216,26 @@ static json_t *stats_json(const struct summary *s)
 	return o;
 }
 
+/* "series": the figures of the cell's time series (report/series.c), when it has any. */
+static void cell_series_json(json_t *jc, const struct rcell *c)
+{
+	struct series_figs f;
+	char busiest[32];
+	if (report_series_cell(c, &f, busiest, sizeof busiest) < 0)
+		return;
+	json_t *o = json_object();
+	json_object_set_new(o, "n", json_integer((json_int_t)c->nser));
+	json_object_set_new(o, "peak_mbps", json_real(f.peak_mbps));
+	json_object_set_new(o, "p99_mbps", json_real(f.p99_mbps));
+	json_object_set_new(o, "stall_s", json_real(f.stall_s));
+	json_object_set_new(o, "stall_at_s", json_real(f.stall_at));
+	json_object_set_new(o, "max_dirty_mb", json_real(f.max_dirty_mb));
+	json_object_set_new(o, "busiest_member", busiest[0] ? json_string(busiest) : json_null());
+	json_object_set_new(o, "busiest_util_pct", json_real(f.busiest_util_pct));
+	json_object_set_new(o, "written_mb", json_real(f.written_mb));
+	json_object_set_new(jc, "series", o);
+}
+
 json_t *report_json(const struct runset *rs, const struct report_opts *o)
 {
 	json_t *runs = json_array();
@@ -259,6 +287,7 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 				if (c->has[m])
 					json_object_set_new(ms, c->m[m]->key, stats_json(&c->st[m]));
 			json_object_set_new(jc, "metrics", ms);
+			cell_series_json(jc, c);
 			json_array_append_new(cells, jc);
 		}
 		json_object_set_new(jr, "cells", cells);

@@ -130,6 +130,27 @@ static void read_vpd_serial(const char *dir, char *buf, size_t len)
 	if (n > 0)
 		vpd_pg80_serial(page, (size_t)n, buf, len);
 }
+/* A USB disk whose bridge reports no Unit Serial Number (usb-storage sticks, qemu's
+ * usb-storage) still has the USB device's iSerialNumber, as udev's ID_SERIAL_SHORT does: in
+ * the closest directory above the disk that is a USB device (it has idVendor). target is the
+ * /sys/block/NAME symlink's target, relative to sysroot/block. */
+static void read_usb_serial(const char *sysroot, const char *target, char *buf, size_t len)
+{
+	char up[512], dir[1024];
+	snprintf(up, sizeof up, "%s", target);
+	for (char *cut; (cut = strrchr(up, '/')) != NULL;) {
+		*cut = '\0';
+		if (snprintf(dir, sizeof dir, "%s/block/%s", sysroot, up) >= (int)sizeof dir)
+			return;
+		char vendor[16];
+		if (read_value(dir, "idVendor", vendor, sizeof vendor) == 0) {
+			if (read_value(dir, "serial", buf, len) < 0)
+				buf[0] = '\0';
+			return;
+		}
+	}
+}
+
 static const char *const wwn_files[] = { "device/wwid", "wwid", "device/wwn", NULL };
 static const char *const model_files[] = { "device/model", NULL };
 
@@ -241,6 +262,8 @@ static void read_disk(const char *sysroot, const char *devroot, const char *name
 	target[n > 0 ? n : 0] = '\0';
 	devpath_transport(target, d->transport, sizeof d->transport);
 	devpath_by_path(target, name, d->by_path, sizeof d->by_path);
+	if (!d->serial[0] && strcmp(d->transport, "usb") == 0)
+		read_usb_serial(sysroot, target, d->serial, sizeof d->serial);
 
 	read_partitions(dir, d);
 	probe_disk(devroot, d);

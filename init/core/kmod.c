@@ -296,6 +296,24 @@ int kmod_match(const struct kmod_db *db, const char *alias, int *out, int max)
 	return n;
 }
 
+int kmod_wrong_cpu(const struct kmod_db *db, int m, const char *cpu_modalias)
+{
+	char q[2048];
+	int gated = 0;
+	if (!cpu_modalias || !cpu_modalias[0] || m < 0 || m >= db->nmods)
+		return 0;
+	kmod_normalize(cpu_modalias, q, sizeof q);
+	for (int i = 0; i < db->naliases; i++) {
+		const struct kmod_alias *a = &db->aliases[i];
+		if (strncmp(a->pattern, "cpu:", 4) != 0 || strcmp(a->module, db->mods[m].name) != 0)
+			continue;
+		if (fnmatch(a->pattern, q, 0) == 0)
+			return 0;
+		gated = 1;
+	}
+	return gated;
+}
+
 int kmod_lookup(const struct kmod_db *db, const char *name, int *out, int max)
 {
 	int i = kmod_find(db, name);

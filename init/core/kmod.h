@@ -53,6 +53,12 @@ int kmod_find(const struct kmod_db *db, const char *name);
  * string, e.g. a device's modalias or a name like "crc32c". Returns the count written. */
 int kmod_match(const struct kmod_db *db, const char *alias, int *out, int max);
 
+/* 1 when module m serves only CPUs with some feature (it has "cpu:" aliases, as
+ * crc32c_intel needs SSE4.2) and the CPU's modalias (/sys/devices/system/cpu/modalias)
+ * matches none of them: loading it could only fail with ENODEV, after the time a load takes.
+ * 0 otherwise, and when the CPU's modalias is unknown (NULL or ""). */
+int kmod_wrong_cpu(const struct kmod_db *db, int m, const char *cpu_modalias);
+
 /* Module name first, then aliases: what modprobe NAME would pick. Returns the count. */
 int kmod_lookup(const struct kmod_db *db, const char *name, int *out, int max);
 

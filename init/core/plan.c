@@ -321,6 +321,7 @@ static void plan_defaults(struct plan *p, const char *file)
 	p->drop_caches = 1;
 	p->timeout_s = 30 * 60;
 	p->retries = 1;
+	p->monitor_ms = PLAN_MONITOR_MS;
 	p->scale = 1.0;
 }
 

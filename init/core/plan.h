@@ -78,6 +78,9 @@ struct plan_workload {
 };
 
 #define PLAN_DEFAULT_SEED 20240601u
+#define PLAN_MONITOR_MS 100
+#define PLAN_MONITOR_MIN_MS 10
+#define PLAN_MONITOR_MAX_MS 60000
 
 struct plan {
 	char file[PLAN_STR_MAX];     /* as given to the parser, for error lines */
@@ -90,6 +93,8 @@ struct plan {
 	int drop_caches;             /* default yes */
 	unsigned timeout_s;          /* per cell, default 30 min; 0 = none */
 	int retries;                 /* default 1 */
+	unsigned monitor_ms;         /* period of each cell's time series, default
+				        PLAN_MONITOR_MS; 0 = off */
 	double scale;                /* applied by plan_scale, 1.0 until then */
 	int narrays, nfs, nworkloads;
 	struct plan_array arrays[PLAN_SECTIONS_MAX];
@@ -138,5 +143,8 @@ int plan_workload_set(struct plan_workload *w, const char *key, const char *val,
 int plan_workload_given(const struct plan_workload *w, const char *key);
 /* Durations in s, m or h (a bare number is seconds). Returns 0 or -1. */
 int plan_parse_duration(const char *s, unsigned *out);
+/* A sampling period: "off" (0), or a whole number of ms or s ("100ms", "1s") from
+ * PLAN_MONITOR_MIN_MS to PLAN_MONITOR_MAX_MS. Returns 0 or -1. */
+int plan_parse_period(const char *s, unsigned *out_ms);
 
 #endif

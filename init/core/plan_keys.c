@@ -33,6 +33,7 @@ const struct key global_keys[] = {
 	{ "drop_caches", K_BOOL, G(drop_caches), 0, 0, NULL, NULL, 0 },
 	{ "timeout", K_DUR, G(timeout_s), 0, 0, NULL, NULL, 0 },
 	{ "retries", K_INT, G(retries), 0, 100, NULL, NULL, 0 },
+	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 const struct key array_keys[] = {
@@ -310,6 +311,18 @@ static int set_dur(const struct key *k, char *base, void *f, const char *val, ch
 	return 0;
 }
 
+static int set_period(const struct key *k, char *base, void *f, const char *val, char *msg,
+		      size_t mlen)
+{
+	(void)k, (void)base;
+	if (plan_parse_period(val, f) < 0) {
+		snprintf(msg, mlen, "expected off or a period from %dms to %ds, such as 100ms or 1s",
+			 PLAN_MONITOR_MIN_MS, PLAN_MONITOR_MAX_MS / 1000);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_bool(const struct key *k, char *base, void *f, const char *val, char *msg,
 		    size_t mlen)
 {
@@ -356,7 +369,7 @@ static const setter setters[] = {
 	[K_MOUNT] = set_nothing, [K_INT] = set_int,       [K_U64] = set_int,
 	[K_SIZE] = set_size,     [K_CHUNKS] = set_chunks, [K_LEVEL] = set_level,
 	[K_DUR] = set_dur,       [K_BOOL] = set_bool,     [K_CHOICE] = set_choice,
-	[K_WLTYPE] = set_wl_type,
+	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period,
 };
 
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)

@@ -22,6 +22,7 @@ enum kind {
 	K_BOOL,
 	K_CHOICE,
 	K_WLTYPE,   /* a workload type: a name of core/workload_kinds.c's table */
+	K_PERIOD,   /* off, or a period in ms or s */
 };
 
 struct choice {

@@ -77,3 +77,25 @@ void plan_fmt_size(uint64_t bytes, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
 }
+
+int plan_parse_period(const char *s, unsigned *out_ms)
+{
+	unsigned long long v = 0;
+	const char *c = s;
+	if (strcmp(s, "off") == 0) {
+		*out_ms = 0;
+		return 0;
+	}
+	if (*c < '0' || *c > '9')
+		return -1;
+	for (; *c >= '0' && *c <= '9' && v <= PLAN_MONITOR_MAX_MS; c++)
+		v = v * 10 + (unsigned long long)(*c - '0');
+	if (strcmp(c, "s") == 0)
+		v *= 1000;
+	else if (strcmp(c, "ms") != 0)
+		return -1;
+	if (v < PLAN_MONITOR_MIN_MS || v > PLAN_MONITOR_MAX_MS)
+		return -1;
+	*out_ms = (unsigned)v;
+	return 0;
+}

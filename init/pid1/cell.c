@@ -91,7 +91,9 @@ static void run_workload(struct cell_ctx *x)
 	capture_json(x, x->df_before, sizeof x->df_before, df_part);
 	x->wl_ran = 1;
 	long long t0 = boottime_ms();
-	int rc = workload_run(w, x->p->drop_caches, (int)left, &x->wl);
+	sampler_start(&x->smp, (int)x->p->monitor_ms, x->target_name, x->md ? x->name_v : NULL,
+		      x->md ? x->n : 0, x->md);
+	int rc = workload_run(w, x->p->drop_caches, (int)left, &x->wl, &x->smp);
 	char what[80];
 	snprintf(what, sizeof what, "workload %s (%s)", w->name, plan_wl_name(w->type));
 	const char *argv[] = { what, TEST_MNT, NULL };
@@ -245,6 +247,8 @@ void cell_run(const struct plan *p, const struct cell *c, int attempt, struct ce
 	} else {
 		x->target = x->md ? "/dev/" MD_NAME : x->paths[0];
 		x->target_name = x->md ? MD_NAME : x->names[0];
+		/* Before the kernel log is watched for this cell and before any step is timed. */
+		plan_cell_modules(p, c);
 		x->kmsg = kmsg_open();
 		setup_and_measure(x);
 		/* Even a cell that ran to the end measured something else than planned (md went
@@ -258,5 +262,8 @@ void cell_run(const struct plan *p, const struct cell *c, int attempt, struct ce
 	if (!x->target)
 		x->target = "";
 	cell_emit_record(x, 0);
+	if (x->wl_ran)
+		sampler_emit(&x->smp, x->c->id, x->c->rep, x->c->index + 1, x->attempt,
+			     x->target_name, x->md ? x->name_v : NULL, x->md ? x->n : 0);
 	result_of(x, r);
 }

@@ -9,6 +9,7 @@
 #include "core/plan.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
+#include "pid1/sampler.h"
 
 #define TEST_MNT "/mnt/test"
 #define MD_NAME "md0"
@@ -44,8 +45,10 @@ struct wl_outcome {
 
 /* Runs the workload on TEST_MNT in a child process (its own process group), so that a
  * deadline can end it: timeout_ms 0 means none. drop: sync and drop caches before it (and
- * before each smallfiles pass). Fills o; returns 0 when it ran clean, else -1. */
-int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o);
+ * before each smallfiles pass). smp, started by the caller (or NULL), samples while it
+ * runs and is stopped when it ends. Fills o; returns 0 when it ran clean, else -1. */
+int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o,
+		 struct sampler *smp);
 /* The "result" object's fields and the "cpu" object. */
 void workload_result_json(struct jw *jw, const struct wl_outcome *o);
 void workload_cpu_json(struct jw *jw, const struct wl_outcome *o);

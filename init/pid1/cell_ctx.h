@@ -51,6 +51,7 @@ struct cell_ctx {
 	int kmsg;
 	struct wl_outcome wl;
 	int wl_ran;
+	struct sampler smp;                 /* the workload's time series */
 };
 
 /* pid1/cell_steps.c */

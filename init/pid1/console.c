@@ -24,7 +24,7 @@ static struct early early_log, early_jsonl;
 static int log_fd = -1, jsonl_fd = -1;
 static char log_path[256], jsonl_path[256];
 
-static const char *const types[] = { "header", "event", "cell", "summary", "trailer" };
+static const char *const types[] = { "header", "event", "cell", "series", "summary", "trailer" };
 static int type_counts[sizeof types / sizeof types[0]];
 
 static void keep(struct early *e, const char *s, size_t n)

@@ -97,9 +97,6 @@ int main(void)
 	/* Now the plan is known: this boot's run, or the unfinished one it resumes (which may
 	 * take back its disks). */
 	resume_stage(plan);
-	/* Only what the plan needs, and only when something will run. */
-	if (boot.ntaken && !boot.cmd.dry)
-		plan_modules(plan);
 	if (boot.cmd.shell != CMDLINE_SHELL_NOW)
 		watchdog_start(plan);
 	header_emit();

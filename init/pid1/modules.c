@@ -14,14 +14,17 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define LOADS_MAX 256
 #define WATCH_MAX 256
+#define PARALLEL_MAX 8    /* drivers loading side by side */
 
 static struct kmod_db db;
 static int have_db;
 static char moddir[256];
+static char cpu_alias[2048];      /* /sys/devices/system/cpu/modalias: the CPU's features */
 static unsigned char *done;       /* per db module: 1 in the kernel, 2 failed to load */
 
 struct load {
@@ -31,7 +34,7 @@ struct load {
 	int err;
 };
 static struct load loads[LOADS_MAX];
-static int nloads;
+static int nloads, nreported;
 
 static char **seen;               /* device directories whose modalias was read */
 static int nseen, capseen;
@@ -74,6 +77,8 @@ int modules_init(void)
 	if (!done)
 		fatal("out of memory reading %s", moddir);
 	have_db = 1;
+	if (file_first_line("/sys/devices/system/cpu/modalias", cpu_alias, sizeof cpu_alias) < 0)
+		cpu_alias[0] = '\0';
 	mark_loaded();
 	return 0;
 }
@@ -99,32 +104,68 @@ static int load_file(const char *path)
 	return rc;
 }
 
-/* Loads one module (its requirements are the caller's business). 0 when it is in. */
-static int load_one(int i)
+/* What one attempt to load a module gave: made in PID 1, or in a child that sends it to
+ * PID 1 through a pipe (load_parallel). */
+struct attempt {
+	int idx;                  /* the db module */
+	int rc, err;
+	double ms;
+	int wrong_cpu;            /* not tried: see kmod_wrong_cpu */
+};
+
+/* Tries one module (its requirements are the caller's business). A module made only for
+ * CPUs with a feature this one lacks (crc32c_intel without SSE4.2) is not tried: the kernel
+ * would refuse it with ENODEV after the work of a load. No other side effect. */
+static void attempt_load(int i, struct attempt *a)
 {
 	char path[600];
-	struct load *l = nloads < LOADS_MAX ? &loads[nloads++] : &loads[LOADS_MAX - 1];
+	memset(a, 0, sizeof *a);
+	a->idx = i;
+	if (kmod_wrong_cpu(&db, i, cpu_alias)) {
+		a->wrong_cpu = 1;
+		a->rc = -1;
+		return;
+	}
 	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
-	snprintf(l->name, sizeof l->name, "%s", db.mods[i].name);
 	double t = mono_s();
-	int rc = load_file(path);
-	l->err = rc < 0 ? errno : 0;
-	l->ms = (mono_s() - t) * 1e3;
-	if (rc == 0) {
+	a->rc = load_file(path);
+	a->err = a->rc < 0 ? errno : 0;
+	a->ms = (mono_s() - t) * 1e3;
+}
+
+/* Keeps an attempt for the "modules" event, says what it did, marks the module done.
+ * 0 when the module is in. */
+static int note_attempt(const struct attempt *a)
+{
+	struct load *l = nloads < LOADS_MAX ? &loads[nloads++] : &loads[LOADS_MAX - 1];
+	int i = a->idx;
+	snprintf(l->name, sizeof l->name, "%s", db.mods[i].name);
+	l->ms = a->ms;
+	l->err = a->err;
+	if (a->wrong_cpu)
+		l->status = "no-cpu-feature";
+	else if (a->rc == 0) {
 		l->status = "ok";
 		say("fsmatrix: module %s loaded in %.1f ms", l->name, l->ms);
 	} else if (l->err == EEXIST) {
 		l->status = "already";
 	} else if (l->err == ENODEV) {
-		/* e.g. crc32c-intel on a CPU without SSE4.2: crc32c_generic serves instead */
 		l->status = "no-device";
 		say("fsmatrix: module %s: %s (harmless: no hardware for it)", l->name, strerror(l->err));
 	} else {
 		l->status = "error";
-		say("fsmatrix: unable to load module %s: %s", path, strerror(l->err));
+		say("fsmatrix: unable to load module %s/%s: %s", moddir, db.mods[i].path,
+		    strerror(l->err));
 	}
-	done[i] = rc == 0 || l->err == EEXIST ? 1 : 2;
+	done[i] = a->rc == 0 || l->err == EEXIST ? 1 : 2;
 	return done[i] == 1 ? 0 : -1;
+}
+
+static int load_one(int i)
+{
+	struct attempt a;
+	attempt_load(i, &a);
+	return note_attempt(&a);
 }
 
 /* Loads the modules want[] names (indexes) with everything they need, in order.
@@ -140,6 +181,56 @@ static int load_set(const int *want, int nwant)
 	for (int k = 0; k < n; k++)
 		if (load_one(order[k]) < 0)
 			fails++;
+	return fails;
+}
+
+/* Loads the drivers want[] names for devices just found, each driver with what it needs in
+ * a child of its own, so that their probes overlap: a controller's probe mostly waits (an ATA
+ * port reset sleeps 150 ms, a SAS HBA discovers its expanders for seconds). The kernel loads
+ * modules side by side and makes a second loader of a shared dependency wait for the first
+ * and fail with EEXIST ("already"). PID 1 keeps the attempts its children send, in the order
+ * they come. Returns how many failed. */
+static int load_parallel(const int *want, int nwant)
+{
+	int fds[PARALLEL_MAX], ngroups = nwant < PARALLEL_MAX ? nwant : PARALLEL_MAX, fails = 0;
+	pid_t pids[PARALLEL_MAX];
+	if (ngroups < 2)
+		return load_set(want, nwant);
+	for (int g = 0; g < ngroups; g++) {
+		int mine[LOADS_MAX], nmine = 0, order[LOADS_MAX], p[2];
+		for (int k = g; k < nwant; k += ngroups)
+			mine[nmine++] = want[k];
+		int n = kmod_order(&db, mine, nmine, done, order, LOADS_MAX);
+		pids[g] = -1;
+		fds[g] = -1;
+		if (n < 0 || pipe2(p, O_CLOEXEC) < 0 || (pids[g] = fork()) < 0) {
+			fails += load_set(mine, nmine);   /* no child: here, one after the other */
+			continue;
+		}
+		if (pids[g] == 0) {
+			close(p[0]);
+			for (int k = 0; k < n; k++) {
+				struct attempt a;
+				attempt_load(order[k], &a);
+				if (write(p[1], &a, sizeof a) != (ssize_t)sizeof a)
+					break;
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		fds[g] = p[0];
+	}
+	for (int g = 0; g < ngroups; g++) {
+		struct attempt a;
+		if (fds[g] < 0)
+			continue;
+		/* one group at a time: the others go on loading while this one is read */
+		while (read(fds[g], &a, sizeof a) == (ssize_t)sizeof a)
+			if (a.idx >= 0 && a.idx < db.nmods && note_attempt(&a) < 0)
+				fails++;
+		close(fds[g]);
+		waitpid(pids[g], NULL, 0);
+	}
 	return fails;
 }
 
@@ -249,7 +340,7 @@ int modules_scan_hardware(void)
 	closedir(buses);
 	want_sd_mod(want, &nwant, LOADS_MAX);
 	if (nwant)
-		load_set(want, nwant);
+		load_parallel(want, nwant);
 	/* Only devices whose driver is in the kernel are waited for. */
 	for (int k = 0; k < nnew; k++) {
 		int in = 0;
@@ -324,6 +415,11 @@ int modules_pending(char *what, size_t len)
 	return n;
 }
 
+int modules_unreported(void)
+{
+	return nloads - nreported;
+}
+
 void modules_event(void)
 {
 	static char buf[64 * 1024];
@@ -336,7 +432,7 @@ void modules_event(void)
 	jw_kstr(&w, "dir", moddir);
 	jw_key(&w, "modules");
 	jw_arr(&w);
-	for (int i = 0; i < nloads; i++) {
+	for (int i = nreported; i < nloads; i++) {
 		jw_obj(&w);
 		jw_kstr(&w, "name", loads[i].name);
 		jw_kdouble(&w, "ms", loads[i].ms, 1);
@@ -350,4 +446,5 @@ void modules_event(void)
 	jw_kdouble(&w, "total_ms", total, 1);
 	jw_end_obj(&w);
 	emit(&w);
+	nreported = nloads;
 }

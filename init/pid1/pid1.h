@@ -73,7 +73,8 @@ int modules_init(void);           /* reads /lib/modules/<release>; -1 if there a
 int modules_scan_hardware(void);  /* one pass: loads drivers for new modaliases; returns how
                                      many new devices it saw */
 int modules_load_named(const char *const *names); /* NULL-terminated; returns failures */
-void modules_event(void);         /* the "modules" event record */
+void modules_event(void);         /* the "modules" event record: loads since the last one */
+int modules_unreported(void);     /* loads not yet in a "modules" event */
 int modules_pending(char *what, size_t len); /* matched devices not yet bound to a driver */
 
 /* pid1/settle.c */
@@ -109,8 +110,9 @@ void watchdog_json(struct jw *w); /* the header's "watchdog" field */
 /* pid1/plan.c: the plan, found and loaded before anything is destroyed; its errors are
  * fatal "FILE:LINE: message" lines. */
 struct plan;
+struct cell;
 const struct plan *plan_stage(void);
-void plan_modules(const struct plan *p);   /* md personalities and filesystems it needs */
+void plan_cell_modules(const struct plan *p, const struct cell *c);  /* md, fs: before the cell */
 void plan_event(const struct plan *p);     /* the "plan" event; in a dry run, every cell */
 void plan_header_json(struct jw *w);       /* the header's "plan" field */
 

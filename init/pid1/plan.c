@@ -91,28 +91,19 @@ const struct plan *plan_stage(void)
 	return &plan;
 }
 
-void plan_modules(const struct plan *p)
+void plan_cell_modules(const struct plan *p, const struct cell *c)
 {
-	/* The md personalities come from the level table; ext2 and ext3 are served by ext4. */
-	const char *names[PLAN_SECTIONS_MAX + 3];
-	int levels[PLAN_SECTIONS_MAX];
-	int ext = 0, xfs = 0;
-	for (int i = 0; i < p->narrays; i++)
-		levels[i] = p->arrays[i].level;
-	int n = level_modules(levels, p->narrays, names, PLAN_SECTIONS_MAX);
-	for (int i = 0; i < p->nfs; i++) {
-		if (p->fs[i].type == FS_XFS)
-			xfs = 1;
-		else
-			ext = 1;
-	}
-	if (ext)
-		names[n++] = "ext4";
-	if (xfs)
-		names[n++] = "xfs";
+	/* The md personality comes from the level table; ext2 and ext3 are served by ext4.
+	 * Loaded before the cell that first needs them rather than at boot: xfs alone takes
+	 * about a second to load under TCG, and a plan may never reach its xfs cells. */
+	const char *names[3];
+	int level = p->arrays[c->array].level;
+	int n = level_modules(&level, 1, names, 1);
+	names[n++] = p->fs[c->fs].type == FS_XFS ? "xfs" : "ext4";
 	names[n] = NULL;
-	if (n)
-		modules_load_named(names);
+	modules_load_named(names);
+	if (modules_unreported())
+		modules_event();
 }
 
 void plan_header_json(struct jw *w)
@@ -221,6 +212,7 @@ void plan_event(const struct plan *p)
 	jw_kstr(&w, "resync", plan_resync_name(p->resync));
 	jw_kbool(&w, "drop_caches", p->drop_caches);
 	jw_kint(&w, "timeout_s", p->timeout_s);
+	jw_kint(&w, "monitor_ms", p->monitor_ms);
 	jw_kdouble(&w, "scale", p->scale, 4);
 	jw_kbool(&w, "dry", boot.cmd.dry);
 	if (boot.cmd.dry) {

@@ -16,7 +16,7 @@ static int mounted;
 /* Files a boot medium carries next to its FSMRESULTS partition: a disk with one of these is
  * the one the image booted from (an initramfs cannot tell which disk it came from). */
 static const char *const boot_files[] = {
-	"vmlinuz", "boot/vmlinuz", "initramfs.cpio.gz", "boot/initramfs.cpio.gz",
+	"vmlinuz", "boot/vmlinuz", "initramfs.img", "boot/initramfs.img",
 	"EFI/BOOT/BOOTX64.EFI", "syslinux.cfg", "syslinux/syslinux.cfg", "ldlinux.sys",
 	"extlinux.conf", "boot/grub/grub.cfg", NULL,
 };

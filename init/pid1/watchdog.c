@@ -2,7 +2,8 @@
  * stuck in the kernel (D state) ignores SIGKILL, and PID 1 waiting on it, or stuck in the
  * kernel itself, stops petting: the watchdog then reboots the machine, and the next boot
  * resumes the run (pid1/resume.c). /dev/watchdog is a hardware watchdog when the kernel has
- * a driver for one, else softdog, which reboots on expiry by default (soft_panic=0).
+ * a driver for one, else the BMC's through IPMI, else softdog, which reboots on expiry by
+ * default (soft_panic=0).
  * Its timeout covers the longest step PID 1 waits on without petting (a cell step is
  * bounded by the cell's timeout, a teardown command by TEARDOWN_MS), plus a margin. */
 #include "pid1/cell.h"
@@ -33,7 +34,13 @@ static int timeout_s;
 static char identity[40];
 static char why_none[160];
 
-static const char *const softdog[] = { "softdog", NULL };
+/* When no driver loaded for the hardware gave /dev/watchdog: the watchdogs that have no
+ * device of their own to be matched by, in order, each when its condition holds. The BMC's
+ * watchdog needs ipmi_si, which the hardware scan loads only for a BMC that is there. */
+static const struct { const char *module, *only_if; } fallbacks[] = {
+	{ "ipmi_watchdog", "/sys/module/ipmi_si" },
+	{ "softdog", NULL },
+};
 
 void watchdog_start(const struct plan *p)
 {
@@ -54,9 +61,13 @@ void watchdog_start(const struct plan *p)
 		say("fsmatrix: watchdog %s", why_none);
 		return;
 	}
-	/* softdog only when no driver gave a watchdog already */
-	if (access(WATCHDOG_DEV, F_OK) < 0)
-		modules_load_named(softdog);
+	for (size_t i = 0; i < sizeof fallbacks / sizeof fallbacks[0]; i++) {
+		const char *names[] = { fallbacks[i].module, NULL };
+		if (access(WATCHDOG_DEV, F_OK) == 0)
+			break;
+		if (!fallbacks[i].only_if || access(fallbacks[i].only_if, F_OK) == 0)
+			modules_load_named(names);
+	}
 	fd = open(WATCHDOG_DEV, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(why_none, sizeof why_none, "unable to open " WATCHDOG_DEV ": %s", strerror(errno));

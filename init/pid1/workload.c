@@ -2,7 +2,8 @@
  * end it (a workload blocked in write(2) cannot be interrupted from inside). The child runs
  * the shared engines through their table (engines/engine.h), which time themselves and
  * account their own CPU, and sends its figures back through a pipe; PID 1 kills the child's
- * process group when the deadline passes. */
+ * process group when the deadline passes. While it waits it samples the cell's time series
+ * (pid1/sampler.c): from the fork to the figures, so the timed sync too. */
 #include "pid1/cell.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,8 @@ static void child_work(const struct plan_workload *w, int drop, int timeout_ms,
 
 /* The child's figures, read until they are whole, the pipe closes or the deadline passes
  * (then o->timed_out). Returns how many bytes came. */
-static size_t read_figures(int fd, struct wl_outcome *in, long long deadline, struct wl_outcome *o)
+static size_t read_figures(int fd, struct wl_outcome *in, long long deadline, struct wl_outcome *o,
+			   struct sampler *smp)
 {
 	size_t got = 0;
 	while (in && got < sizeof *in) {
@@ -44,7 +46,8 @@ static size_t read_figures(int fd, struct wl_outcome *in, long long deadline, st
 			wait = left > 1000000 ? 1000000 : (int)left;
 		}
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		int r = poll(&pf, 1, wait);
+		int r = poll(&pf, 1, sampler_wait_ms(smp, wait));
+		sampler_tick(smp);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r == 0)
@@ -102,7 +105,8 @@ static _Noreturn void run_child(const struct plan_workload *w, int drop, int tim
 	_exit(write_all(fd, mine, sizeof *mine) < 0 ? 1 : 0);
 }
 
-int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o)
+int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o,
+		 struct sampler *smp)
 {
 	int fds[2];
 	memset(o, 0, sizeof *o);
@@ -125,7 +129,8 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct
 
 	long long deadline = timeout_ms > 0 ? mono_ms() + timeout_ms : 0;
 	struct wl_outcome *in = calloc(1, sizeof *in);
-	size_t got = read_figures(fds[0], in, deadline, o);
+	size_t got = read_figures(fds[0], in, deadline, o, smp);
+	sampler_stop(smp);
 	close(fds[0]);
 	if (o->timed_out) {
 		kill(-pid, SIGKILL);

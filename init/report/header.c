@@ -215,6 +215,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 			say(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
 		}
+		if (report_series_problems(c, line, ctx))
+			any = 1;
 	}
 	if (r->lost_idx) {
 		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;

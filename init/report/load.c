@@ -31,6 +31,7 @@ static struct rrun *new_run(struct loader *l)
 	memset(r, 0, sizeof *r);
 	r->source = strdup(l->source);
 	r->records = json_array();
+	r->series = json_array();
 	r->from_console = l->from_console;
 	/* rejected lines before any record belong to the first run of the source */
 	r->rejected_crc = l->rej_crc;
@@ -92,6 +93,8 @@ static void feed(struct loader *l, json_t *rec)
 		new_run(l);
 	if (strcmp(type, "cell") == 0) {
 		json_array_append_new(l->cur->records, rec);
+	} else if (strcmp(type, "series") == 0) {
+		json_array_append_new(l->cur->series, rec);
 	} else if (strcmp(type, "trailer") == 0) {
 		json_decref(l->cur->trailer);
 		l->cur->trailer = rec;
@@ -428,6 +431,7 @@ void report_free(struct runset *rs)
 			json_decref(x->ignored);
 			json_decref(x->kernel);
 			stats_cell_free(&x->fig);
+			free(x->ser);
 		}
 		free(r->cells);
 		free(r->source);
@@ -438,6 +442,7 @@ void report_free(struct runset *rs)
 		json_decref(r->trailer);
 		json_decref(r->plan);
 		json_decref(r->records);
+		json_decref(r->series);
 	}
 	free(rs->run);
 	rs->run = NULL;

@@ -365,6 +365,7 @@ void report_model(struct rrun *r)
 	}
 	/* with a list of planned ids the missing cells have their names already */
 	positions(r, !json_is_array(planned));
+	report_series_attach(r);
 }
 
 int report_ignored_text(const struct rcell *c, char *out, size_t len)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "core/series.h"
 #include "core/workload_kinds.h"
 #include "lib/stats.h"
 
@@ -19,6 +20,14 @@ _Static_assert(REPORT_MAX_METRICS <= STATS_CELL_METRICS, "a cell's metrics fit i
  * core/workload_kinds.c (struct metric), in column order; unknown types get every numeric
  * result field. */
 size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
+
+/* One ok repeat's time series (a "series" record) and what report/series.c derived from it. */
+struct rseries {
+	json_t *rec;            /* borrowed from the run's series */
+	int rep;
+	struct series_figs f;
+	char busiest[32];       /* the busiest member's name, "" when none */
+};
 
 /* A cell of the matrix, with its repeats folded together. */
 struct rcell {
@@ -39,6 +48,8 @@ struct rcell {
 	struct stats_cell fig;
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
+	struct rseries *ser;    /* the time series of its ok repeats (report/series.c) */
+	size_t nser;
 };
 
 struct rrun {
@@ -47,6 +58,7 @@ struct rrun {
 	json_t *header, *trailer;   /* NULL when absent */
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
+	json_t *series;         /* the series records, in order */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
@@ -155,6 +167,22 @@ extern const char report_legend_na[], report_legend_ignored[];
  * measured the defaults". Returns 0 (and out "") when there are none. */
 int report_ignored_text(const struct rcell *c, char *out, size_t len);
 
+/* report/series.c: each cell's time series. Attaches to every cell the series records of
+ * its ok repeats with their figures (called by report_model). */
+void report_series_attach(struct rrun *r);
+/* The cell's figures over its repeats: the median of each, but the longest stall of any.
+ * Returns 0, or -1 when the cell has no series. busiest gets the busiest member's name. */
+int report_series_cell(const struct rcell *c, struct series_figs *out, char *busiest, size_t len);
+/* The first n values of a series record's column name (malloc'd), or NULL when it has none. */
+double *report_series_column(json_t *rec, const char *name, size_t n);
+/* Stalls longer than REPORT_STALL_S, one line each, for Problems. Returns how many. */
+#define REPORT_STALL_S 1.0
+int report_series_problems(const struct rcell *c, void (*line)(void *ctx, const char *s), void *ctx);
+/* report/series_table.c: one grid per workload of the derived figures, or NULL when no
+ * cell of it has a series. */
+struct grid *report_series_grid(struct rcell **cells, size_t n, const struct report_opts *o,
+				const char *workload);
+
 /* Renderers. */
 void render_text(FILE *f, const struct grid *g);
 void render_md(FILE *f, const struct grid *g);
@@ -188,5 +216,10 @@ struct chart_item {
 };
 void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metric *m,
 	       const char *title, const char *xlabel);
+/* report/svg_series.c: inline SVG of time series, for the cells of one workload: a small chart
+ * per cell with a series (write throughput over time, Dirty and Writeback, a bar per member's
+ * utilisation), then one chart per group of cells that differ only in their mount options,
+ * their write throughput overlaid. */
+void svg_series_charts(FILE *f, struct rcell **cells, size_t n, const char *workload);
 
 #endif

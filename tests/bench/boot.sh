@@ -16,7 +16,7 @@ bench_boot() {
 	local init_s=() work_s=() diff_s=()
 	local q=("$FSM_ROOT/qemu/run" --disks 1 --size 256M --mem 1024M --timeout 300)
 	echo "== boot: our /init to its first cell against a hello-world /init (guest seconds, 3 boots each, interleaved)"
-	[ -s "$FSM_ROOT/out/initramfs.cpio.gz" ] || { unmeasured boot_overhead_s "out/initramfs.cpio.gz is missing (make image)"; return; }
+	[ -s "$FSM_ROOT/out/initramfs.img" ] || { unmeasured boot_overhead_s "out/initramfs.img is missing (make image)"; return; }
 	hello=$(_hello_initrd) || { unmeasured boot_overhead_s "unable to pack out/hello-init (make out/hello-init)"; return; }
 	mkdir -p "$runs"
 	for i in 1 2 3; do
@@ -29,8 +29,9 @@ bench_boot() {
 		t=$(jq -s '[.[] | select(.type == "trailer") | .ready_ms / 1000] | first // empty' <<<"$rec")
 		[ "$rc" = 0 ] && [ -n "$t" ] ||
 			{ unmeasured boot_overhead_s "our boot $i did not complete with a trailer (qemu/run status $rc; build/bench/runs/boot-ours-$i/console.log)"; return; }
-		m=$(jq -s '[.[] | select(.type == "event" and .event == "modules") | .modules | length] | add // 0' <<<"$rec")
-		ms=$(jq -s '[.[] | select(.type == "event" and .event == "modules") | .modules[].ms] | add // 0' <<<"$rec")
+		# the boot's own modules event: those the cell loads come after ready_ms
+		m=$(jq -s '[.[] | select(.type == "event" and .event == "modules")] | first | .modules // [] | length' <<<"$rec")
+		ms=$(jq -s '[.[] | select(.type == "event" and .event == "modules")] | first | [.modules[]?.ms] | add // 0' <<<"$rec")
 		ours_s+=("$t") mods+=("$m") mod_ms+=("$ms")
 		# where /init started: the kernel's share (unpacking a bigger image) against /init's
 		m=$(jq -s '[.[] | select(.type == "header") | .boot.init_ms / 1000] | first // null' <<<"$rec")
@@ -64,5 +65,5 @@ bench_boot() {
 	note "$(jq -r '.boot_overhead_s | "modules loaded: \(.modules.count.median) taking \(.modules.load_ms.median | round) ms (median); accel: \(.accel)"' "$FIGS/boot_overhead_s.json")"
 	note "compared (runs in build/bench/runs/boot-*):"
 	cmd "qemu/run --disks 1 --size 256M --mem 1024M --plan tests/bench/boot.ini   (trailer record: ready_ms)"
-	cmd "qemu/run --disks 1 --size 256M --mem 1024M --initrd build/hello/initramfs.cpio.gz   (console: hello-init: reached /init, uptime S)"
+	cmd "qemu/run --disks 1 --size 256M --mem 1024M --initrd build/hello/initramfs.img   (console: hello-init: reached /init, uptime S)"
 }

@@ -40,7 +40,7 @@ bench_cells() {
 	[ -s "$plan" ] || { unmeasured cell_overhead_share "tests/plans/matrix-stripes.ini is missing"; return; }
 	run=$FSM_ROOT/build/tests/runs/10-matrix-stripes
 	if [ -s "$run/console.log" ] && grep -q '^completed' "$run/status" 2>/dev/null &&
-		[ "$run/console.log" -nt "$FSM_ROOT/out/initramfs.cpio.gz" ]; then
+		[ "$run/console.log" -nt "$FSM_ROOT/out/initramfs.img" ]; then
 		reused=build/tests/runs/10-matrix-stripes
 	else
 		run=$BENCH_DIR/runs/cells

@@ -1,4 +1,4 @@
-# image: out/initramfs.cpio.gz against Debian's own initramfs-tools image for the same kernel.
+# image: out/initramfs.img against Debian's own initramfs-tools image for the same kernel.
 # Debian's image is built as Debian builds it on a machine with that kernel installed: a
 # scratch Debian root (debootstrap, minbase, with initramfs-tools and what it recommends:
 # busybox, zstd), the kernel package's files unpacked into it, depmod, then mkinitramfs with
@@ -30,10 +30,10 @@ _unpacked_size() { # IMAGE: bytes of the cpio archive(s) inside, whatever the co
 }
 
 bench_image() {
-	local ours=$FSM_ROOT/out/initramfs.cpio.gz root=$BENCH_DIR/debian-root log=$BENCH_DIR/image.log
+	local ours=$FSM_ROOT/out/initramfs.img root=$BENCH_DIR/debian-root log=$BENCH_DIR/image.log
 	local deb kver suite=bookworm mirror img=$BENCH_DIR/debian-initrd.img
-	echo "== image: out/initramfs.cpio.gz against Debian's initramfs-tools image"
-	[ -s "$ours" ] || { unmeasured image_size_ratio "out/initramfs.cpio.gz is missing (make image)"; return; }
+	echo "== image: out/initramfs.img against Debian's initramfs-tools image"
+	[ -s "$ours" ] || { unmeasured image_size_ratio "out/initramfs.img is missing (make image)"; return; }
 	deb=$(ls "$FSM_ROOT"/dl/linux-image-*.deb 2>/dev/null | head -n 1)
 	[ -n "$deb" ] || { unmeasured image_size_ratio "no kernel package in dl/ (the image was built with KERNEL=, so there is no Debian kernel to compare with)"; return; }
 	kver=$(dpkg-deb -f "$deb" Package) kver=${kver#linux-image-}
@@ -79,7 +79,7 @@ bench_image() {
 	figure image_size_ratio "$(jq -n --argjson a "$a" --argjson b "$b" --argjson ua "$ua" --argjson ub "$ub" \
 		--arg kver "$kver" --arg itv "$itv" --arg conf "${conf% }" '
 		{value: ($a / $b), goal: "as small as it can be (no fixed goal)",
-		 ours: {file: "out/initramfs.cpio.gz", bytes: $a, unpacked_bytes: $ua, compression: "gzip -9"},
+		 ours: {file: "out/initramfs.img", bytes: $a, unpacked_bytes: $ua, compression: ($ENV.INITRAMFS_COMPRESS // "zstd")},
 		 debian: {file: "build/bench/debian-initrd.img", bytes: $b, unpacked_bytes: $ub,
 		          kernel: $kver, initramfs_tools: $itv, config: $conf},
 		 unpacked_ratio: (if $ua == null or $ub == null then null else $ua / $ub end)}')"
@@ -88,5 +88,5 @@ bench_image() {
 	cmd "debootstrap --variant=minbase --include=initramfs-tools,busybox,zstd,linux-base $suite ROOT MIRROR"
 	cmd "dpkg-deb -x dl/$(basename "$deb") KDIR && cp -a KDIR/lib/modules/$kver ROOT/usr/lib/modules/ && cp -a KDIR/boot/. ROOT/boot/"
 	cmd "chroot ROOT depmod $kver && chroot ROOT mkinitramfs -o /tmp/initrd.img $kver"
-	cmd "stat -c %s out/initramfs.cpio.gz build/bench/debian-initrd.img"
+	cmd "stat -c %s out/initramfs.img build/bench/debian-initrd.img"
 }

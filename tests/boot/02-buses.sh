@@ -9,7 +9,7 @@
 
 # bus and the driver that must have been loaded for it
 for pair in nvme:nvme virtio-scsi:virtio_scsi ahci:ahci ide:ata_piix megasas:megaraid_sas \
-	pvscsi:vmw_pvscsi lsi:sym53c8xx uas:uas; do
+	pvscsi:vmw_pvscsi lsi:sym53c8xx uas:uas usb:usb_storage; do
 	bus=${pair%%:*} driver=${pair#*:}
 	boot "$bus" --disks 2 --size 256M --disk-bus "$bus" --timeout 300 --plan "$(dirname "$0")/smoke.ini"
 	expect_status "$bus: the run completes (exit 0)" 0

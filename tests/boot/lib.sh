@@ -18,7 +18,7 @@
 #   skip_all REASON                  the whole file cannot run here: one skip line, exit
 #   hello_initrd                     prints the path of a tiny initramfs with out/hello-init
 #
-# KERNEL and INITRD are the image (out/vmlinuz, out/initramfs.cpio.gz; FSM_TEST_KERNEL and
+# KERNEL and INITRD are the image (out/vmlinuz, out/initramfs.img; FSM_TEST_KERNEL and
 # FSM_TEST_INITRD override them).
 # Run by tests/run, the lines go to the harness (fd 3) and are counted there; run alone
 # (bash tests/boot/00-runner.sh) they go to the terminal.
@@ -32,7 +32,7 @@ FSM_BOOT_TIMEOUT=${FSM_BOOT_TIMEOUT:-600}
 # The image every boot uses unless a test passes --kernel/--initrd itself; the variables let
 # a developer try the tests on another image.
 KERNEL=${FSM_TEST_KERNEL:-$FSM_ROOT/out/vmlinuz}
-INITRD=${FSM_TEST_INITRD:-$FSM_ROOT/out/initramfs.cpio.gz}
+INITRD=${FSM_TEST_INITRD:-$FSM_ROOT/out/initramfs.img}
 # fd 3 is the harness; alone, the terminal.
 { true >&3; } 2>/dev/null || exec 3>&1
 RUN= BOOT_STATUS=
@@ -151,7 +151,7 @@ sha256_unchanged() { # CHECK IMAGE
 # A tiny newc initramfs holding only out/hello-init as /init (the kernel's built-in
 # initramfs supplies /dev/console). Rebuilt when out/hello-init is newer.
 hello_initrd() {
-	local dir=$FSM_ROOT/build/hello img=$FSM_ROOT/build/hello/initramfs.cpio.gz
+	local dir=$FSM_ROOT/build/hello img=$FSM_ROOT/build/hello/initramfs.img
 	local init=$FSM_ROOT/out/hello-init
 	[ -x "$init" ] || return 1
 	if [ ! -s "$img" ] || [ "$init" -nt "$img" ]; then

@@ -21,7 +21,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-IMG=out/initramfs.cpio.gz
+IMG=out/initramfs.img
 
 ok() { echo "ok - image/$1"; }
 fail() { echo "FAIL - image/$1: $2"; shift 2; for l in "$@"; do echo "# $l"; done; }
@@ -33,21 +33,21 @@ KREL=$(cat build/modules/kernel-release 2>/dev/null)
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(sed -n 's/^SOURCE_DATE_EPOCH ?= *//p' Makefile)}
 export SOURCE_DATE_EPOCH
 pkgs=(build/busybox/dest build/mdadm/dest build/e2fsprogs/dest build/xfsprogs/dest build/fio/dest)
-recipes/pack "$TMP/t1" "$TMP/a.cpio.gz" out/init build/modules "${pkgs[@]}" 2>"$TMP/pack.log"
+recipes/pack "$TMP/t1" "$TMP/a.img" out/init build/modules "${pkgs[@]}" 2>"$TMP/pack.log"
 sleep 1 # a different wall clock must not matter
-recipes/pack "$TMP/t2" "$TMP/b.cpio.gz" out/init build/modules "${pkgs[@]}" 2>>"$TMP/pack.log"
-if [ "$(sum "$TMP/a.cpio.gz")" = "$(sum "$TMP/b.cpio.gz")" ] && [ "$(sum "$TMP/a.cpio.gz")" = "$(sum "$IMG")" ]; then
+recipes/pack "$TMP/t2" "$TMP/b.img" out/init build/modules "${pkgs[@]}" 2>>"$TMP/pack.log"
+if [ "$(sum "$TMP/a.img")" = "$(sum "$TMP/b.img")" ] && [ "$(sum "$TMP/a.img")" = "$(sum "$IMG")" ]; then
 	ok reproducible
 else
 	fail reproducible "two packs of the same inputs differ, or differ from $IMG" \
-		"$(sha256sum "$TMP"/?.cpio.gz "$IMG" 2>&1)" "$(cat "$TMP/pack.log")"
+		"$(sha256sum "$TMP"/?.img "$IMG" 2>&1)" "$(cat "$TMP/pack.log")"
 fi
 
 # own-kernel
 byok=build/byok
 if make -s OUT=$byok KERNEL=build/linux/dest/vmlinuz MODULES="build/linux/dest/lib/modules/$KREL" \
-	$byok/initramfs.cpio.gz $byok/vmlinuz > "$TMP/byok.log" 2>&1; then
-	if cmp -s $byok/initramfs.cpio.gz "$IMG" && cmp -s $byok/vmlinuz out/vmlinuz; then
+	$byok/initramfs.img $byok/vmlinuz > "$TMP/byok.log" 2>&1; then
+	if cmp -s $byok/initramfs.img "$IMG" && cmp -s $byok/vmlinuz out/vmlinuz; then
 		ok own-kernel
 	else
 		fail own-kernel "the image built from KERNEL=/MODULES= paths differs from the default one" \
@@ -58,7 +58,7 @@ else
 fi
 
 # incremental: -W pretends the file changed, -n prints what would run.
-make -n -W init/core/cmdline.c out/initramfs.cpio.gz > "$TMP/inc.log" 2>&1
+make -n -W init/core/cmdline.c out/initramfs.img > "$TMP/inc.log" 2>&1
 if grep -q 'musl-gcc' "$TMP/inc.log" && grep -q 'recipes/pack' "$TMP/inc.log" &&
 	! grep -qE 'recipes/(step|linux/closure)' "$TMP/inc.log"; then
 	ok incremental
@@ -68,11 +68,11 @@ fi
 
 # modules
 mkdir -p "$TMP/root"
-(cd "$TMP/root" && gzip -dc "$ROOT/$IMG" | cpio -id --quiet 2>/dev/null)
+(cd "$TMP/root" && "$ROOT/recipes/compress" -d "$ROOT/$IMG" | cpio -id --quiet 2>/dev/null)
 mdir=$TMP/root/lib/modules/$KREL
 missing=()
 while read -r m; do
-	m=${m%%#*}; m=${m//[[:space:]]/}
+	m=${m%%#*}; read -r m _ <<<"$m" || true
 	[ -n "$m" ] || continue
 	grep -qE "/${m//_/[-_]}\.ko:" "$mdir/modules.dep" 2>/dev/null || missing+=("$m")
 done < recipes/linux/modules.list
@@ -98,7 +98,7 @@ while read -r _ path size hash; do
 	[ -f "$path" ] || { bad+=("$path: missing"); continue; }
 	[ "$(stat -c %s "$path")" = "$size" ] && [ "$(sum "$path")" = "$hash" ] || bad+=("$path: size or sha256 differs")
 done < <(grep '^output ' out/MANIFEST)
-grep -q '^output out/initramfs.cpio.gz ' out/MANIFEST || bad+=("no output line for the image")
+grep -q '^output out/initramfs.img ' out/MANIFEST || bad+=("no output line for the image")
 if [ ${#bad[@]} = 0 ]; then ok manifest; else fail manifest "${bad[0]}" "${bad[@]}"; fi
 
 # fio: the image's own binary, run here (it is static, so the host runs it as the guest does).
@@ -150,14 +150,14 @@ static_problems() {
 	echo "binaries $n"
 }
 simg=${FSM_TEST_INITRD:-$IMG}
-missing=$(for t in file cpio gzip; do command -v "$t" >/dev/null || printf ' %s' "$t"; done)
+missing=$(for t in file cpio gzip zstd xz; do command -v "$t" >/dev/null || printf ' %s' "$t"; done)
 if [ -n "$missing" ]; then
 	fail static "missing tools:$missing (make deps)"
 elif [ ! -s "$simg" ]; then
 	fail static "$simg is missing (make image)"
 elif ! mkdir -p "$TMP/static" ||
-	! (gzip -dc "$simg" 2>/dev/null | (cd "$TMP/static" && cpio -i -d --quiet --no-absolute-filenames 2>/dev/null)); then
-	fail static "cannot unpack $simg as a gzipped cpio"
+	! (recipes/compress -d "$simg" 2>/dev/null | (cd "$TMP/static" && cpio -i -d --quiet --no-absolute-filenames 2>/dev/null)); then
+	fail static "cannot unpack $simg as a compressed cpio (recipes/compress -d)"
 else
 	static_problems "$TMP/static" >"$TMP/static.log"
 	nbin=$(sed -n 's/^binaries //p' "$TMP/static.log")

@@ -58,6 +58,9 @@ golden text-truncated    truncated.txt         report "$F/truncated.jsonl"
 golden text-unusable     unusable.txt          report "$F/unusable.jsonl"
 golden text-ignored      ignored.txt           report "$F/ignored.jsonl"
 golden compare-ignored   compare-ignored.txt   compare "$F/ignored-old.jsonl" "$F/ignored.jsonl"
+golden text-series       series.txt            report "$F/series.jsonl"
+golden md-series         series.md             report --format md "$F/series.jsonl"
+golden json-series       series.json           report --format json "$F/series.jsonl"
 golden by          run-b-by.txt          report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        report "$F/real-smoke"
@@ -239,6 +242,45 @@ if "$FSM" html "$F/run-a.jsonl" "$F/run-b.jsonl" -o "$html" 2>"$TMP/err"; then
 	fi
 else
 	fail html "fsmatrix html exited with status $?"
+	sed 's/^/#   /' "$TMP/err" | head -n 5
+fi
+
+# HTML time series, on a real run of tests/plans/series.ini (boot test 30-series; 8 cells on a
+# disk and a raid5, ext4 under two mount sets): a chart per cell and, for each workload on
+# each array, one overlaying the mounts; rendered by headless Chromium without console
+# errors, every line drawn.
+html=$TMP/series.html
+if "$FSM" html "$F/real-series.jsonl" -o "$html" 2>"$TMP/err"; then
+	ncell=$(grep -c '<svg [^>]*class="chart series"' "$html")
+	nover=$(grep -c '<svg [^>]*class="chart overlay"' "$html")
+	chrome=$(command -v chromium || command -v chromium-browser || true)
+	if [ "$ncell" != 8 ] || [ "$nover" != 4 ]; then
+		fail html-series "$ncell cell charts (want 8) and $nover overlays (want 4)"
+	elif [ -z "$chrome" ]; then
+		skip html-series "chromium is not installed (make deps)"
+	else
+		flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+		       --disable-background-networking --disable-component-update --disable-sync
+		       --user-data-dir="$TMP/chrome-series" --window-size=1280,4000)
+		timeout 120 "$chrome" "${flags[@]}" --enable-logging=stderr --v=0 \
+			--screenshot="$TMP/series.png" "file://$html" >"$TMP/series-shot.log" 2>&1
+		timeout 120 "$chrome" "${flags[@]}" --dump-dom "file://$html" >"$TMP/series-dom.html" 2>"$TMP/series-dom.log"
+		size=$(stat -c %s "$TMP/series.png" 2>/dev/null || echo 0)
+		# per cell: write, Dirty, Writeback; per overlay: a line per mount
+		nline=$(grep -o '<polyline fill="none" stroke="[^"]*" stroke-width="1.5" points="[0-9]' "$TMP/series-dom.html" | wc -l)
+		if [ "$size" -lt 20000 ]; then
+			fail html-series "no screenshot, or a blank one ($size bytes)"
+		elif [ "$nline" -lt $((8 * 3 + 4 * 2)) ]; then
+			fail html-series "the rendered page draws $nline lines, want $((8 * 3 + 4 * 2))"
+		elif grep -Eh 'Uncaught|ERROR:CONSOLE|CONSOLE\(' "$TMP/series-shot.log" "$TMP/series-dom.log" >"$TMP/console"; then
+			fail html-series "console errors in the page"
+			sed 's/^/#   /' "$TMP/console" | head -n 5
+		else
+			ok "html-series ($size-byte PNG, $ncell cell charts, $nover overlays, $nline lines)"
+		fi
+	fi
+else
+	fail html-series "fsmatrix html exited with status $?"
 	sed 's/^/#   /' "$TMP/err" | head -n 5
 fi
 

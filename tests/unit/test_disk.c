@@ -25,7 +25,7 @@ static const struct want {
 } want[] = {
 	{ "nvme0n1", "nvme", "pci-0000:00:0e.0-nvme-1", "FSMNVME0", "QEMU NVMe Ctrl",
 	  "eui.0011223344556677", "", "", 131072, 0, 0, 0, 0, "", 4096 },
-	{ "sda", "usb", "pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0", "", "Flash Disk", "", "", "",
+	{ "sda", "usb", "pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0", "FSMSTICK0001", "Flash Disk", "", "", "",
 	  131072, 1, 0, 0, 0, "", 512 },
 	{ "sdb", "sata", "pci-0000:00:1f.2-ata-1", "", "QEMU HARDDISK",
 	  "t10.ATA     QEMU HARDDISK                           QM00001", "data", "", 131072,

@@ -91,6 +91,20 @@ static void test_match(void)
 		      rows[i].alias, match_of(rows[i].alias), rows[i].mods);
 }
 
+/* A module that serves only CPUs with a feature is left out on a CPU without it. */
+static void test_wrong_cpu(void)
+{
+	const char *sse42 = "cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0094,00C0";
+	const char *qemu64 = "cpu:type:x86,ven0000fam0006mod0006:feature:,0000,0001,0002,00C0";
+	int intel = kmod_find(&db, "crc32c_intel"), generic = kmod_find(&db, "crc32c_generic");
+	CHECK(intel >= 0 && generic >= 0, "fixture lacks crc32c_intel or crc32c_generic");
+	CHECK(kmod_wrong_cpu(&db, intel, qemu64) == 1, "crc32c_intel on a CPU without SSE4.2");
+	CHECK(kmod_wrong_cpu(&db, intel, sse42) == 0, "crc32c_intel on a CPU with SSE4.2");
+	CHECK(kmod_wrong_cpu(&db, generic, qemu64) == 0, "crc32c_generic has no CPU alias");
+	CHECK(kmod_wrong_cpu(&db, intel, "") == 0, "unknown CPU: load and let the kernel say");
+	CHECK(kmod_wrong_cpu(&db, intel, NULL) == 0, "unknown CPU (NULL)");
+}
+
 static void test_names(void)
 {
 	char out[64];
@@ -154,6 +168,7 @@ int main(void)
 	if (rc == 0) {
 		test_order();
 		test_match();
+		test_wrong_cpu();
 		test_names();
 	}
 	test_errors();

@@ -102,7 +102,14 @@ static void test_defaults(void)
 	CHECK_INT(p.drop_caches, 1);
 	CHECK_INT(p.timeout_s, 30 * 60);
 	CHECK_INT(p.retries, 1);
+	CHECK_INT(p.monitor_ms, 100);
 	CHECK_INT(p.arrays[0].level, LEVEL_NONE);
+	/* the sampler off, and a period in seconds */
+	CHECK_INT(parse("[global]\nmonitor = off\n" MIN_PLAN), 0);
+	CHECK_INT(p.monitor_ms, 0);
+	CHECK_INT(parse("[global]\nmonitor = 2s\n" MIN_PLAN), 0);
+	CHECK_INT(p.monitor_ms, 2000);
+	CHECK_INT(parse(MIN_PLAN), 0);
 	CHECK_INT(p.arrays[0].devices, 1);
 	CHECK_INT(p.arrays[0].nchunk, 0);
 	CHECK_INT(p.fs[0].nmount, 1);
@@ -125,6 +132,7 @@ static void test_values(void)
 		"drop_caches = no\n"
 		"timeout = 2h\n"
 		"retries = 0\n"
+		"monitor = 250ms\n"
 		"\t[array r10]\n"
 		"level = 10\ndevices = 4\nmissing = 2\nchunk = 16k, 64K ,1m\n"
 		"layout = f2\nbitmap = internal\noptions = --name \"my array\" --verbose\n"
@@ -140,6 +148,7 @@ static void test_values(void)
 	CHECK_INT(p.drop_caches, 0);
 	CHECK_INT(p.timeout_s, 7200);
 	CHECK_INT(p.retries, 0);
+	CHECK_INT(p.monitor_ms, 250);
 	CHECK_INT(p.arrays[0].level, 10);
 	CHECK_INT(p.arrays[0].nchunk, 3);
 	CHECK_INT(p.arrays[0].chunk[1], 65536);
@@ -186,7 +195,7 @@ static const struct bad {
 	{ MIN_PLAN "[fs f]\n", "t.ini:8: duplicate section [fs f] (first at line 3)", 1 },
 	/* Keys. */
 	{ "[global]\nrepaet = 2\n" MIN_PLAN, "t.ini:2: unknown key \"repaet\" in [global] (known: "
-	  "name, repeat, resync, drop_caches, timeout, retries)", 1 },
+	  "name, repeat, resync, drop_caches, timeout, retries, monitor)", 1 },
 	{ "[array a]\nlevel = none\nsize = 1g\n" MIN_TAIL, "t.ini:3: unknown key \"size\" in "
 	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options)", 1 },
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
@@ -208,6 +217,12 @@ static const struct bad {
 	  "t.ini:2: timeout: expected a duration such as 90s, 30m or 2h (timeout = 30 m)", 1 },
 	{ "[global]\ntimeout = 1d\n" MIN_PLAN,
 	  "t.ini:2: timeout: expected a duration such as 90s, 30m or 2h (timeout = 1d)", 1 },
+	{ "[global]\nmonitor = 5ms\n" MIN_PLAN, "t.ini:2: monitor: expected off or a period from "
+	  "10ms to 60s, such as 100ms or 1s (monitor = 5ms)", 1 },
+	{ "[global]\nmonitor = 100\n" MIN_PLAN, "t.ini:2: monitor: expected off or a period from "
+	  "10ms to 60s, such as 100ms or 1s (monitor = 100)", 1 },
+	{ "[global]\nmonitor = 2m\n" MIN_PLAN, "t.ini:2: monitor: expected off or a period from "
+	  "10ms to 60s, such as 100ms or 1s (monitor = 2m)", 1 },
 	{ "[global]\nname = my plan\n" MIN_PLAN, "t.ini:2: name: expected a name of letters, "
 	  "digits, '.', '_' or '-', at most 47 long (name = my plan)", 1 },
 	{ "[array a]\nlevel = 7\n" MIN_TAIL,
@@ -348,7 +363,7 @@ static void test_bad(void)
 	}
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
-		  "resync, drop_caches, timeout, retries)");
+		  "resync, drop_caches, timeout, retries, monitor)");
 }
 
 /* What a user sees after the first error of a line is fixed by adding another. */

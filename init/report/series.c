@@ -1,0 +1,168 @@
+/* report/series.c: the time series inside the cells ("series" records): each ok repeat's
+ * record is attached to its cell with the figures core/series.c derives from it (peak and
+ * p99 write throughput, the longest stall, max Dirty, the busiest member), the cell's
+ * figures over its repeats, and the stalls the report lists under Problems. */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double *report_series_column(json_t *rec, const char *name, size_t n)
+{
+	json_t *cols = json_object_get(rec, "columns"), *rows = json_object_get(rec, "rows"), *v;
+	size_t i, ci = (size_t)-1;
+	json_array_foreach(cols, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+			ci = i;
+	if (ci == (size_t)-1 || n == 0)
+		return NULL;
+	double *out = malloc(n * sizeof *out);
+	for (i = 0; out && i < n; i++) {
+		json_t *x = json_array_get(json_array_get(rows, i), ci);
+		out[i] = json_is_number(x) ? json_number_value(x) : 0;
+	}
+	return out;
+}
+
+/* The figures of one record; -1 when it lacks t or write_mbps. */
+static int record_figs(json_t *rec, struct rseries *s)
+{
+	size_t n = json_array_size(json_object_get(rec, "rows"));
+	json_t *members = json_object_get(rec, "members");
+	size_t nm = json_array_size(members);
+	double *t = report_series_column(rec, "t", n), *w = report_series_column(rec, "write_mbps", n);
+	double *d = report_series_column(rec, "dirty_mb", n), *wb = report_series_column(rec, "writeback_mb", n);
+	double *util[SAMPLE_DISKS_MAX] = { 0 };
+	const char *names[SAMPLE_DISKS_MAX] = { 0 };
+	int nd = 0, rc = -1;
+	char col[64];
+	/* the members; a single disk is its own busiest member */
+	for (size_t m = 0; m < nm && nd < SAMPLE_DISKS_MAX; m++, nd++) {
+		names[nd] = json_string_value(json_array_get(members, m));
+		snprintf(col, sizeof col, "%s:util_pct", names[nd] ? names[nd] : "");
+		util[nd] = report_series_column(rec, col, n);
+	}
+	if (nm == 0) {
+		names[0] = json_string_value(json_object_get(rec, "target"));
+		util[nd++] = report_series_column(rec, "util_pct", n);
+	}
+	if (t && w) {
+		if (!d)
+			d = calloc(n ? n : 1, sizeof *d);
+		series_figures(t, w, d, wb, (const double *const *)util, nd, n, &s->f);
+		snprintf(s->busiest, sizeof s->busiest, "%s",
+			 s->f.busiest >= 0 && names[s->f.busiest] ? names[s->f.busiest] : "");
+		rc = 0;
+	}
+	for (int i = 0; i < nd; i++)
+		free(util[i]);
+	free(t), free(w), free(d), free(wb);
+	return rc;
+}
+
+/* A record's attempt: 1 when it names none. */
+static json_int_t attempt_of(json_t *rec)
+{
+	json_t *a = json_object_get(rec, "attempt");
+	return json_is_integer(a) ? json_integer_value(a) : 1;
+}
+
+/* The cell record this series belongs to ended ok. */
+static int of_ok_record(const struct rrun *r, const char *id, json_t *rep, json_int_t attempt)
+{
+	size_t i;
+	json_t *rec;
+	json_array_foreach(r->records, i, rec) {
+		const char *st = json_string_value(json_object_get(rec, "status"));
+		const char *cid = json_string_value(json_object_get(rec, "cell"));
+		if (cid && st && strcmp(cid, id) == 0 && strcmp(st, "ok") == 0 &&
+		    json_equal(json_object_get(rec, "rep"), rep) &&
+		    attempt_of(rec) == attempt)
+			return 1;
+	}
+	return 0;
+}
+
+void report_series_attach(struct rrun *r)
+{
+	size_t i;
+	json_t *rec;
+	json_array_foreach(r->series, i, rec) {
+		const char *id = json_string_value(json_object_get(rec, "cell"));
+		if (!id || !of_ok_record(r, id, json_object_get(rec, "rep"), attempt_of(rec)))
+			continue;
+		for (size_t c = 0; c < r->ncells; c++) {
+			struct rcell *x = &r->cells[c];
+			if (strcmp(x->id, id) != 0)
+				continue;
+			struct rseries s = { .rec = rec, .rep = (int)json_integer_value(json_object_get(rec, "rep")) };
+			struct rseries *more = record_figs(rec, &s) == 0 ? realloc(x->ser, (x->nser + 1) * sizeof *more) : NULL;
+			if (more) {
+				x->ser = more;
+				x->ser[x->nser++] = s;
+			}
+			break;
+		}
+	}
+}
+
+static double median_of(const struct rcell *c, size_t off)
+{
+	double v[64];
+	size_t n = 0;
+	for (size_t i = 0; i < c->nser && n < 64; i++)
+		v[n++] = *(const double *)((const char *)&c->ser[i].f + off);
+	struct summary s;
+	return stats_summary(v, n, &s) == 0 ? s.median : NAN;
+}
+
+int report_series_cell(const struct rcell *c, struct series_figs *out, char *busiest, size_t len)
+{
+	memset(out, 0, sizeof *out);
+	if (!c->nser)
+		return -1;
+	out->peak_mbps = median_of(c, offsetof(struct series_figs, peak_mbps));
+	out->p99_mbps = median_of(c, offsetof(struct series_figs, p99_mbps));
+	out->max_dirty_mb = median_of(c, offsetof(struct series_figs, max_dirty_mb));
+	out->busiest_util_pct = median_of(c, offsetof(struct series_figs, busiest_util_pct));
+	out->written_mb = median_of(c, offsetof(struct series_figs, written_mb));
+	/* the worst repeat's stall: one is enough to be worth a look */
+	size_t worst = 0;
+	for (size_t i = 0; i < c->nser; i++)
+		if (c->ser[i].f.stall_s > c->ser[worst].f.stall_s)
+			worst = i;
+	out->stall_s = c->ser[worst].f.stall_s;
+	out->stall_at = c->ser[worst].f.stall_at;
+	/* the member busiest most often; the first repeat's on a tie */
+	snprintf(busiest, len, "%s", c->ser[0].busiest);
+	int best = 0;
+	for (size_t i = 0; i < c->nser; i++) {
+		int k = 0;
+		for (size_t j = 0; j < c->nser; j++)
+			k += strcmp(c->ser[i].busiest, c->ser[j].busiest) == 0;
+		if (k > best) {
+			best = k;
+			snprintf(busiest, len, "%s", c->ser[i].busiest);
+		}
+	}
+	return 0;
+}
+
+int report_series_problems(const struct rcell *c, void (*line)(void *ctx, const char *s), void *ctx)
+{
+	int n = 0;
+	for (size_t i = 0; i < c->nser; i++) {
+		const struct series_figs *f = &c->ser[i].f;
+		if (f->stall_s <= REPORT_STALL_S)
+			continue;
+		char buf[600];
+		snprintf(buf, sizeof buf, "  %s rep %d/%d: stall of %.1f s from t=%.1f s: pages dirty "
+			 "(at least %.0f MB) and no write completed on the target", c->id, c->ser[i].rep,
+			 c->reps, f->stall_s, f->stall_at, SERIES_STALL_DIRTY_MB);
+		line(ctx, buf);
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,222 @@
+/* report/svg_series.c: time series as inline SVG, no script: a small chart per cell (its
+ * first ok repeat's series: the target's write throughput, Dirty and Writeback over time, a
+ * bar per member for its mean utilisation), and per group of cells that differ only in
+ * their mount options, one chart of their write throughput overlaid, where modes part
+ * ways. */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const palette[] = { "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+				       "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac" };
+#define NPAL (sizeof palette / sizeof palette[0])
+
+/* A plot area and its scales. */
+struct area {
+	double x, y, w, h;        /* pixels */
+	double xmax, ymax;        /* data at the right and top edges */
+};
+
+/* A round top for an axis: 1, 2 or 5 times a power of ten, at least max. */
+static double nice_top(double max)
+{
+	if (!(max > 0))
+		return 1;
+	double p = pow(10, floor(log10(max)));
+	double f = max / p;
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+static double max_of(const double *v, size_t n)
+{
+	double m = 0;
+	for (size_t i = 0; v && i < n; i++)
+		m = fmax(m, v[i]);
+	return m;
+}
+
+static void polyline(FILE *f, const struct area *a, const double *t, const double *y, size_t n,
+		     const char *color, const char *title)
+{
+	if (!t || !y || !n)
+		return;
+	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%.1f,%.1f", i ? " " : "", a->x + t[i] / a->xmax * a->w,
+			a->y + a->h - fmin(y[i], a->ymax) / a->ymax * a->h);
+	fputs("\"><title>", f);
+	html_escape(f, title);
+	fputs("</title></polyline>\n", f);
+}
+
+/* The frame of an area: its base line, and the top value and unit at the left. */
+static void area_frame(FILE *f, const struct area *a, const char *unit)
+{
+	fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\" class=\"axisline\"/>"
+		"<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\" class=\"grid\"/>"
+		"<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%g</text>"
+		"<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">0</text>"
+		"<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">",
+		a->x, a->x + a->w, a->y + a->h, a->y + a->h, a->x, a->x + a->w, a->y, a->y,
+		a->x - 4, a->y + 4, a->ymax, a->x - 4, a->y + a->h, a->x - 4, a->y + a->h / 2 + 4);
+	html_escape(f, unit);
+	fputs("</text>\n", f);
+}
+
+static void time_axis(FILE *f, const struct area *a, double y)
+{
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">0</text>"
+		"<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%.1f s</text>\n",
+		a->x, y, a->x + a->w, y, a->xmax);
+}
+
+/* One bar per member: its utilisation over the whole series. */
+static void member_bars(FILE *f, const struct rseries *s, size_t n, const double *t, double x0,
+			double y0, double h)
+{
+	json_t *members = json_object_get(s->rec, "members");
+	size_t nm = json_array_size(members);
+	for (size_t m = 0; m < nm || (m == 0 && nm == 0); m++) {
+		char col[64];
+		const char *name = nm ? json_string_value(json_array_get(members, m))
+				      : json_string_value(json_object_get(s->rec, "target"));
+		snprintf(col, sizeof col, nm ? "%s:util_pct" : "util_pct", name ? name : "");
+		double *u = report_series_column(s->rec, col, n), busy = 0;
+		for (size_t i = 0; u && i < n; i++)
+			busy += u[i] * (t[i] - (i ? t[i - 1] : 0));
+		double pct = t[n - 1] > 0 ? busy / t[n - 1] : 0, bh = fmin(pct, 100) / 100 * h;
+		double x = x0 + (double)m * 22;
+		/* the outline is 100%: the bar reads as a share of it */
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"16\" height=\"%.0f\" fill=\"none\" "
+			"class=\"grid\" stroke=\"#ccc\"/>", x, y0, h);
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"16\" height=\"%.1f\" fill=\"#59a14f\">"
+			"<title>%s: %.0f%% busy</title></rect><text x=\"%.0f\" y=\"%.0f\" class=\"tick\" "
+			"text-anchor=\"middle\">%s</text>\n", x, y0 + h - bh, bh, name ? name : "?", pct,
+			x + 8, y0 + h + 14, name ? name : "?");
+		free(u);
+	}
+}
+
+/* A cell's chart: write MB/s above, Dirty and Writeback below, members' bars at the right. */
+static void cell_chart(FILE *f, const struct rcell *c)
+{
+	const struct rseries *s = &c->ser[0];
+	size_t n = json_array_size(json_object_get(s->rec, "rows"));
+	double *t = report_series_column(s->rec, "t", n), *w = report_series_column(s->rec, "write_mbps", n);
+	double *d = report_series_column(s->rec, "dirty_mb", n);
+	double *wb = report_series_column(s->rec, "writeback_mb", n);
+	if (t && w && n) {
+		double tmax = t[n - 1] > 0 ? t[n - 1] : 1;
+		struct area top = { 60, 44, 300, 96, tmax, nice_top(max_of(w, n)) };
+		struct area low = { 60, 166, 300, 56, tmax, nice_top(fmax(max_of(d, n), max_of(wb, n))) };
+		fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart series\" width=\"470\" "
+		      "height=\"250\" viewBox=\"0 0 470 250\" role=\"img\" aria-label=\"", f);
+		html_escape(f, c->id);
+		fputs("\">\n<text x=\"4\" y=\"16\" class=\"title\">", f);
+		html_escape(f, c->id);
+		fprintf(f, "</text>\n<text x=\"4\" y=\"32\" class=\"sub\">rep %d: write MB/s; Dirty "
+			"(orange) and Writeback (red) MB; bars: members' utilisation</text>\n", s->rep);
+		area_frame(f, &top, "MB/s");
+		polyline(f, &top, t, w, n, palette[0], "write MB/s");
+		area_frame(f, &low, "MB");
+		polyline(f, &low, t, d, n, palette[1], "Dirty MB");
+		polyline(f, &low, t, wb, n, palette[3], "Writeback MB");
+		time_axis(f, &low, low.y + low.h + 14);
+		member_bars(f, s, n, t, 380, 44, 178);
+		fputs("</svg>\n", f);
+	}
+	free(t), free(w), free(d), free(wb);
+}
+
+/* The cells of one group (same axes but the mount) overlaid: write MB/s over time. */
+static void overlay_chart(FILE *f, struct rcell **g, size_t ng, const char *title)
+{
+	double tmax = 0, ymax = 0;
+	for (size_t i = 0; i < ng; i++) {
+		size_t n = json_array_size(json_object_get(g[i]->ser[0].rec, "rows"));
+		double *t = report_series_column(g[i]->ser[0].rec, "t", n);
+		double *w = report_series_column(g[i]->ser[0].rec, "write_mbps", n);
+		tmax = fmax(tmax, max_of(t, n));
+		ymax = fmax(ymax, max_of(w, n));
+		free(t), free(w);
+	}
+	struct area a = { 60, 44, 440, 160, tmax > 0 ? tmax : 1, nice_top(ymax) };
+	int height = 250 + 18 * (int)ng;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart overlay\" width=\"520\" "
+		"height=\"%d\" viewBox=\"0 0 520 %d\" role=\"img\" aria-label=\"", height, height);
+	html_escape(f, title);
+	fputs("\">\n<text x=\"4\" y=\"16\" class=\"title\">", f);
+	html_escape(f, title);
+	fputs("</text>\n<text x=\"4\" y=\"32\" class=\"sub\">write MB/s of the array or disk over "
+	      "time, first ok repeat of each mount</text>\n", f);
+	area_frame(f, &a, "MB/s");
+	time_axis(f, &a, a.y + a.h + 14);
+	for (size_t i = 0; i < ng; i++) {
+		json_t *rec = g[i]->ser[0].rec;
+		size_t n = json_array_size(json_object_get(rec, "rows"));
+		double *t = report_series_column(rec, "t", n), *w = report_series_column(rec, "write_mbps", n);
+		char mount[256];
+		axis_text(g[i]->axes, "mount", mount, sizeof mount);
+		polyline(f, &a, t, w, n, palette[i % NPAL], mount);
+		double ly = a.y + a.h + 34 + 18 * (double)i;
+		fprintf(f, "<rect x=\"60\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			"<text x=\"78\" y=\"%.0f\" class=\"tick\">", ly - 10, palette[i % NPAL], ly);
+		html_escape(f, mount);
+		fputs("</text>\n", f);
+		free(t), free(w);
+	}
+	fputs("</svg>\n", f);
+}
+
+/* What a cell's group is: every axis but the mount. */
+static void group_key(const struct rcell *c, char *out, size_t len)
+{
+	static const char *const axes[] = { "array", "chunk", "fs" };
+	char w[128];
+	size_t k = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof axes / sizeof axes[0] && k < len; i++) {
+		axis_text(c->axes, axes[i], w, sizeof w);
+		if (w[0])
+			k += (size_t)snprintf(out + k, len - k, "%s%s", k ? "/" : "", w);
+	}
+}
+
+void svg_series_charts(FILE *f, struct rcell **cells, size_t n, const char *workload)
+{
+	static struct rcell *g[4096];
+	static char done[4096];
+	size_t any = 0;
+	for (size_t i = 0; i < n; i++)
+		any += cells[i]->nser > 0;
+	if (!any)
+		return;
+	fputs("<h4>Inside the cells: time series</h4>\n<div class=\"charts\">\n", f);
+	for (size_t i = 0; i < n; i++)
+		if (cells[i]->nser)
+			cell_chart(f, cells[i]);
+	fputs("</div>\n<div class=\"charts\">\n", f);
+	memset(done, 0, n < sizeof done ? n : sizeof done);
+	for (size_t i = 0; i < n && i < sizeof done; i++) {
+		char key[400], other[400];
+		size_t ng = 0;
+		if (done[i] || !cells[i]->nser)
+			continue;
+		group_key(cells[i], key, sizeof key);
+		for (size_t j = i; j < n && j < sizeof done; j++) {
+			group_key(cells[j], other, sizeof other);
+			if (!done[j] && cells[j]->nser && strcmp(key, other) == 0) {
+				done[j] = 1;
+				g[ng++] = cells[j];
+			}
+		}
+		if (ng < 2)
+			continue;
+		char title[600];
+		snprintf(title, sizeof title, "%s on %s: write throughput by mount", workload, key);
+		overlay_chart(f, g, ng, title);
+	}
+	fputs("</div>\n", f);
+}
