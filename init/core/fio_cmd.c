@@ -73,7 +73,8 @@ static int screen_line(const char *s, size_t n, int line, char *why, size_t len)
 	if (!n || *s == '#' || *s == ';' || *s == '[')
 		return 0;
 	size_t k = 0;
-	while (k < n && s[k] != '=' && s[k] != ' ' && s[k] != '\t')
+	/* "\r": a job file saved with CRLF line ends */
+	while (k < n && s[k] != '=' && s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
 		k++;
 	if (listed(path_keys, s, k)) {
 		snprintf(why, len, "line %d: %.*s is not allowed: fio runs in the cell's mount and "
@@ -98,6 +99,11 @@ int fio_unsafe(const char *text, int job_file, char *why, size_t len)
 	}
 	struct argv a;
 	char err[128];
+	for (const char *c = text; *c; c++)
+		if ((unsigned char)*c < 0x20 && *c != '\t') {
+			snprintf(why, len, "options hold a control character (0x%02x)", (unsigned char)*c);
+			return -1;
+		}
 	argv_init(&a);
 	if (argv_split(&a, text, err, sizeof err) < 0) {
 		snprintf(why, len, "%s", err);

@@ -58,7 +58,10 @@ static void test_unsafe(void)
 		  "mount and names its own files there" },
 		{ "[a]\nfilename_format=x\n", 1, "line 2: filename_format is not allowed: fio runs "
 		  "in the cell's mount and names its own files there" },
-		{ "[a]\nfilenames=1\n", 1, NULL },   /* not an option of fio's, but not a path key */
+		{ "[a]\nfilenames=1\n", 1, NULL },
+		{ "[a]\r\nrw=read\r\ndirectory\r\n", 1, "line 3: directory is not allowed: fio runs "
+		  "in the cell's mount and names its own files there" },
+		{ "--a=\"x\ny\"", 0, "options hold a control character (0x0a)" },   /* not an option of fio's, but not a path key */
 		{ "", 0, NULL },
 		{ "--rwmixread=70 --norandommap", 0, NULL },
 		{ "--filename=/dev/vdb", 0, "\"--filename=/dev/vdb\" is not allowed: fsmatrix runs "
