@@ -203,7 +203,13 @@ static int load_parallel(const int *want, int nwant)
 		int n = kmod_order(&db, mine, nmine, done, order, LOADS_MAX);
 		pids[g] = -1;
 		fds[g] = -1;
-		if (n < 0 || pipe2(p, O_CLOEXEC) < 0 || (pids[g] = fork()) < 0) {
+		int forked = n >= 0 && pipe2(p, O_CLOEXEC) == 0;
+		if (forked && (pids[g] = fork()) < 0) {
+			close(p[0]);
+			close(p[1]);
+			forked = 0;
+		}
+		if (!forked) {
 			fails += load_set(mine, nmine);   /* no child: here, one after the other */
 			continue;
 		}

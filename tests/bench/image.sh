@@ -21,12 +21,9 @@ _mirror() {
 }
 
 _unpacked_size() { # IMAGE: bytes of the cpio archive(s) inside, whatever the compressor
-	case $(file -b "$1") in
-	gzip*) gzip -dc "$1" | wc -c ;;
-	Zstandard*) zstd -dc "$1" 2>/dev/null | wc -c ;;
-	XZ*) xz -dc "$1" | wc -c ;;
-	*) echo null ;;
-	esac
+	local n
+	n=$("$FSM_ROOT/recipes/compress" -d "$1" 2>/dev/null | wc -c)
+	[ "$n" -gt 0 ] && echo "$n" || echo null
 }
 
 bench_image() {

@@ -15,15 +15,7 @@ mkfifo "$RUN.in"
 	--timeout 180 --append "fsmatrix.shell=now" <"$RUN.in" >"$RUN.out" 2>&1 &
 booting=$!
 exec 4>"$RUN.in"
-typed=no
-for _ in $(seq 240); do
-	if grep -q 'starting a shell on the console' "$RUN/console.log" 2>/dev/null; then
-		sleep 2
-		printf 'poweroff\n' >&4 && typed=yes
-		break
-	fi
-	sleep 0.5
-done
+type_at_shell "$RUN/console.log" 4 $'poweroff\n'
 wait "$booting"
 BOOT_STATUS=$?
 exec 4>&-

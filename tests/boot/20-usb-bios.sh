@@ -16,6 +16,6 @@ check "a copy of the stick holds the smoke plan and boots 'run' on serial:fsmtes
 boot main --boot-disk "$stick" --firmware bios --disks 1 --size 256M --timeout 400
 expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_console "SeaBIOS started syslinux from the stick" 'SYSLINUX 6\.'
-expect_console "syslinux loaded the kernel and initramfs from the stick" 'Loading /initramfs\.cpio\.gz'
+expect_console "syslinux loaded the kernel and initramfs from the stick" 'Loading /initramfs\.img'
 expect_no_console "booted without EFI" '\] efi: EFI v'
 expect_stick_smoke_run

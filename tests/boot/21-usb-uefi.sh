@@ -17,6 +17,6 @@ check "a copy of the stick holds the smoke plan and boots 'run' on serial:fsmtes
 boot main --boot-disk "$stick" --firmware uefi --disks 1 --size 256M --timeout 400
 expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_console_text "OVMF started EFI/BOOT/BOOTX64.EFI from the stick" 'BdsDxe: starting Boot[0-9A-F]+'
-expect_console_text "syslinux loaded the kernel and initramfs from the stick" 'Loading /initramfs\.cpio\.gz'
+expect_console_text "syslinux loaded the kernel and initramfs from the stick" 'Loading /initramfs\.img'
 expect_console "the kernel booted through EFI" '\] efi: EFI v'
 expect_stick_smoke_run

@@ -17,7 +17,7 @@ check "a copy of out/pxe boots 'run' on serial:fsmtest*" \
 boot main --pxe "$tftp" --disks 1 --size 256M --plan "$(dirname "$0")/smoke.ini" --timeout 400
 expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_console "pxelinux.0 came over TFTP and started" 'PXELINUX 6\.'
-expect_console "pxelinux loaded the kernel and initramfs over TFTP" 'Loading initramfs\.cpio\.gz'
+expect_console "pxelinux loaded the kernel and initramfs over TFTP" 'Loading initramfs\.img'
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
 expect_record "header: the kernel command line is pxelinux.cfg's run entry" \
 	'select(.type == "header") | .kernel.cmdline | test("BOOT_IMAGE=vmlinuz .*fsmatrix\\.disks=serial:fsmtest\\*")'
@@ -34,7 +34,7 @@ expect_result_record "the results disk holds the trailer" '.type == "trailer"'
 boot ipxe --pxe "$PXE_DIR" --pxe-file boot.ipxe --disks 1 --size 64M --plan "$(dirname "$0")/smoke.ini" --timeout 300
 expect_status "boot.ipxe: the run completes (exit 0)" 0
 expect_record "boot.ipxe: its command line, a dry run naming no disk" \
-	'select(.type == "header") | (.kernel.cmdline | test("initrd=initramfs\\.cpio\\.gz .*fsmatrix\\.dry=1") and (test("fsmatrix\\.disks=") | not))'
+	'select(.type == "header") | (.kernel.cmdline | test("initrd=initramfs\\.img .*fsmatrix\\.dry=1") and (test("fsmatrix\\.disks=") | not))'
 expect_record "boot.ipxe: the test disk was seen and not taken" \
 	'select(.type == "header") | .disks[] | select(.serial == "fsmtest0") | .verdict == "not-named"'
 expect_record "boot.ipxe: the trailer: no disk taken" 'select(.type == "trailer") | .disks_taken == 0'

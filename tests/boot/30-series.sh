@@ -23,6 +23,12 @@ pairs='[.[] | select(.type == "cell" and .status == "ok")] as $cells
 	| [.[] | select(.type == "series")] as $series
 	| [$cells[] | . as $c | {c: $c, s: ([$series[] | select(.cell == $c.cell and .rep == $c.rep
 		and .attempt == $c.attempt)] | first)}]'
+# Each pair's bytes written by the series (write MB/s times each interval) over the cell's own
+# bytes, for the cells of one workload type.
+ratios='def ratios($w): map(select(.c.axes.wtype == $w) | .c.result.bytes as $b
+	| (reduce .s.rows[] as $r ({prev: 0, sum: 0};
+		{prev: $r[0], sum: (.sum + $r[1] * ($r[0] - .prev) * 1e6)}) | .sum) as $sum
+	| {cell: .c.cell, ratio: ($sum / $b)});'
 common='["t","write_mbps","read_mbps","util_pct","dirty_mb","writeback_mb","dirtied_mbps",
 	"written_mbps","cpu_user_pct","cpu_sys_pct","cpu_iowait_pct"]'
 
@@ -39,18 +45,12 @@ check "rows: one number per column, t rising, covering the workload" all_records
 		| ($s.rows | length) > 5 and ($s.rows | all(length == ($s.columns | length)))
 		and ([$s.rows[][0]] | . == sort) and ($s.span_s >= ($r.total_s // ($r.time_s + $r.sync_s))))
 	| all'
-check "seqwrite: bytes written per interval add up to the workload's within 5%" all_records "$pairs"'
-	| map(select(.c.axes.wtype == "seqwrite") | .c.result.bytes as $b
-		| (.s | [.rows[] ] | reduce .[] as $r ({prev: 0, sum: 0};
-			{prev: $r[0], sum: (.sum + $r[1] * ($r[0] - .prev) * 1e6)}) | .sum) as $sum
-		| {cell: .c.cell, ratio: ($sum / $b)})
+check "seqwrite: bytes written per interval add up to the workload's within 5%" all_records "$ratios$pairs"'
+	| ratios("seqwrite")
 	| if length != 4 then "seqwrite cells: \(length)"
 	  else (map(select(.ratio < 0.95 or .ratio > 1.05)) | if length == 0 then true else "off: \(.)" end) end'
-check "smallfiles: at least the file data was written" all_records "$pairs"'
-	| map(select(.c.axes.wtype == "smallfiles") | .c.result.bytes as $b
-		| (.s | [.rows[] ] | reduce .[] as $r ({prev: 0, sum: 0};
-			{prev: $r[0], sum: (.sum + $r[1] * ($r[0] - .prev) * 1e6)}) | .sum) as $sum
-		| {cell: .c.cell, ratio: ($sum / $b)})
+check "smallfiles: at least the file data was written" all_records "$ratios$pairs"'
+	| ratios("smallfiles")
 	| if length != 4 then "smallfiles cells: \(length)"
 	  else (map(select(.ratio < 0.95)) | if length == 0 then true else "short: \(.)" end) end'
 check "the members' writes: each raid5 member wrote (parity included)" all_records "$pairs"'

@@ -50,15 +50,8 @@ q=$(printf '%q ' "$FSM_ROOT/qemu/run" --run-dir "$RUN" --kernel "$KERNEL" --init
 script -qfec "$q" "$ts" <"$ts.in" >/dev/null 2>&1 &
 booting=$!
 exec 4>"$ts.in"
-typed=no
-for _ in $(seq 240); do
-	# the prompt is the last thing on the terminal, with no newline after it
-	if grep -q 'starting a shell on the console' "$ts" 2>/dev/null && [ "$(tail -c 2 "$ts")" = "# " ]; then
-		printf 'poweroff\r' >&4 && typed=yes
-		break
-	fi
-	sleep 0.5
-done
+# the prompt is the last thing on the terminal, with no newline after it
+type_at_shell "$ts" 4 $'poweroff\r' prompt
 wait "$booting"
 BOOT_STATUS=$?
 exec 4>&-

@@ -163,3 +163,19 @@ hello_initrd() {
 	fi
 	printf '%s\n' "$img"
 }
+
+# type_at_shell FILE FD TEXT [prompt]: once FILE shows /init starting its shell on the console
+# (with "prompt": and the shell's "# " prompt is the last thing in it; without, 2 s after),
+# writes TEXT to descriptor FD and sets typed=yes; else, after 120 s, typed=no.
+type_at_shell() {
+	typed=no
+	for _ in $(seq 240); do
+		if grep -q 'starting a shell on the console' "$1" 2>/dev/null &&
+			{ [ "${4:-}" != prompt ] || [ "$(tail -c 2 "$1")" = "# " ]; }; then
+			[ "${4:-}" = prompt ] || sleep 2
+			printf '%s' "$3" >&"$2" && typed=yes
+			return
+		fi
+		sleep 0.5
+	done
+}

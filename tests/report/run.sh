@@ -205,6 +205,21 @@ else
 	sed 's/^/#   /' "$TMP/err" | head -n 5
 fi
 
+# Headless Chromium renders a page twice: a screenshot ($TMP/NAME.png) and the DOM after its
+# scripts ran ($TMP/NAME-dom.html), each with the browser's console on its log.
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+render_page() { # HTML NAME HEIGHT
+	local flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+		--disable-background-networking --disable-component-update --disable-sync
+		--user-data-dir="$TMP/chrome-$2" --window-size=1280,"$3")
+	timeout 120 "$CHROME" "${flags[@]}" --enable-logging=stderr --v=0 \
+		--screenshot="$TMP/$2.png" "file://$1" >"$TMP/$2-shot.log" 2>&1
+	timeout 120 "$CHROME" "${flags[@]}" --dump-dom "file://$1" >"$TMP/$2-dom.html" 2>"$TMP/$2-dom.log"
+}
+page_errors() { # NAME: true when the page's scripts logged an error ($TMP/NAME-console)
+	grep -Eh 'Uncaught|ERROR:CONSOLE|CONSOLE\(' "$TMP/$1-shot.log" "$TMP/$1-dom.log" >"$TMP/$1-console"
+}
+
 # HTML: self-contained, with SVG charts, rendered by headless Chromium without console errors.
 html=$TMP/report.html
 if "$FSM" html "$F/run-a.jsonl" "$F/run-b.jsonl" -o "$html" 2>"$TMP/err"; then
@@ -215,27 +230,21 @@ if "$FSM" html "$F/run-a.jsonl" "$F/run-b.jsonl" -o "$html" 2>"$TMP/err"; then
 	else
 		ok html-self-contained
 	fi
-	chrome=$(command -v chromium || command -v chromium-browser || true)
-	if [ -z "$chrome" ]; then
+	if [ -z "$CHROME" ]; then
 		skip html-chromium "chromium is not installed (make deps)"
 	else
-		flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
-		       --disable-background-networking --disable-component-update --disable-sync
-		       --user-data-dir="$TMP/chrome" --window-size=1280,2000)
-		timeout 120 "$chrome" "${flags[@]}" --enable-logging=stderr --v=0 \
-			--screenshot="$TMP/report.png" "file://$html" >"$TMP/shot.log" 2>&1
-		timeout 120 "$chrome" "${flags[@]}" --dump-dom "file://$html" >"$TMP/dom.html" 2>"$TMP/dom.log"
+		render_page "$html" report 2000
 		size=$(stat -c %s "$TMP/report.png" 2>/dev/null || echo 0)
-		nsvg=$(grep -o '<svg' "$TMP/dom.html" | wc -l)
-		nrect=$(grep -o '<rect' "$TMP/dom.html" | wc -l)
+		nsvg=$(grep -o '<svg' "$TMP/report-dom.html" | wc -l)
+		nrect=$(grep -o '<rect' "$TMP/report-dom.html" | wc -l)
 		if [ "$size" -lt 20000 ]; then
 			fail html-chromium "no screenshot, or a blank one ($size bytes)"
-			sed 's/^/#   /' "$TMP/shot.log" | tail -n 5
+			sed 's/^/#   /' "$TMP/report-shot.log" | tail -n 5
 		elif [ "$nsvg" -lt 4 ] || [ "$nrect" -lt 8 ]; then
 			fail html-chromium "the rendered page has $nsvg charts and $nrect bars"
-		elif grep -Eh 'Uncaught|ERROR:CONSOLE|CONSOLE\(' "$TMP/shot.log" "$TMP/dom.log" >"$TMP/console"; then
+		elif page_errors report; then
 			fail html-chromium "console errors in the page"
-			sed 's/^/#   /' "$TMP/console" | head -n 5
+			sed 's/^/#   /' "$TMP/report-console" | head -n 5
 		else
 			ok "html-chromium ($size-byte PNG, $nsvg charts, $nrect bars)"
 		fi
@@ -253,18 +262,12 @@ html=$TMP/series.html
 if "$FSM" html "$F/real-series.jsonl" -o "$html" 2>"$TMP/err"; then
 	ncell=$(grep -c '<svg [^>]*class="chart series"' "$html")
 	nover=$(grep -c '<svg [^>]*class="chart overlay"' "$html")
-	chrome=$(command -v chromium || command -v chromium-browser || true)
 	if [ "$ncell" != 8 ] || [ "$nover" != 4 ]; then
 		fail html-series "$ncell cell charts (want 8) and $nover overlays (want 4)"
-	elif [ -z "$chrome" ]; then
+	elif [ -z "$CHROME" ]; then
 		skip html-series "chromium is not installed (make deps)"
 	else
-		flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
-		       --disable-background-networking --disable-component-update --disable-sync
-		       --user-data-dir="$TMP/chrome-series" --window-size=1280,4000)
-		timeout 120 "$chrome" "${flags[@]}" --enable-logging=stderr --v=0 \
-			--screenshot="$TMP/series.png" "file://$html" >"$TMP/series-shot.log" 2>&1
-		timeout 120 "$chrome" "${flags[@]}" --dump-dom "file://$html" >"$TMP/series-dom.html" 2>"$TMP/series-dom.log"
+		render_page "$html" series 4000
 		size=$(stat -c %s "$TMP/series.png" 2>/dev/null || echo 0)
 		# per cell: write, Dirty, Writeback; per overlay: a line per mount
 		nline=$(grep -o '<polyline fill="none" stroke="[^"]*" stroke-width="1.5" points="[0-9]' "$TMP/series-dom.html" | wc -l)
@@ -272,9 +275,9 @@ if "$FSM" html "$F/real-series.jsonl" -o "$html" 2>"$TMP/err"; then
 			fail html-series "no screenshot, or a blank one ($size bytes)"
 		elif [ "$nline" -lt $((8 * 3 + 4 * 2)) ]; then
 			fail html-series "the rendered page draws $nline lines, want $((8 * 3 + 4 * 2))"
-		elif grep -Eh 'Uncaught|ERROR:CONSOLE|CONSOLE\(' "$TMP/series-shot.log" "$TMP/series-dom.log" >"$TMP/console"; then
+		elif page_errors series; then
 			fail html-series "console errors in the page"
-			sed 's/^/#   /' "$TMP/console" | head -n 5
+			sed 's/^/#   /' "$TMP/series-console" | head -n 5
 		else
 			ok "html-series ($size-byte PNG, $ncell cell charts, $nover overlays, $nline lines)"
 		fi
