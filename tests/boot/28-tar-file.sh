@@ -1,4 +1,4 @@
-# 25-tar-file: the tar workload on a real source tree that reaches the guest through
+# 28-tar-file: the tar workload on a real source tree that reaches the guest through
 # `qemu/run --file`, with no manual step: every pinned source tarball in dl/ extracted and
 # tarred again (about 135 MB and 10,000 files), copied onto the results disk's fsmatrix/
 # (which grows to hold it), found there by the plan's `file = src-tree.tar`, extracted and

@@ -1,4 +1,4 @@
-# 24-fio: the latency engines in a real boot (tests/plans/fio-engines.ini on one raw disk
+# 27-fio: the latency engines in a real boot (tests/plans/fio-engines.ini on one raw disk
 # with ext4): seqread reads back what it wrote, fsync measures every append's fsync while a
 # background writer streams, fio runs a job file from the image (/plans/randrw.fio) and
 # inline jobs through libaio and io_uring, each ok with its figures in the record; an fio
