@@ -124,14 +124,16 @@ static int lava_parse_args(int argc, char **argv, struct lava_args *a)
 	return 0;
 }
 
-/* "fsmatrix.disks=... fsmatrix.plan=... fsmatrix.scale=... fsmatrix.shard=K/N" */
+/* "fsmatrix.disks=... fsmatrix.plan=... fsmatrix.scale=... fsmatrix.shard=K/N"; one job of
+ * every cell is a run, not a shard of one. */
 static void kernel_args(const struct lava_args *a, const struct plan *p, int k, char *out,
 			size_t len)
 {
 	int n = snprintf(out, len, "fsmatrix.disks=%s fsmatrix.plan=%s", a->select, p->name);
 	if (a->scale != 1.0)
 		n += snprintf(out + n, len - (size_t)n, " fsmatrix.scale=%g", a->scale);
-	snprintf(out + n, len - (size_t)n, " fsmatrix.shard=%d/%d", k, a->shards);
+	if (a->shards > 1)
+		snprintf(out + n, len - (size_t)n, " fsmatrix.shard=%d/%d", k, a->shards);
 }
 
 /* A file of BASE: its URL, with its sha256 when BASE is a local file:// folder. */
