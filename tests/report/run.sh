@@ -69,6 +69,8 @@ golden lava-merged-json  lava-merged.json      report --format json "$L/shard2.l
 golden lava-alone        lava-alone.txt        report "$L/shard2.log"
 golden lava-twice        lava-twice.txt        report "$L/shard1.log" "$L/shard2.log" "$L/shard1.log"
 golden lava-compare      lava-compare.txt      compare "$L/whole.log" "$L/shard1.log" "$L/shard2.log"
+# a whole run (fsmatrix lava --shards 1: no shard) beside the merged shards: two runs
+golden lava-whole-beside lava-whole-beside.txt report --format csv "$L/whole.log" "$L/shard2.log" "$L/shard1.log"
 # every record of a real log decodes and passes its CRC
 if out=$(build/unit/test_lavalog "$L/shard1.log" 68 2>&1); then ok lava-log-crc; else
 	fail lava-log-crc "$(printf '%s\n' "$out" | head -n 1)"; fi
