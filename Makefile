@@ -36,7 +36,8 @@ all: image
 DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip \
 	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
 	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi pxelinux dpkg-dev jq chromium \
-	clang libclang-rt-14-dev fio debootstrap lava-dispatcher python3-jinja2 python3-yaml
+	clang libclang-rt-14-dev fio debootstrap lava-dispatcher python3-jinja2 python3-yaml \
+	python3-labgrid
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip qemu-system-x86_64 qemu-img \
 	mcopy mkfs.vfat sfdisk syslinux pkg-config dpkg-deb dpkg-source jq fio debootstrap \
 	clang chromium lava-run
