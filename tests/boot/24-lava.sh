@@ -32,13 +32,21 @@ gen() { # DIR N
 		--disk-url "file://$W/fsmtest.qcow2" -o "$W/$1" >/dev/null
 }
 if gen two 2 && gen one 1; then ok jobs-written; else fail jobs-written "fsmatrix lava failed"; fi
+# bare metal over iPXE: not run here (no such machine), but its jobs are checked as well
+"$FSM" lava "$PLAN" --shards 2 --device-type x86 --url http://lava.example.org/fsmatrix \
+	--select 'serial:WD-*' -o "$W/x86" >/dev/null
 # lava-dispatcher's own schema, strict
 check jobs-valid /usr/bin/python3 -c '
 import sys, yaml
 from lava_common.schemas import validate
 for f in sys.argv[1:]:
     validate(yaml.safe_load(open(f)), strict=True)
-' "$W"/two/*.yaml "$W"/one/*.yaml
+' "$W"/two/*.yaml "$W"/one/*.yaml "$W"/x86/*.yaml
+# the stock x86 device type, rendered with the job's context as lava-server does: the iPXE
+# commands of its ramdisk boot carry the job's kernel arguments
+"$FSM_ROOT/tests/lava/render-device" "$FSM_ROOT/build/lava/device-types" \
+	"$FSM_ROOT/tests/lava/x86-example.jinja2" "$W/x86/default-shard-2-of-2.yaml" >"$W/x86.yaml" 2>>"$W/render.err"
+check x86-kernel-args grep -q -- '- set extraargs fsmatrix.disks=serial:WD-\* fsmatrix.plan=default fsmatrix.shard=2/2' "$W/x86.yaml"
 
 # lava-run JOB-ID JOB LOG: the dispatcher's log on stderr, its verdict in OUT/result.yaml
 lava() { lava-run --device "$W/qemu.yaml" --output-dir "$W/out-$1" --job-id "$1" "$2" >"$W/$1.stdout" 2>"$3"; }
