@@ -28,12 +28,13 @@ static json_int_t geti(json_t *o, const char *k)
 	return json_integer_value(json_object_get(o, k));
 }
 
-/* "plan sha256 967d16751b10 at scale 0.0500 in 2 shards" */
+/* "shard 1/2 of plan sha256 967d16751b10 at scale 0.0500" */
 static void describe(const struct rrun *r, char *out, size_t len)
 {
 	json_t *p = json_object_get(r->header, "plan");
-	snprintf(out, len, "shard %lld/%lld of plan sha256 %.12s at scale %.4f", (long long)geti(shard_of(r), "k"),
-		 (long long)geti(shard_of(r), "n"), json_string_value(json_object_get(p, "sha256")) ?: "?",
+	snprintf(out, len, "shard %lld/%lld of plan sha256 %.12s at scale %.4f",
+		 (long long)geti(shard_of(r), "k"), (long long)geti(shard_of(r), "n"),
+		 json_string_value(json_object_get(p, "sha256")) ?: "?",
 		 json_number_value(json_object_get(p, "scale")));
 }
 
