@@ -8,6 +8,7 @@
 #   make usb      out/fsmatrix-usb.img: a USB stick (BIOS and UEFI) holding its plan and results
 #                 (FILES="a.tar job.fio" puts those beside the plan)
 #   make pxe      out/pxe/: a TFTP root (pxelinux and iPXE) for network boot
+#   make lava     out/lava/: one LAVA job per shard of a plan (SHARDS=2, LAVA_PLAN, LAVA_DEVICE_TYPE)
 #   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
 #
@@ -36,10 +37,11 @@ all: image
 DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
 	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
 	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi pxelinux dpkg-dev jq chromium \
-	clang libclang-rt-14-dev fio debootstrap
+	clang libclang-rt-14-dev fio debootstrap lava-dispatcher python3-jinja2 python3-yaml \
+	python3-labgrid
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64 qemu-img \
 	mcopy mkfs.vfat sfdisk syslinux pkg-config dpkg-deb dpkg-source jq fio debootstrap \
-	clang chromium
+	clang chromium lava-run
 
 deps:
 	@recipes/host-deps install $(DEPS_PKGS)
@@ -276,6 +278,20 @@ $(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe media/pxelinux
 usb: $(OUT)/fsmatrix-usb.img
 pxe: $(OUT)/pxe/vmlinuz
 
+## ---------------------------------------------------------------- LAVA jobs
+# One job per shard of LAVA_PLAN (fsmatrix.shard=K/N) in out/lava/, for a lab's LAVA; the
+# qemu device type gets its blank test disks from out/fsmtest.qcow2. LAVA_ARGS: more flags of
+# `fsmatrix lava` (--url BASE where the lab serves out/, --select SPEC for x86, --scale X).
+LAVA_PLAN ?= rootfs/plans/default.ini
+SHARDS ?= 2
+LAVA_DEVICE_TYPE ?= qemu
+LAVA_ARGS ?=
+lava: image
+	@[ "$(LAVA_DEVICE_TYPE)" != qemu ] || [ -f $(OUT)/fsmtest.qcow2 ] || \
+		qemu-img create -q -f qcow2 $(OUT)/fsmtest.qcow2 1G
+	@$(OUT)/fsmatrix lava $(LAVA_PLAN) --shards $(SHARDS) --device-type $(LAVA_DEVICE_TYPE) \
+		-o $(OUT)/lava $(LAVA_ARGS)
+
 ## ---------------------------------------------------------------- running and testing
 # The default plan on four fresh 1 GiB disks, then the text report and report.html.
 run: image
@@ -293,4 +309,4 @@ clean:
 	rm -rf $(OUT) $(B)
 
 FORCE:
-.PHONY: FORCE all deps usb pxe userland unit unit-asan fuzz fuzz-build image run test bench clean
+.PHONY: FORCE all deps usb pxe lava userland unit unit-asan fuzz fuzz-build image run test bench clean

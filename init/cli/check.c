@@ -11,15 +11,18 @@
 #include "core/plan.h"
 #include "core/plan_size.h"
 #include "core/removedopts.h"
+#include "core/shard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char host_check_usage[] =
-	"usage: fsmatrix check PLAN [--disks N] [--scale X]\n"
+	"usage: fsmatrix check PLAN [--disks N] [--scale X] [--shards N]\n"
 	"  --disks N   test disks available (default: as many as the plan needs)\n"
-	"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n";
+	"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n"
+	"  --shards N  each machine's cells and time when the run is split N ways\n"
+	"              (fsmatrix.shard=K/N), instead of every cell's commands\n";
 
 static void print_warning(void *ctx, const char *line)
 {
@@ -33,16 +36,23 @@ static void print_line(void *ctx, const char *line)
 	printf("%s\n", line);
 }
 
+static void no_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	(void)line;
+}
+
 struct check_args {
 	const char *path;
 	int ndisks;      /* -1: as many as the plan needs */
 	double scale;
+	int shards;      /* 0: show every cell's commands */
 };
 
 /* Returns 0, or the exit status of a usage error (said on stderr). */
 static int check_parse_args(int argc, char **argv, struct check_args *a)
 {
-	*a = (struct check_args){ NULL, -1, 1.0 };
+	*a = (struct check_args){ NULL, -1, 1.0, 0 };
 	for (int i = 1; i < argc; i++) {
 		char *end;
 		if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
@@ -60,6 +70,14 @@ static int check_parse_args(int argc, char **argv, struct check_args *a)
 					"than 0 and at most 1000\n", argv[i]);
 				return 2;
 			}
+		} else if (strcmp(argv[i], "--shards") == 0 && i + 1 < argc) {
+			long n = strtol(argv[++i], &end, 10);
+			if (*end || n < 1 || n > SHARD_MAX) {
+				fprintf(stderr, "fsmatrix: check: --shards %s: expected 1 to %d\n",
+					argv[i], SHARD_MAX);
+				return 2;
+			}
+			a->shards = (int)n;
 		} else if (argv[i][0] == '-') {
 			return host_usage_error("check", "unknown or incomplete option \"%s\"", argv[i]);
 		} else if (a->path) {
@@ -167,10 +185,13 @@ int host_cmd_check(int argc, char **argv)
 	}
 	struct cell c;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
-		int r = cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn, print_line, NULL);
+		int r = cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn,
+				  a.shards ? no_line : print_line, NULL);
 		bad += r < 0;
 		skipped += r > 0;
 	}
+	if (a.shards && shards_print(&p, a.path, &m, a.shards))
+		return 1;
 	print_totals(&p, &m, total, skipped, nwarn, bad);
 	return bad ? 1 : 0;
 }

@@ -11,9 +11,17 @@ int host_cmd_report(int argc, char **argv);
 int host_cmd_compare(int argc, char **argv);
 int host_cmd_html(int argc, char **argv);
 int host_cmd_workload(int argc, char **argv);
+int host_cmd_lava(int argc, char **argv);
 
 extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
-	host_compare_usage[], host_html_usage[], host_workload_usage[];
+	host_compare_usage[], host_html_usage[], host_workload_usage[],
+	host_lava_usage[];
+
+/* cli/shards.c: after check's totals with --shards N, each shard's cells and estimated
+ * time, and the run group. Returns 0, or 1 after a line on stderr. */
+struct plan;
+struct estimate_model;
+int shards_print(const struct plan *p, const char *path, const struct estimate_model *m, int n);
 
 /* cli/usage.c: whether --help or -h comes before any "--" in argv[1..]; and a usage mistake
  * as "fsmatrix CMD: MESSAGE (try 'fsmatrix CMD --help')" on stderr, returning 2. CMD may

@@ -226,7 +226,39 @@ static void print_line(void *ctx, const char *s)
 const char host_compare_usage[] =
 	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... A B\n"
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
+	"         (more sources: the shards of a run merge, and they must make two runs)\n"
 	"  every metric: medians, B/A, change, and Welch's t-test where both sides have repeats\n";
+
+/* A and B: the first run of each of two sources, or, from more sources (the shards of
+ * either side), the two runs they make once shards are merged. Returns 0, or 1 after a line
+ * on stderr. */
+static int load_sides(const char *const *src, size_t nsrc, struct runset *ra, struct runset *rb)
+{
+	if (nsrc == 2) {
+		if (report_load(src[0], ra) != 0 || report_load(src[1], rb) != 0 ||
+		    report_merge_shards(ra, 0) < 0 || report_merge_shards(rb, 0) < 0)
+			return 1;
+		if (ra->n > 1 || rb->n > 1)
+			fprintf(stderr, "fsmatrix: a source holds several runs; comparing the first of each\n");
+		return 0;
+	}
+	for (size_t i = 0; i < nsrc; i++)
+		if (report_load(src[i], ra) != 0)
+			return 1;
+	if (report_merge_shards(ra, 0) < 0)
+		return 1;
+	if (ra->n != 2) {
+		fprintf(stderr, "fsmatrix: compare: the %zu sources make %zu runs once shards are "
+			"merged, not two (A and B)\n", nsrc, ra->n);
+		return 1;
+	}
+	/* the second run moves to B's set */
+	rb->run = malloc(sizeof *rb->run);
+	rb->run[0] = ra->run[1];
+	rb->n = 1;
+	ra->n = 1;
+	return 0;
+}
 
 int host_cmd_compare(int argc, char **argv)
 {
@@ -235,15 +267,13 @@ int host_cmd_compare(int argc, char **argv)
 	size_t nsrc = 0;
 	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
 		return 2;
-	if (nsrc != 2)
+	if (nsrc < 2)
 		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
 	if (strcmp(o.format, "text") && strcmp(o.format, "md"))
 		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
 	struct runset ra = { 0 }, rb = { 0 };
-	if (report_load(src[0], &ra) != 0 || report_load(src[1], &rb) != 0)
+	if (load_sides(src, nsrc, &ra, &rb) != 0)
 		return 1;
-	if (ra.n > 1 || rb.n > 1)
-		fprintf(stderr, "fsmatrix: a source holds several runs; comparing the first of each\n");
 	struct rrun *a = &ra.run[0], *b = &rb.run[0];
 	report_model(a);
 	report_model(b);

@@ -35,8 +35,11 @@ static const struct command {
 	{ "html", host_cmd_html, host_html_usage,
 	  "SOURCE... -o FILE [--group-by AXIS] [--by AXES] [--where AXIS=VALUE]...",
 	  "one self-contained HTML report with SVG charts; two runs add a comparison" },
-	{ "check", host_cmd_check, host_check_usage, "PLAN [--disks N] [--scale X]",
+	{ "check", host_cmd_check, host_check_usage, "PLAN [--disks N] [--scale X] [--shards N]",
 	  "a plan's cells with the exact mdadm/mkfs/mount each runs and a time estimate, or its errors" },
+	{ "lava", host_cmd_lava, host_lava_usage,
+	  "PLAN --shards N [--device-type qemu|x86] [--url BASE] [--select SPEC] [-o DIR]",
+	  "one LAVA job per shard of a plan; every cell a test case with its main figure" },
 	{ "help", cmd_help, help_usage, "[COMMAND]", "this list, or the usage of one command" },
 	{ "version", cmd_version, version_usage, "", "the version of this program" },
 };

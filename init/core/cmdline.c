@@ -2,6 +2,7 @@
  * next_arg() does (double quotes group words, param="a b" and "param=a b" both work), then
  * looks each fsmatrix.* key up in a table. Pure: no I/O. */
 #include "core/cmdline.h"
+#include "core/shard.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL };
+enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD };
 
 struct param {
 	const char *key;       /* after "fsmatrix." */
@@ -28,6 +29,7 @@ static const struct param params[] = {
 	{ "settle", K_MS,     offsetof(struct cmdline, settle_ms) },
 	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s) },
 	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
+	{ "shard",  K_SHARD,  offsetof(struct cmdline, shard_k) },
 };
 
 #define PREFIX "fsmatrix."
@@ -44,6 +46,26 @@ static const struct param *find_param(const char *key)
 	return NULL;
 }
 
+/* "K/N" with 1 <= K <= N <= SHARD_MAX into shard_k and shard_n (field points at shard_k).
+ * Returns NULL, or what was expected. */
+static const char *set_shard(const char *val, int has_val, struct cmdline *out)
+{
+	static const char want[] = "expected K/N, shard K of N with 1 <= K <= N <= 1000";
+	char *end, *slash;
+	if (!has_val || !*val || *val == '-' || *val == '+')
+		return want;
+	errno = 0;
+	long k = strtol(val, &slash, 10);
+	if (errno || slash == val || *slash != '/' || slash[1] == '-' || slash[1] == '+')
+		return want;
+	long n = strtol(slash + 1, &end, 10);
+	if (errno || end == slash + 1 || *end || k < 1 || n < k || n > SHARD_MAX)
+		return want;
+	out->shard_k = (int)k;
+	out->shard_n = (int)n;
+	return NULL;
+}
+
 /* One value into its field. Returns NULL, or what was expected (for the error line). */
 static const char *set_value(const struct param *p, const char *val, int has_val,
 			     struct cmdline *out)
@@ -52,6 +74,8 @@ static const char *set_value(const struct param *p, const char *val, int has_val
 	char *end;
 
 	switch (p->kind) {
+	case K_SHARD:
+		return set_shard(val, has_val, out);
 	case K_STRING:
 		if (!has_val || !*val)
 			return "expected a value";
@@ -196,7 +220,7 @@ int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errle
 		const struct param *p = find_param(key);
 		if (!p) {
 			snprintf(err, errlen, PREFIX "%s: unknown parameter (known: disks, wipe, plan, "
-				 "dry, shell, debug, scale, settle, watchdog, debug_hang)", key);
+				 "dry, shell, debug, scale, settle, watchdog, debug_hang, shard)", key);
 			return one_line(err, errlen);
 		}
 		const char *why = too_long ? "value too long" : set_value(p, val, eq != NULL, out);

@@ -25,6 +25,8 @@ struct cmdline {
 	int debug_hang;                /* fsmatrix.debug_hang=N: cell N's first attempt hangs
 	                                  PID 1 in the kernel (a frozen filesystem), for the
 	                                  watchdog test; 0 = never */
+	int shard_k, shard_n;          /* fsmatrix.shard=K/N: run only shard K (1..N) of the
+	                                  plan's cells (core/shard.h); 0/0 = every cell */
 	char raw[4096];                /* the whole command line, for the run header */
 };
 

@@ -40,6 +40,12 @@ static void header_line(const char *line, size_t n, struct journal *j)
 		if (json_member(plan, pl, "scale", &sc, &sl) == 0 && sl < sizeof j->scale)
 			snprintf(j->scale, sizeof j->scale, "%.*s", (int)sl, sc);
 	}
+	const char *sh;
+	size_t sl;
+	long long k, nn;
+	if (json_member(line, n, "shard", &sh, &sl) == 0 && json_member_int(sh, sl, "k", &k) == 0 &&
+	    json_member_int(sh, sl, "n", &nn) == 0)
+		snprintf(j->shard, sizeof j->shard, "%lld/%lld", k, nn);
 	const char *arr, *d;
 	size_t al, dl;
 	if (json_member(line, n, "disks", &arr, &al) < 0)
@@ -141,7 +147,7 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
 }
 
 int journal_resumable(const struct journal *j, const char *plan_sha256, const char *scale,
-		      char *why, size_t len)
+		      const char *shard, char *why, size_t len)
 {
 	if (!j->run[0])
 		snprintf(why, len, "it has no valid header");
@@ -153,6 +159,10 @@ int journal_resumable(const struct journal *j, const char *plan_sha256, const ch
 	else if (strcmp(j->scale, scale) != 0)
 		snprintf(why, len, "run %s ran the plan at scale %s, this boot at %s", j->run, j->scale,
 			 scale);
+	else if (strcmp(j->shard, shard) != 0)
+		snprintf(why, len, "run %s ran %s%s, this boot %s%s", j->run,
+			 j->shard[0] ? "shard " : "every cell", j->shard, shard[0] ? "shard " : "every cell",
+			 shard);
 	else
 		return 0;
 	return -1;

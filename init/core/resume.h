@@ -30,6 +30,7 @@ struct journal {
 	char run[32];       /* the header's run id, "" if no valid header */
 	char plan_sha256[65];
 	char scale[24];     /* the header's plan.scale as written */
+	char shard[24];     /* the header's shard as "K/N", "" for a run of every cell */
 	int trailer;        /* a trailer record: the run finished */
 	int resumes;        /* resume events: boots after the first */
 	int records;        /* valid lines */
@@ -50,9 +51,10 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
 		  int ncells);
 
 /* 0 when this boot may go on with the journal's run: a header, no trailer, the same plan
- * sha256 and scale text. Otherwise -1 and why (for the console). */
+ * sha256, scale text and shard ("K/N", or "" for every cell). Otherwise -1 and why (for the
+ * console). */
 int journal_resumable(const struct journal *j, const char *plan_sha256, const char *scale,
-		      char *why, size_t len);
+		      const char *shard, char *why, size_t len);
 
 /* 1 when a disk with these names is one the run took in its first boot: by serial, else by
  * wwn, else (a disk with neither) by its by-path name. A resumed run takes such a disk

@@ -250,6 +250,14 @@ int wl_kind_has(const char *list, const char *key)
 	return 0;
 }
 
+const struct metric *wl_kind_main(const struct wl_kind *k)
+{
+	for (const struct metric *m = k ? k->metrics : NULL; m && m->key; m++)
+		if (m->report == 1)
+			return m;
+	return NULL;
+}
+
 void wl_kind_names(char *buf, size_t len)
 {
 	size_t n = 0, count = 0;

@@ -48,6 +48,9 @@ const struct wl_kind *wl_kind_of(int type);
 const struct wl_kind *wl_kind_named(const char *name);
 /* 1 when key (a plan key) is among the words of list ("size bs direct"), else 0. */
 int wl_kind_has(const char *list, const char *key);
+/* Its main figure: the metric of the report's first column (a cell record's "figure", what
+ * a lab's result view shows), or NULL. */
+const struct metric *wl_kind_main(const struct wl_kind *k);
 /* "seqwrite, smallfiles or tar": every name, for messages. */
 void wl_kind_names(char *buf, size_t len);
 

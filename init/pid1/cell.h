@@ -52,6 +52,7 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct
 /* The "result" object's fields and the "cpu" object. */
 void workload_result_json(struct jw *jw, const struct wl_outcome *o);
 void workload_cpu_json(struct jw *jw, const struct wl_outcome *o);
+double workload_figure(const struct wl_outcome *o, const char *key);   /* NaN: none */
 /* Numeric figures for summaries and the headline for the progress line. */
 void workload_metrics(const struct wl_outcome *o, struct cell_result *r);
 

@@ -3,6 +3,7 @@
  * (report/, compare) depend on its fields; their order is part of the format. */
 #include "pid1/cell_ctx.h"
 #include "core/level.h"
+#include "core/workload_kinds.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -120,6 +121,28 @@ static void result_json(struct jw *w, const struct cell_ctx *x)
 	}
 }
 
+/* "figure": the workload's main figure (its report's first column) with its unit, right
+ * after "status", so that a console pattern (a LAVA monitor) can make it a test case's
+ * measurement; its value is null when the cell measured nothing. */
+static void figure_json(struct jw *w, const struct cell_ctx *x)
+{
+	const struct metric *m = wl_kind_main(wl_kind_of(x->p->workloads[x->c->workload].type));
+	jw_key(w, "figure");
+	if (!m) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_kstr(w, "metric", m->key);
+	jw_key(w, "value");
+	if (x->status == CELL_OK && x->wl_ran)
+		jw_double(w, workload_figure(&x->wl, m->key), m->decimals);
+	else
+		jw_null(w);
+	jw_kstr(w, "unit", m->unit);
+	jw_end_obj(w);
+}
+
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
 	record_begin(w, "cell");
@@ -132,6 +155,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kint(w, "attempt", x->attempt);
 	axes_json(w, x);
 	jw_kstr(w, "status", cell_status_names[x->status]);
+	figure_json(w, x);
 	jw_kstr(w, "error", x->status == CELL_OK ? NULL : x->error);
 	lists_json(w, x);
 	jw_kstr(w, "target", x->target);

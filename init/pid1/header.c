@@ -151,6 +151,7 @@ void header_emit(void)
 	say("fsmatrix: manifest sha256: %s", have_sha ? sha : "(no " MANIFEST_PATH ")");
 	jw_kstr(&w, "manifest_sha256", have_sha ? sha : NULL);
 	plan_header_json(&w);
+	plan_shard_json(&w);
 	jw_kbool(&w, "dry", boot.cmd.dry);
 	watchdog_json(&w);
 	jw_kint(&w, "resumed", boot.resumed);

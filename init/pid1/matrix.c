@@ -124,21 +124,30 @@ static int settle_earlier(const struct plan *p, const struct cell *c, const stru
 
 void matrix_run(const struct plan *p)
 {
-	int total = matrix_count(p), per = matrix_per_rep(p);
+	int total = matrix_count(p), per = matrix_per_rep(p), done = 0;
 	struct kept *kept = p->repeat > 1 ? calloc((size_t)per, sizeof *kept) : NULL;
 	long long start = boottime_ms();
 	struct cell c;
 	struct cell_result r;
 
 	memset(boot.counts, 0, sizeof boot.counts);
-	boot.cells = total;
+	boot.cells = 0;
+	for (int i = 0; i < total; i++)
+		boot.cells += plan_shard_takes(i);
 	if (boot.cmd.dry) {
 		say("fsmatrix: dry run: no cell runs (the plan event lists them)");
 		return;
 	}
-	say("fsmatrix: matrix: %d cells", total);
+	if (boot.cells < total)
+		say("fsmatrix: matrix: %d of the plan's %d cells (fsmatrix.shard=%d/%d)", boot.cells,
+		    total, boot.cmd.shard_k, boot.cmd.shard_n);
+	else
+		say("fsmatrix: matrix: %d cells", total);
 	for (int i = 0; i < total; i++) {
 		char name[CELL_ID_MAX], eta[48];
+		/* another machine's share: no record here, its own boot writes them */
+		if (!plan_shard_takes(i))
+			continue;
 		if (matrix_cell(p, i, &c) < 0)
 			break;
 		spaced(c.id, name, sizeof name);
@@ -159,7 +168,7 @@ void matrix_run(const struct plan *p)
 			say("[%d/%d] %s rep %d/%d: running", i + 1, total, name, c.rep, p->repeat);
 		cell_run(p, &c, rs.attempt, &r);
 		boot.counts[r.status]++;
-		eta_text(start, i + 1, total, eta, sizeof eta);
+		eta_text(start, ++done, boot.cells, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
 		if (kept) {
 			struct kept *k = &kept[i % per];

@@ -115,6 +115,10 @@ const struct plan *plan_stage(void);
 void plan_cell_modules(const struct plan *p, const struct cell *c);  /* md, fs: before the cell */
 void plan_event(const struct plan *p);     /* the "plan" event; in a dry run, every cell */
 void plan_header_json(struct jw *w);       /* the header's "plan" field */
+/* fsmatrix.shard=K/N: 1 when the cell at index (0-based, any repetition) is this boot's to
+ * run; always 1 without a shard. */
+int plan_shard_takes(int index);
+void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_group" fields */
 
 /* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */
 enum cell_status { CELL_OK, CELL_ERROR, CELL_SKIPPED, CELL_TIMEOUT, CELL_INTERRUPTED };

@@ -10,6 +10,7 @@
 #include "core/plan.h"
 #include "core/plan_size.h"
 #include "core/removedopts.h"
+#include "core/shard.h"
 #include "lib/sha256.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,11 @@
 #define RESULTS_PLAN RESULTS_MNT "/fsmatrix/plan.ini"
 
 static struct plan plan;
+/* fsmatrix.shard=K/N: the shard of each cell of one repetition (core/shard.h), and the
+ * estimated time of each shard */
+static int *shard_owner;
+static double shard_load[SHARD_MAX];
+static char run_group[65];
 
 static void find_plan(char *path, size_t len, const char **source)
 {
@@ -47,6 +53,60 @@ static void plan_warning(void *ctx, const char *line)
 {
 	(void)ctx;
 	say("fsmatrix: %s", line);
+}
+
+/* The split is made once, before anything runs, from the plan alone: every machine of a
+ * run computes the same one. */
+static void shard_stage(const struct plan *p, const struct estimate_model *m)
+{
+	int k = boot.cmd.shard_k, n = boot.cmd.shard_n;
+	shard_run_group(boot.plan_sha256, boot.cmd.scale, n ? n : 1, run_group);
+	if (!n)
+		return;
+	int per = matrix_per_rep(p);
+	shard_owner = calloc((size_t)per + 1, sizeof *shard_owner);
+	if (!shard_owner || shard_plan(p, m, n, shard_owner, shard_load) < 0)
+		fatal("unable to split the plan's cells for fsmatrix.shard=%d/%d: out of memory "
+		      "(nothing was written to any test disk)", k, n);
+	int mine = 0;
+	for (int i = 0; i < per; i++)
+		mine += shard_owner[i] == k - 1;
+	char ts[32];
+	show_secs(shard_load[k - 1], ts, sizeof ts);
+	say("fsmatrix: shard %d of %d (run group %.16s...): %d of the plan's %d cells, x %d "
+	    "repetition%s, estimated ~%s", k, n, run_group, mine, per, p->repeat,
+	    p->repeat == 1 ? "" : "s", ts);
+}
+
+int plan_shard_takes(int index)
+{
+	int per = matrix_per_rep(&plan);
+	if (!shard_owner || per <= 0)
+		return 1;
+	return shard_owner[index % per] == boot.cmd.shard_k - 1;
+}
+
+void plan_shard_json(struct jw *w)
+{
+	jw_kstr(w, "run_group", run_group[0] ? run_group : NULL);
+	jw_key(w, "shard");
+	if (!shard_owner) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_kint(w, "k", boot.cmd.shard_k);
+	jw_kint(w, "n", boot.cmd.shard_n);
+	jw_kint(w, "per_rep", matrix_per_rep(&plan));
+	/* the plan's cells of one repetition this shard runs, numbered from 1 as "index" is */
+	jw_key(w, "cells");
+	jw_arr(w);
+	for (int i = 0; i < matrix_per_rep(&plan); i++)
+		if (shard_owner[i] == boot.cmd.shard_k - 1)
+			jw_int(w, i + 1);
+	jw_end_arr(w);
+	jw_kdouble(w, "estimate_s", shard_load[boot.cmd.shard_k - 1], 1);
+	jw_end_obj(w);
 }
 
 const struct plan *plan_stage(void)
@@ -79,6 +139,7 @@ const struct plan *plan_stage(void)
 	char warning[PLAN_ERROR_LEN + 128];
 	removed_opts_warn(&plan, plan_warning, NULL);
 	estimate_model_default(&m);
+	shard_stage(&plan, &m);
 	if (plan_time_warning(&plan, &m, warning, sizeof warning))
 		say("fsmatrix: %s", warning);
 
@@ -225,6 +286,8 @@ void plan_event(const struct plan *p)
 		jw_key(&w, "cell_list");
 		jw_arr(&w);
 		for (int i = 0; matrix_cell(p, i, &c) == 0; i++) {
+			if (!plan_shard_takes(i))
+				continue;
 			if (ndisks)
 				cell_show(p, &c, disks, ndisks, &m, &total, &nwarn, show_say, NULL);
 			else

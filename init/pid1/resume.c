@@ -134,7 +134,10 @@ void resume_stage(const struct plan *p)
 			break;
 	}
 	scale_text(scale, sizeof scale);
-	if (journal_resumable(&journal, boot.plan_sha256, scale, why, sizeof why) < 0) {
+	char shard[24] = "";
+	if (boot.cmd.shard_n)
+		snprintf(shard, sizeof shard, "%d/%d", boot.cmd.shard_k, boot.cmd.shard_n);
+	if (journal_resumable(&journal, boot.plan_sha256, scale, shard, why, sizeof why) < 0) {
 		if (journal.run[0] && !journal.trailer)
 			say("fsmatrix: a new run: the last one is not resumed: %s", why);
 		goto fresh;

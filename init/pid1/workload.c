@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,12 @@ void workload_cpu_json(struct jw *jw, const struct wl_outcome *o)
 	if (e)
 		wl_cpu_json(jw, e->cpu(o->res));
 	jw_end_obj(jw);
+}
+
+double workload_figure(const struct wl_outcome *o, const char *key)
+{
+	const struct engine *e = engine_of(o->type);
+	return e ? engine_figure(e, o->res, key) : NAN;
 }
 
 static void metric(struct cell_result *r, const char *name, double v)

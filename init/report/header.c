@@ -100,6 +100,17 @@ static void header_record_lines(json_t *h, line_fn line, void *ctx)
 	if (*str(p, "name") || *str(p, "source"))
 		say(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
 		    str(p, "sha256"));
+	json_t *sh = json_object_get(h, "shard"), *k1;
+	if (json_is_object(sh)) {
+		size_t n = 0, i1;
+		tl[0] = '\0';
+		json_array_foreach(json_object_get(sh, "given"), i1, k1)
+			n += (size_t)snprintf(tl + n, n < sizeof tl ? sizeof tl - n : 0, "%s%lld",
+					      i1 ? ", " : "", (long long)json_integer_value(k1));
+		say(line, ctx, "  shards    %zu of %lld given (%s), run group %.12s",
+		    json_array_size(json_object_get(sh, "given")),
+		    (long long)json_integer_value(json_object_get(sh, "n")), tl, str(h, "run_group"));
+	}
 	tools_text(json_object_get(h, "tools"), tl, sizeof tl);
 	say(line, ctx, "  tools     %s", tl);
 	if (*str(h, "manifest_sha256"))
@@ -138,7 +149,10 @@ static void status_lines(const struct rrun *r, line_fn line, void *ctx)
 	if (r->nlost)
 		snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
 	/* in positions when the records carry them, as the trailer and Problems count */
-	if (r->reached)
+	if (json_is_object(json_object_get(r->header, "shard")))
+		say(line, ctx, "  status    INCOMPLETE: not every shard finished; %d cell%s ran of %d "
+		    "planned%s", r->ran, r->ran == 1 ? "" : "s", r->total, lost);
+	else if (r->reached)
 		say(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
 		    r->reached, r->reached == 1 ? "" : "s", r->total, lost);
 	else if (r->total)
@@ -226,8 +240,15 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 		any = 1;
 	}
 	if (r->missing_idx) {
-		say(line, ctx, "  cell%s %s of %d: never ran (the run stopped part way)",
-		    r->nmissing == 1 ? "" : "s", r->missing_idx, r->total);
+		say(line, ctx, "  cell%s %s of %d: never ran (%s)", r->nmissing == 1 ? "" : "s",
+		    r->missing_idx, r->total, json_array_size(r->notes) ? "a shard is missing, or "
+		    "stopped part way" : "the run stopped part way");
+		any = 1;
+	}
+	size_t ni;
+	json_t *nv;
+	json_array_foreach(r->notes, ni, nv) {
+		say(line, ctx, "  %s", json_string_value(nv));
 		any = 1;
 	}
 	if (!any)

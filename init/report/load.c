@@ -2,6 +2,7 @@
  * .jsonl file, a serial console log, a run directory of qemu/run, a FAT results image (read
  * with mtools), or a mounted results partition (a directory holding fsmatrix/results/). */
 #include "report/report.h"
+#include "lib/lavalog.h"
 #include "lib/record.h"
 #include "core/mbr.h"
 
@@ -21,6 +22,7 @@ struct loader {
 	int from_console;
 	int rej_crc, rej_trunc, rej_json, rej_long;   /* lines rejected before the first record */
 	int last_bad;   /* the line just read was rejected (a .jsonl's last one is torn, not bad) */
+	char *lava;     /* a LAVA log line's console text (REPORT_LINE_MAX), once one is seen */
 };
 
 static struct rrun *new_run(struct loader *l)
@@ -111,6 +113,22 @@ static void feed(struct loader *l, json_t *rec)
  * prefix is searched for), or anything else, which is ignored. */
 static void console_line(struct loader *l, const char *line, size_t n)
 {
+	/* A LAVA job log (lava-run's, or lava-server's output.yaml): the console is in its
+	 * "target" entries, escaped; its other entries are the dispatcher's own. */
+	size_t m = n;
+	while (m && (line[m - 1] == '\n' || line[m - 1] == '\r'))
+		m--;
+	if (m > 8 && (line[0] == '{' || line[0] == '-')) {
+		if (!l->lava && !(l->lava = malloc(REPORT_LINE_MAX)))
+			return;
+		enum lava_line k = lava_log_line(line, m, l->lava, REPORT_LINE_MAX, &m);
+		if (k == LAVA_OTHER)
+			return;
+		if (k == LAVA_TARGET) {
+			line = l->lava;
+			n = m;
+		}
+	}
 	const char *p = memmem(line, n, RECORD_PREFIX, sizeof RECORD_PREFIX - 1);
 	if (!p)
 		return;
@@ -391,18 +409,27 @@ static int load_image(struct loader *l, const char *path, long long off)
 	return ret;
 }
 
+static int load_source(struct loader *l, const char *source);
+
 int report_load(const char *source, struct runset *rs)
 {
 	struct loader l = { .rs = rs, .source = source };
+	int rc = load_source(&l, source);
+	free(l.lava);
+	return rc;
+}
+
+static int load_source(struct loader *l, const char *source)
+{
 	struct stat st;
 	if (stat(source, &st) != 0) {
 		fprintf(stderr, "fsmatrix: unable to read %s: %s\n", source, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode))
-		return load_dir(&l, source);
+		return load_dir(l, source);
 	if (has_suffix(source, ".jsonl"))
-		return read_lines(&l, source, 0);
+		return read_lines(l, source, 0);
 	unsigned char sec[512];
 	FILE *f = fopen(source, "rb");
 	if (!f) {
@@ -414,36 +441,40 @@ int report_load(const char *source, struct runset *rs)
 	if (n == sizeof sec) {
 		long long off = fat_offset(sec);
 		if (off >= 0)
-			return load_image(&l, source, off);
+			return load_image(l, source, off);
 	}
-	return read_lines(&l, source, 1);
+	return read_lines(l, source, 1);
+}
+
+void report_free_run(struct rrun *r)
+{
+	for (size_t c = 0; c < r->ncells; c++) {
+		struct rcell *x = &r->cells[c];
+		free(x->id);
+		json_decref(x->axes);
+		json_decref(x->bad);
+		json_decref(x->ignored);
+		json_decref(x->kernel);
+		stats_cell_free(&x->fig);
+		free(x->ser);
+	}
+	free(r->cells);
+	free(r->source);
+	free(r->id);
+	free(r->missing_idx);
+	free(r->lost_idx);
+	json_decref(r->header);
+	json_decref(r->trailer);
+	json_decref(r->plan);
+	json_decref(r->records);
+	json_decref(r->series);
+	json_decref(r->notes);
 }
 
 void report_free(struct runset *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		struct rrun *r = &rs->run[i];
-		for (size_t c = 0; c < r->ncells; c++) {
-			struct rcell *x = &r->cells[c];
-			free(x->id);
-			json_decref(x->axes);
-			json_decref(x->bad);
-			json_decref(x->ignored);
-			json_decref(x->kernel);
-			stats_cell_free(&x->fig);
-			free(x->ser);
-		}
-		free(r->cells);
-		free(r->source);
-		free(r->id);
-		free(r->missing_idx);
-		free(r->lost_idx);
-		json_decref(r->header);
-		json_decref(r->trailer);
-		json_decref(r->plan);
-		json_decref(r->records);
-		json_decref(r->series);
-	}
+	for (size_t i = 0; i < rs->n; i++)
+		report_free_run(&rs->run[i]);
 	free(rs->run);
 	rs->run = NULL;
 	rs->n = 0;

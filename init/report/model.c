@@ -262,6 +262,25 @@ static char *positions_text(const char *seen, int from, int to, int *count)
  * one with a record ran, and those without a record lost it (a garbled console line, say);
  * past it, a run without a trailer stopped. Counting both in positions keeps the status
  * line and the Problems in one unit. */
+/* The positions of the shards given, when the run is sharded (header "shard": the cells of
+ * one repetition its shards ran): 1 for a position of theirs. NULL for a run of every cell. */
+static char *shard_positions(const struct rrun *r)
+{
+	json_t *sh = json_object_get(r->header, "shard"), *c;
+	json_int_t per = json_integer_value(json_object_get(sh, "per_rep"));
+	size_t i;
+	if (!json_is_object(sh) || per <= 0)
+		return NULL;
+	char *cell = calloc((size_t)per + 1, 1), *own = calloc((size_t)r->total + 2, 1);
+	json_array_foreach(json_object_get(sh, "cells"), i, c)
+		if (json_integer_value(c) >= 1 && json_integer_value(c) <= per)
+			cell[json_integer_value(c)] = 1;
+	for (int x = 1; x <= r->total; x++)
+		own[x] = cell[(x - 1) % per + 1];
+	free(cell);
+	return own;
+}
+
 static void positions(struct rrun *r, int list_missing)
 {
 	size_t i;
@@ -272,17 +291,31 @@ static void positions(struct rrun *r, int list_missing)
 	json_array_foreach(r->records, i, rec) {
 		json_int_t x = json_integer_value(json_object_get(rec, "index"));
 		if (x >= 1 && x <= r->total) {
+			r->ran += !seen[x];
 			seen[x] = 1;
 			if (x > r->reached)
 				r->reached = (int)x;
 		}
 	}
-	if (r->reached) {
-		int end = r->trailer ? r->total : r->reached;
-		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
-		if (list_missing && end < r->total)
-			r->missing_idx = positions_text(seen, end + 1, r->total, &r->nmissing);
+	/* A shard runs only its own positions: another shard's were never this run's to lose,
+	 * and without that shard they never ran. */
+	char *own = shard_positions(r), *notrun = calloc((size_t)r->total + 2, 1);
+	int end = r->trailer ? r->total : r->reached;
+	for (int x = 1; x <= r->total; x++) {
+		int others = own && !own[x];
+		notrun[x] = !(others || (list_missing && x > end && !seen[x]));
+		if (others)
+			seen[x] = 1;
 	}
+	if (r->reached)
+		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
+	if ((r->reached && list_missing) || own) {
+		int n;
+		r->missing_idx = positions_text(notrun, 1, r->total, &n);
+		r->nmissing += n;
+	}
+	free(own);
+	free(notrun);
 	free(seen);
 }
 
@@ -459,6 +492,11 @@ int report_load_all(const char *const *src, size_t n, struct runset *rs)
 	for (size_t i = 0; i < n; i++)
 		if (report_load(src[i], rs) != 0)
 			rc = 1;
+	/* shards of two runs: nothing to report (the line on stderr says why) */
+	if (report_merge_shards(rs, 1) < 0) {
+		report_free(rs);
+		return 1;
+	}
 	for (size_t i = 0; i < rs->n; i++)
 		report_model(&rs->run[i]);
 	return rc;

@@ -69,6 +69,8 @@ struct rrun {
 	int reached;            /* the last position with a record: positions 1..reached ran */
 	char *lost_idx;         /* positions that ran but left no readable record */
 	int nlost;
+	int ran;                /* positions with a record */
+	json_t *notes;          /* problems of the run as a whole (shards missing or doubled) */
 };
 
 /* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB
@@ -88,11 +90,16 @@ struct runset {
 int report_load(const char *source, struct runset *rs);
 /* Groups records into cells and computes statistics; call once per run after loading. */
 void report_model(struct rrun *r);
-/* report_load on each of n sources, then report_model on every run they gave: what report
- * and html start with. Returns 0, or 1 when a source could not be read (its runs, if any,
- * are still in rs). */
+/* report_load on each of n sources, report_merge_shards (shards of two runs: an error, rs
+ * left empty), then report_model on every run: what report and html start with. Returns 0,
+ * or 1 when a source could not be read (its runs, if any, are still in rs). */
 int report_load_all(const char *const *src, size_t n, struct runset *rs);
 void report_free(struct runset *rs);
+void report_free_run(struct rrun *r);
+/* Shards of one run (headers with "shard" and the same "run_group") become one run, in place
+ * of the first; a shard given twice or not at all is noted as a problem of that run. With
+ * one_run (report, html), shards of different runs are refused: one line on stderr, -1. */
+int report_merge_shards(struct runset *rs, int one_run);
 
 /* The value of an axis as text ("64k" for a chunk of 65536 bytes); "" when absent. */
 void axis_text(json_t *axes, const char *axis, char *out, size_t len);

@@ -174,6 +174,11 @@ golden stripes-disks-2   stripes-disks-2.txt   check tests/plans/matrix-stripes.
 golden loss-disks-1      loss-disks-1.txt      check tests/plans/disk-loss.ini --disks 1
 golden disks-zero        disks-zero.txt        check rootfs/plans/default.ini --disks 0
 golden disks-65          disks-65.txt          check rootfs/plans/default.ini --disks 65
+# Split over machines (fsmatrix.shard=K/N): each shard's cells and time; more shards than
+# cells leaves the last ones empty.
+golden default-shards-2  default-shards-2.txt  check rootfs/plans/default.ini --shards 2 --scale 0.05
+golden raid6-shards-3    raid6-shards-3.txt    check rootfs/plans/raid6-degraded-ext3-vs-ext4.ini --shards 3
+golden smoke-shards-3    smoke-shards-3.txt    check tests/boot/smoke.ini --shards 3
 
 [ "$golden_failed" = 0 ] || failed=1
 exit $failed

@@ -59,7 +59,7 @@ report() {
 # Every subcommand the same way: --help and -h print its usage on stdout and exit 0; an
 # unknown option is one line on stderr with a hint, and exit status 2.
 n=0
-for cmd in disks workload "workload seqwrite" report compare html check help; do
+for cmd in disks workload "workload seqwrite" report compare html check lava help; do
 	for h in --help -h; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
@@ -168,5 +168,30 @@ smallfiles --passes 0 $TMP/v
 gen-tree --size 0 $TMP/v
 EOF
 report workload-values "$n" "zero and out-of-range sizes refused as plans refuse them"
+
+# ------------------------------------------------------------------ lava
+# A job that could destroy disks it does not name is never written: bare metal needs
+# --select, and a mistake writes no job at all.
+n=0
+while read -r args; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	refused 2 lava rootfs/plans/default.ini -o "$TMP/jobs" $args
+	if [ -e "$TMP/jobs" ]; then
+		echo "fsmatrix lava $args: wrote $TMP/jobs" >>"$TMP/why"
+		rm -rf "$TMP/jobs"
+	fi
+done <<EOF
+--shards 2 --device-type x86
+--shards 2 --device-type x86 --url http://lab/f
+--shards 2 --device-type arm
+--device-type qemu
+--shards 0
+--shards 1001
+--shards 2 --select vdb,vd'c
+--shards 2 --scale 0
+--shards 2 --disks 0
+EOF
+report lava-refused "$n" "no job for bare metal without --select, none on a mistake"
 
 exit $failed

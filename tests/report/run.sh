@@ -61,6 +61,31 @@ golden compare-ignored   compare-ignored.txt   compare "$F/ignored-old.jsonl" "$
 golden text-series       series.txt            report "$F/series.jsonl"
 golden md-series         series.md             report --format md "$F/series.jsonl"
 golden json-series       series.json           report --format json "$F/series.jsonl"
+# LAVA: real lava-run logs (tests/boot/24-lava.sh: the default plan at scale 0.05 as two
+# shards side by side, and whole), kept xz'd in tests/fixtures/lava/ and unpacked where the
+# sources the outputs name read the same everywhere.
+L=build/tests/report-lava
+mkdir -p "$L"
+for f in shard1 shard2 whole; do xz -dc "tests/fixtures/lava/$f.log.xz" >"$L/$f.log"; done
+golden lava-merged       lava-merged.txt       report "$L/shard1.log" "$L/shard2.log"
+golden lava-merged-json  lava-merged.json      report --format json "$L/shard2.log" "$L/shard1.log"
+golden lava-alone        lava-alone.txt        report "$L/shard2.log"
+golden lava-twice        lava-twice.txt        report "$L/shard1.log" "$L/shard2.log" "$L/shard1.log"
+golden lava-compare      lava-compare.txt      compare "$L/whole.log" "$L/shard1.log" "$L/shard2.log"
+# a whole run (fsmatrix lava --shards 1: no shard) beside the merged shards: two runs
+golden lava-whole-beside lava-whole-beside.txt report --format csv "$L/whole.log" "$L/shard2.log" "$L/shard1.log"
+# every record of a real log decodes and passes its CRC
+if out=$(build/unit/test_lavalog "$L/shard1.log" 68 2>&1); then ok lava-log-crc; else
+	fail lava-log-crc "$(printf '%s\n' "$out" | head -n 1)"; fi
+# shards of two runs (another scale) are refused with one line, and nothing is reported
+"$FSM" report "$L/shard1.log" tests/fixtures/lava/other-run.jsonl >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 1 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+	grep -q '^fsmatrix: unable to merge the shards of .*scale 0.0500.*scale 0.1000' "$TMP/err"; then
+	ok lava-two-runs-refused
+else
+	fail lava-two-runs-refused "status $rc, stderr: $(head -c 300 "$TMP/err")"
+fi
 golden by          run-b-by.txt          report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        report "$F/real-smoke"

@@ -38,9 +38,9 @@ static const struct bad {
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang)" },
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang)" },
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard)" },
 	{ "fsmatrix.disks=", "fsmatrix.disks=: expected a value" },
 	{ "fsmatrix.disks", "fsmatrix.disks: expected a value" },
 	{ "fsmatrix.scale=0", "fsmatrix.scale=0: expected a number greater than 0 and at most 1000" },
@@ -55,23 +55,41 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "dry, shell, debug, scale, settle, watchdog, debug_hang)" },
+	  "dry, shell, debug, scale, settle, watchdog, debug_hang, shard)" },
 	{ "fsmatrix.watchdog=-1", "fsmatrix.watchdog=-1: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=on", "fsmatrix.watchdog=on: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.debug_hang=0", "fsmatrix.debug_hang=0: expected a cell number, 1 to 1000000" },
 	{ "fsmatrix.debug_hang", "fsmatrix.debug_hang: expected a cell number, 1 to 1000000" },
+#define SHARD_WANT ": expected K/N, shard K of N with 1 <= K <= N <= 1000"
+	{ "fsmatrix.shard=0/2", "fsmatrix.shard=0/2" SHARD_WANT },
+	{ "fsmatrix.shard=3/2", "fsmatrix.shard=3/2" SHARD_WANT },
+	{ "fsmatrix.shard=1/0", "fsmatrix.shard=1/0" SHARD_WANT },
+	{ "fsmatrix.shard=2", "fsmatrix.shard=2" SHARD_WANT },
+	{ "fsmatrix.shard=1/", "fsmatrix.shard=1/" SHARD_WANT },
+	{ "fsmatrix.shard=/2", "fsmatrix.shard=/2" SHARD_WANT },
+	{ "fsmatrix.shard=1/2x", "fsmatrix.shard=1/2x" SHARD_WANT },
+	{ "fsmatrix.shard=1/-2", "fsmatrix.shard=1/-2" SHARD_WANT },
+	{ "fsmatrix.shard=-1/2", "fsmatrix.shard=-1/2" SHARD_WANT },
+	{ "fsmatrix.shard=1/1001", "fsmatrix.shard=1/1001" SHARD_WANT },
+	{ "fsmatrix.shard", "fsmatrix.shard" SHARD_WANT },
 };
 
-/* The watchdog and debug_hang values, which the table above does not carry. */
+/* The watchdog, debug_hang and shard values, which the table above does not carry. */
 static void test_watchdog(void)
 {
-	static const struct { const char *in; int watchdog_s, debug_hang; } rows[] = {
-		{ "", CMDLINE_WATCHDOG_AUTO, 0 },
-		{ "fsmatrix.watchdog=auto", CMDLINE_WATCHDOG_AUTO, 0 },
-		{ "fsmatrix.watchdog=0", 0, 0 },
-		{ "fsmatrix.watchdog=30 fsmatrix.debug_hang=2", 30, 2 },
-		{ "fsmatrix.watchdog=65535", 65535, 0 },
+	static const struct { const char *in; int watchdog_s, debug_hang, shard_k, shard_n; } rows[] = {
+		{ "", CMDLINE_WATCHDOG_AUTO, 0, 0, 0 },
+		{ "fsmatrix.watchdog=auto", CMDLINE_WATCHDOG_AUTO, 0, 0, 0 },
+		{ "fsmatrix.watchdog=0", 0, 0, 0, 0 },
+		{ "fsmatrix.watchdog=30 fsmatrix.debug_hang=2", 30, 2, 0, 0 },
+		{ "fsmatrix.watchdog=65535", 65535, 0, 0, 0 },
+		{ "fsmatrix.shard=1/2", CMDLINE_WATCHDOG_AUTO, 0, 1, 2 },
+		{ "fsmatrix.shard=2/2", CMDLINE_WATCHDOG_AUTO, 0, 2, 2 },
+		{ "fsmatrix.shard=1/1", CMDLINE_WATCHDOG_AUTO, 0, 1, 1 },
+		{ "fsmatrix.shard=1000/1000", CMDLINE_WATCHDOG_AUTO, 0, 1000, 1000 },
+		/* more shards than cells is fine: the extra ones are empty */
+		{ "fsmatrix.shard=7/999", CMDLINE_WATCHDOG_AUTO, 0, 7, 999 },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct cmdline c;
@@ -79,6 +97,8 @@ static void test_watchdog(void)
 		CHECK(cmdline_parse(rows[i].in, &c, err, sizeof err) == 0, "%s: %s", rows[i].in, err);
 		CHECK_INT(c.watchdog_s, rows[i].watchdog_s);
 		CHECK_INT(c.debug_hang, rows[i].debug_hang);
+		CHECK_INT(c.shard_k, rows[i].shard_k);
+		CHECK_INT(c.shard_n, rows[i].shard_n);
 	}
 }
 

@@ -114,7 +114,7 @@ static void test_journals(void)
 		struct resume_cell cells[NC];
 		char why[200] = "";
 		journal_scan(t, len, &j, cells, NC);
-		int ok = journal_resumable(&j, SHA, "1.0000", why, sizeof why) == 0;
+		int ok = journal_resumable(&j, SHA, "1.0000", "", why, sizeof why) == 0;
 		CHECK(ok == journals[i].resumable, "%s: resumable %d (%s)", journals[i].name, ok, why);
 		CHECK(j.torn == journals[i].torn, "%s: torn %d", journals[i].name, j.torn);
 		CHECK(j.need_newline == journals[i].need_newline, "%s: need_newline %d", journals[i].name,
@@ -138,6 +138,35 @@ static void test_journals(void)
 		}
 		CHECK(strcmp(got, journals[i].steps) == 0, "%s: got \"%s\", want \"%s\"",
 		      journals[i].name, got, journals[i].steps);
+	}
+}
+
+/* A shard's journal resumes only under the same shard: the same plan and scale are not
+ * enough, since every shard of a run shares them. */
+static void test_shard(void)
+{
+#define SHDR(sh) "{\"v\":1,\"type\":\"header\",\"run\":\"R1\",\"plan\":{\"sha256\":\"" SHA \
+	"\",\"scale\":1.0000},\"run_group\":\"g\",\"shard\":" sh "}\n"
+	static const struct { const char *text, *shard; int ok; const char *why; } rows[] = {
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "1/2", 1, "" },
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "2/2", 0,
+		  "run R1 ran shard 1/2, this boot shard 2/2" },
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "1/3", 0,
+		  "run R1 ran shard 1/2, this boot shard 1/3" },
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "", 0,
+		  "run R1 ran shard 1/2, this boot every cell" },
+		{ SHDR("null"), "1/2", 0, "run R1 ran every cell, this boot shard 1/2" },
+		{ SHDR("null"), "", 1, "" },
+		{ HDR, "", 1, "" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct journal j;
+		struct resume_cell c[NC];
+		char why[200] = "";
+		journal_scan(rows[i].text, strlen(rows[i].text), &j, c, NC);
+		int ok = journal_resumable(&j, SHA, "1.0000", rows[i].shard, why, sizeof why) == 0;
+		CHECK(ok == rows[i].ok, "row %zu: resumable %d (%s)", i, ok, why);
+		CHECK_STR(why, rows[i].why);
 	}
 }
 
@@ -213,5 +242,6 @@ int main(void)
 	test_members();
 	test_journals();
 	test_decide();
+	test_shard();
 	return check_done("test_resume");
 }

@@ -1,0 +1,56 @@
+# 25-shard-resume: a shard of a run (fsmatrix.shard=1/2 of tests/plans/resume.ini, whose
+# shard 1 is its second cell, the slow one) killed while its cell runs, then booted again
+# as the same shard: the run resumes under its first id, runs only its own cell again (attempt
+# 2), writes nothing for the other shard's cells, and its trailer counts its one cell. The
+# header of each boot records the shard and the run group `fsmatrix check --shards 2` shows.
+# shellcheck shell=bash
+. "$(dirname "$0")/lib.sh"
+
+[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
+[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+
+PLAN=$FSM_ROOT/tests/plans/resume.ini
+status_file=$FSM_TEST_RUNS/25-shard-resume.status
+RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-run
+rm -rf "$status_file" "$RUN"
+mkdir -p "$RUN/disks"
+truncate -s 256M "$RUN/disks/fsmtest0.img"
+group=$("$FSM_ROOT/out/fsmatrix" check "$PLAN" --shards 2 | sed -n 's/^2 shards (fsmatrix.shard=K\/2), run group //p')
+(
+	boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=1/2
+	echo "$BOOT_STATUS" >"$status_file"
+) &
+booting=$!
+killed=no
+for _ in $(seq 400); do
+	if grep -q 'slow rep 1/1: running' "$RUN/console.log" 2>/dev/null; then
+		sleep 5
+		pid=$(cat "$RUN/qemu.pid" 2>/dev/null)
+		case $(cat "/proc/$pid/comm" 2>/dev/null) in
+		qemu*) kill -KILL "$pid" && killed=yes ;;
+		esac
+		break
+	fi
+	sleep 0.5
+done
+wait "$booting"
+check "qemu was killed while the shard's cell ran" test "$killed" = yes
+id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
+check "the first boot started cell 2 and no other" test "$(jq -r -s \
+	'[.[] | select(.type == "event" and .event == "cell-start") | .index] | map(tostring) | join(",")' \
+	"$RUN/results/$id.jsonl" 2>/dev/null)" = 2
+
+boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=1/2
+expect_status "the second boot completes the shard (exit 0)" 0
+expect_console "it resumes the first boot's run" "fsmatrix: resuming run $id"
+after=$RUN/results/$id.jsonl
+check "one journal for the run" test "$(ls "$RUN"/results/*.jsonl | wc -l)" = 1
+check "the shard's records: cell 2 interrupted, then ok as attempt 2; none of cells 1 and 3" \
+	test "$(jq -r -s '[.[] | select(.type == "cell") | "\(.index) \(.status) \(.attempt)"] | join(",")' "$after")" = "2 interrupted 1,2 ok 2"
+check "the trailer counts the shard's one cell" test "$(jq -r -s \
+	'[.[] | select(.type == "trailer")] | map("\(.cells) \(.counts.ok) \(.counts.interrupted)") | join(",")' "$after")" = "1 1 1"
+check "each header records shard 1/2 with cell 2 and the run group check shows" test "$(jq -r -s \
+	'[.[] | select(.type == "header") | "\(.shard.k)/\(.shard.n) \(.shard.cells) \(.run_group)"] | unique | join(",")' "$after")" = "1/2 [2] $group"
+"$FSM_ROOT/out/fsmatrix" report "$after" >"$RUN.report" 2>&1
+check "the report of the shard alone names shard 2 missing" grep -q '^  shard 2/2 missing' "$RUN.report"
+rm -rf "$RUN/disks"
