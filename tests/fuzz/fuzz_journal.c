@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(memchr(j.run, '\0', sizeof j.run) && memchr(j.plan_sha256, '\0', sizeof j.plan_sha256) &&
 		    memchr(j.scale, '\0', sizeof j.scale), "a header field is not terminated");
 	char why[256] = "";
-	if (journal_resumable(&j, "0123", "1", why, sizeof why) != 0)
+	if (journal_resumable(&j, "0123", "1", "", why, sizeof why) != 0)
 		fuzz_one_line(why, sizeof why);
 	for (int i = 0; i < CELLS; i++) {
 		struct resume_step st;
