@@ -201,7 +201,7 @@ static void test_action(FILE *f, int minutes)
 	fprintf(f, "      pattern: ");
 	yq(f, "FSMREC [0-9a-f]{8} \\{\"v\":1,\"type\":\"cell\",[^\\n]*?\"cell\":\"(?P<test_case_id>"
 	   "[^\"]+)\",[^\\n]*?\"status\":\"(?P<result>[a-z]+)\",\"figure\":(?:null|\\{\"metric\":"
-	   "\"[a-z_]+\",\"value\":(?:(?P<measurement>-?[0-9][-+.0-9eE]*)|null),\"unit\":"
+	   "\"[a-z0-9_]+\",\"value\":(?:(?P<measurement>-?[0-9][-+.0-9eE]*)|null),\"unit\":"
 	   "\"(?P<units>[^\"]*)\"\\})");
 	fprintf(f, "\n      fixupdict: {ok: pass, error: fail, timeout: fail, interrupted: fail, "
 		"skipped: skip}\n");

@@ -250,10 +250,10 @@ int wl_kind_has(const char *list, const char *key)
 	return 0;
 }
 
-const struct metric *wl_kind_main(const struct wl_kind *k)
+const struct metric *wl_kind_column(const struct wl_kind *k, int col)
 {
 	for (const struct metric *m = k ? k->metrics : NULL; m && m->key; m++)
-		if (m->report == 1)
+		if (m->report == col)
 			return m;
 	return NULL;
 }

@@ -48,9 +48,10 @@ const struct wl_kind *wl_kind_of(int type);
 const struct wl_kind *wl_kind_named(const char *name);
 /* 1 when key (a plan key) is among the words of list ("size bs direct"), else 0. */
 int wl_kind_has(const char *list, const char *key);
-/* Its main figure: the metric of the report's first column (a cell record's "figure", what
- * a lab's result view shows), or NULL. */
-const struct metric *wl_kind_main(const struct wl_kind *k);
+/* The metric of the report's column col (1, 2, ...), or NULL past the last. A cell record's
+ * "figure" (what a lab's result view shows) is the first of them the cell measured: an fio
+ * job that only wrote has no read figures, the first columns. */
+const struct metric *wl_kind_column(const struct wl_kind *k, int col);
 /* "seqwrite, smallfiles or tar": every name, for messages. */
 void wl_kind_names(char *buf, size_t len);
 

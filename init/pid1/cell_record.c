@@ -4,6 +4,7 @@
 #include "pid1/cell_ctx.h"
 #include "core/level.h"
 #include "core/workload_kinds.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,12 +122,22 @@ static void result_json(struct jw *w, const struct cell_ctx *x)
 	}
 }
 
-/* "figure": the workload's main figure (its report's first column) with its unit, right
- * after "status", so that a console pattern (a LAVA monitor) can make it a test case's
- * measurement; its value is null when the cell measured nothing. */
+/* "figure": the workload's main figure with its unit, right after "status", so that a
+ * console pattern (a LAVA monitor) can make it a test case's measurement: the first of the
+ * report's columns the cell measured (wl_kind_column), or the first column with a null value
+ * when the cell measured nothing. */
 static void figure_json(struct jw *w, const struct cell_ctx *x)
 {
-	const struct metric *m = wl_kind_main(wl_kind_of(x->p->workloads[x->c->workload].type));
+	const struct wl_kind *k = wl_kind_of(x->p->workloads[x->c->workload].type);
+	const struct metric *m = NULL;
+	double v = NAN;
+	for (int col = 1; x->status == CELL_OK && x->wl_ran; col++) {
+		m = wl_kind_column(k, col);
+		if (!m || isfinite(v = workload_figure(&x->wl, m->key)))
+			break;
+	}
+	if (!m)
+		m = wl_kind_column(k, 1);
 	jw_key(w, "figure");
 	if (!m) {
 		jw_null(w);
@@ -135,10 +146,7 @@ static void figure_json(struct jw *w, const struct cell_ctx *x)
 	jw_obj(w);
 	jw_kstr(w, "metric", m->key);
 	jw_key(w, "value");
-	if (x->status == CELL_OK && x->wl_ran)
-		jw_double(w, workload_figure(&x->wl, m->key), m->decimals);
-	else
-		jw_null(w);
+	jw_double(w, v, m->decimals);   /* NaN: null */
 	jw_kstr(w, "unit", m->unit);
 	jw_end_obj(w);
 }

@@ -46,10 +46,8 @@ size_t report_metrics(const char *wtype, json_t *result, const struct metric **o
 	if (k) {
 		/* the engine's report columns, 1, 2, ... in that order */
 		for (int col = 1;; col++) {
-			const struct metric *m = k->metrics;
-			while (m->key && m->report != col)
-				m++;
-			if (!m->key || n == max)
+			const struct metric *m = wl_kind_column(k, col);
+			if (!m || n == max)
 				return n;
 			out[n++] = m;
 		}

@@ -32,3 +32,20 @@ expect_record "the trailer counts 5 ok and 1 error" \
 report=$("$FSM_ROOT/out/fsmatrix" report "$RUN" 2>&1)
 check "the report shows fsync's and fio's p99 latency in us, lower is better" \
 	bash -c 'grep -q "^fsync: p99 in us, lower is better" <<<"$1" && grep -q "^fiojob: read p99 in us, lower is better" <<<"$1" && grep -q "^uring: write p99 in us, lower is better" <<<"$1"' _ "$report"
+
+# What a lab's LAVA makes of this console: the monitor `fsmatrix lava` writes for the plan
+# turns every cell into a test case, and each ok cell's main figure (a latency, an IOPS or a
+# write-only job's MB/s, not a read column it does not have) into its measurement and unit.
+lava_cases() {
+	local jobs=$FSM_TEST_RUNS/27-fio-lava
+	rm -rf "$jobs"
+	"$FSM_ROOT/out/fsmatrix" lava "$FSM_ROOT/tests/plans/fio-engines.ini" --shards 1 -o "$jobs" >/dev/null &&
+		python3 "$FSM_ROOT/tests/lava/monitor-cases" "$jobs"/*.yaml "$RUN/console.log" |
+		jq -es --argjson cells "$(records_console | jq -sc 'map(select(.type == "cell"))')" '
+			length == ($cells | length) and length == 6 and all($cells[] as $c |
+				(map(select(.test_case_id == $c.cell)) | length == 1 and (.[0] |
+				.result == $c.status and (($c.status != "ok") or
+				(.measurement != null and (.measurement | tonumber) == $c.figure.value and
+				 .units == $c.figure.unit)))))' >/dev/null
+}
+check "LAVA's monitor makes each cell a test case, each ok one with its figure as measurement" lava_cases
