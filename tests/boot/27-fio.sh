@@ -42,10 +42,10 @@ lava_cases() {
 	"$FSM_ROOT/out/fsmatrix" lava "$FSM_ROOT/tests/plans/fio-engines.ini" --shards 1 -o "$jobs" >/dev/null &&
 		python3 "$FSM_ROOT/tests/lava/monitor-cases" "$jobs"/*.yaml "$RUN/console.log" |
 		jq -es --argjson cells "$(records_console | jq -sc 'map(select(.type == "cell"))')" '
-			length == ($cells | length) and length == 6 and all($cells[] as $c |
-				(map(select(.test_case_id == $c.cell)) | length == 1 and (.[0] |
+			. as $cases | length == ($cells | length) and length == 6 and ([$cells[] as $c |
+				$cases | map(select(.test_case_id == $c.cell)) | length == 1 and (.[0] |
 				.result == $c.status and (($c.status != "ok") or
 				(.measurement != null and (.measurement | tonumber) == $c.figure.value and
-				 .units == $c.figure.unit)))))' >/dev/null
+				 .units == $c.figure.unit)))] | all)' >/dev/null
 }
 check "LAVA's monitor makes each cell a test case, each ok one with its figure as measurement" lava_cases
