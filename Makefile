@@ -240,7 +240,7 @@ $(B)/initramfs-compress: FORCE
 
 $(OUT)/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(KMODS)/.done $(ROOTFS_FILES) \
 		recipes/pack recipes/compress $(B)/initramfs-compress recipes/manifest \
-		$(wildcard recipes/*/hash)
+		recipes/tool-versions $(wildcard recipes/*/hash)
 	@recipes/pack $(TREE) $@ $(OUT)/init $(KMODS) $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)
 
 $(OUT)/MANIFEST: $(OUT)/initramfs.img $(OUT)/vmlinuz $(OUT)/fsmatrix recipes/manifest

@@ -14,6 +14,7 @@
 #define RESULTS_MNT "/results"
 #define RESULTS_DIR RESULTS_MNT "/fsmatrix/results"
 #define MANIFEST_PATH "/etc/fsmatrix/MANIFEST"
+#define TOOLS_PATH "/etc/fsmatrix/tools"        /* recipes/tool-versions */
 
 struct boot {
 	struct cmdline cmd;
