@@ -85,9 +85,9 @@ int main(void)
 
 	/* Without module metadata the drivers may be built in: still wait for their disks. */
 	modules_init();
-	settle_block_devices(boot.cmd.settle_ms);
+	/* the results partition's modules load beside the drivers, not after them */
+	settle_block_devices(boot.cmd.settle_ms, results_modules);
 	entropy_wait();
-	modules_load_named(results_modules);
 
 	disks_stage();
 	results_open();   /* mounted; its files are opened by resume_stage() */

@@ -2,7 +2,8 @@
  * modules it needs, with depmod's metadata for exactly that set (kmod.c reads it). Storage
  * drivers are loaded for the devices present, by matching each device's modalias against
  * modules.alias, again and again as loaded drivers create new devices (virtio_pci makes
- * virtio devices that want virtio_blk; a SCSI host makes disks that want sd_mod). */
+ * virtio devices that want virtio_blk; a SCSI host finds disks that want sd_mod: loaded
+ * only then, since qemu's IDE controller, present in every pc machine, has no disk). */
 #include "pid1/pid1.h"
 #include "core/kmod.h"
 #include <dirent.h>
@@ -240,22 +241,26 @@ static int load_parallel(const int *want, int nwant)
 	return fails;
 }
 
-int modules_load_named(const char *const *names)
+/* Appends to want[] the modules names (NULL-terminated) stand for, aliases resolved;
+ * returns the new count. One not shipped is left out: the kernel may have it built in, or
+ * the plan does not need it. */
+static int want_named(const char *const *names, int *want, int nwant, int max)
 {
-	int want[64], nwant = 0, fails = 0;
-	if (!have_db)
-		return 0;
-	for (; *names; names++) {
+	for (; names && *names; names++) {
 		int hits[8], n = kmod_lookup(&db, *names, hits, 8);
-		/* Not shipped: the kernel may have it built in, or the plan does not need it. */
-		if (n == 0 && kmod_find(&db, *names) < 0)
-			continue;
-		for (int k = 0; k < n && nwant < 64; k++)
+		for (int k = 0; k < n && nwant < max; k++)
 			want[nwant++] = hits[k];
 	}
-	if (nwant)
-		fails = load_set(want, nwant);
-	return fails;
+	return nwant;
+}
+
+int modules_load_named(const char *const *names)
+{
+	int want[64];
+	if (!have_db)
+		return 0;
+	int nwant = want_named(names, want, 0, 64);
+	return nwant ? load_set(want, nwant) : 0;
 }
 
 static int was_seen(const char *path)
@@ -285,24 +290,7 @@ static int is_watched_bus(const char *bus)
 	return 0;
 }
 
-/* A SCSI host of any kind means SCSI disks may follow: have sd_mod ready before they do. */
-static void want_sd_mod(int *want, int *nwant, int max)
-{
-	DIR *d = opendir("/sys/class/scsi_host");
-	struct dirent *e;
-	int hosts = 0;
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			hosts++;
-	closedir(d);
-	int i = kmod_find(&db, "sd_mod");
-	if (hosts && i >= 0 && !done[i] && *nwant < max)
-		want[(*nwant)++] = i;
-}
-
-int modules_scan_hardware(void)
+int modules_scan_hardware(const char *const *also)
 {
 	DIR *buses;
 	struct dirent *b;
@@ -344,7 +332,7 @@ int modules_scan_hardware(void)
 		closedir(devs);
 	}
 	closedir(buses);
-	want_sd_mod(want, &nwant, LOADS_MAX);
+	nwant = want_named(also, want, nwant, LOADS_MAX);
 	if (nwant)
 		load_parallel(want, nwant);
 	/* Only devices whose driver is in the kernel are waited for. */

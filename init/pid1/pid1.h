@@ -71,15 +71,18 @@ int mounts_boot(char *err, size_t errlen);
 
 /* pid1/modules.c */
 int modules_init(void);           /* reads /lib/modules/<release>; -1 if there are none */
-int modules_scan_hardware(void);  /* one pass: loads drivers for new modaliases; returns how
-                                     many new devices it saw */
+/* One pass: loads the drivers new modaliases ask for, side by side with the modules also
+ * names (NULL-terminated, or NULL); returns how many new devices it saw. */
+int modules_scan_hardware(const char *const *also);
 int modules_load_named(const char *const *names); /* NULL-terminated; returns failures */
 void modules_event(void);         /* the "modules" event record: loads since the last one */
 int modules_unreported(void);     /* loads not yet in a "modules" event */
 int modules_pending(char *what, size_t len); /* matched devices not yet bound to a driver */
 
 /* pid1/settle.c */
-void settle_block_devices(int settle_ms);
+/* Loads drivers until the block devices are there; the first pass also loads the modules
+ * also names (NULL-terminated, or NULL), which then load beside the drivers. */
+void settle_block_devices(int settle_ms, const char *const *also);
 
 /* pid1/disks.c */
 void disks_stage(void);           /* discover; find the results disk */

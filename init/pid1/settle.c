@@ -51,7 +51,7 @@ static void block_names(char *buf, size_t len)
 		buf[l - 1] = '\0';
 }
 
-void settle_block_devices(int settle_ms)
+void settle_block_devices(int settle_ms, const char *const *also)
 {
 	static char prev[8192], cur[8192];
 	char what[512];
@@ -60,7 +60,8 @@ void settle_block_devices(int settle_ms)
 
 	prev[0] = '\0';
 	for (;;) {
-		int fresh = modules_scan_hardware();
+		int fresh = modules_scan_hardware(also);
+		also = NULL;
 		int pending = modules_pending(what, sizeof what);
 		long long now = boottime_ms();
 		block_names(cur, sizeof cur);
