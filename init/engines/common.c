@@ -126,6 +126,15 @@ void wl_cpu_json(struct jw *w, const struct wl_cpu *c)
 	jw_kdouble(w, "cpu_iowait_pct", c->iowait_pct, 1);
 }
 
+void wl_tail_json(struct jw *w, const struct wl_cpu *c, int err, const char *errmsg)
+{
+	wl_cpu_json(w, c);
+	if (err) {
+		jw_kstr(w, "error", errmsg);
+		jw_kstr(w, "errno", wl_errno_name(err));
+	}
+}
+
 int wl_drop_caches(void)
 {
 	sync();

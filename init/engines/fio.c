@@ -187,11 +187,7 @@ static void fields(struct jw *w, const void *res)
 		jw_end_obj(w);
 	}
 	jw_end_arr(w);
-	wl_cpu_json(w, &r->cpu);
-	if (r->err) {
-		jw_kstr(w, "error", r->errmsg);
-		jw_kstr(w, "errno", wl_errno_name(r->err));
-	}
+	wl_tail_json(w, &r->cpu, r->err, r->errmsg);
 }
 
 static void cell(const struct plan_workload *w, const struct engine_cell_env *env, void *res,

@@ -124,11 +124,7 @@ void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r)
 	jw_kdouble(w, "total_s", r->total_s, 6);
 	jw_kdouble(w, "mbps", r->mbps, 2);
 	jw_kdouble(w, "mbps_noflush", r->mbps_noflush, 2);
-	wl_cpu_json(w, &r->cpu);
-	if (r->err) {
-		jw_kstr(w, "error", r->errmsg);
-		jw_kstr(w, "errno", wl_errno_name(r->err));
-	}
+	wl_tail_json(w, &r->cpu, r->err, r->errmsg);
 }
 
 /* ------------------------------------------------------------------ the engine's row */

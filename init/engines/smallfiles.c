@@ -136,11 +136,7 @@ void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r)
 	jw_kdouble(w, "sync_s", r->sync_s, 6);
 	jw_kdouble(w, "files_per_s", r->files_per_s, 1);
 	jw_kdouble(w, "mbps", r->mbps, 2);
-	wl_cpu_json(w, &r->cpu);
-	if (r->err) {
-		jw_kstr(w, "error", r->errmsg);
-		jw_kstr(w, "errno", wl_errno_name(r->err));
-	}
+	wl_tail_json(w, &r->cpu, r->err, r->errmsg);
 }
 
 /* ------------------------------------------------------------------ the engines' rows */

@@ -125,11 +125,7 @@ void wl_tar_json(struct jw *w, const struct wl_tar_res *r)
 	jw_kdouble(w, "sync_s", r->sync_s, 6);
 	jw_kdouble(w, "mbps", r->mbps, 2);
 	jw_kint(w, "status", r->status);
-	wl_cpu_json(w, &r->cpu);
-	if (r->err) {
-		jw_kstr(w, "error", r->errmsg);
-		jw_kstr(w, "errno", wl_errno_name(r->err));
-	}
+	wl_tail_json(w, &r->cpu, r->err, r->errmsg);
 }
 
 /* ------------------------------------------------------------------ the engine's row */

@@ -53,6 +53,9 @@ void wl_cpu_delta(const struct wl_cpu_snap *a, const struct wl_cpu_snap *b, int 
 		  struct wl_cpu *out);
 /* cpu_user_pct, cpu_sys_pct, cpu_iowait_pct */
 void wl_cpu_json(struct jw *w, const struct wl_cpu *c);
+/* The last fields of every engine's result: the CPU figures, then after a failure "error"
+ * (errmsg) and "errno" (err's name). */
+void wl_tail_json(struct jw *w, const struct wl_cpu *c, int err, const char *errmsg);
 
 /* sync(), then 3 into /proc/sys/vm/drop_caches (page cache, dentries and inodes).
  * Returns 0, or -1 with errno (EACCES when not root, ENOENT without /proc). */
