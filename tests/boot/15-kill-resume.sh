@@ -12,37 +12,17 @@
 [ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
 
 PLAN=$FSM_ROOT/tests/plans/resume.ini
-status_file=$FSM_TEST_RUNS/15-kill-resume.status
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-run
 # An earlier run's console must not be mistaken for this one's.
-rm -rf "$status_file" "$RUN" "$RUN.data"
+rm -rf "$RUN" "$RUN.data"
 mkdir -p "$RUN/disks" "$RUN.data"
 echo "fsmatrix must not touch this file" >"$RUN.data/precious.txt"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
 truncate -s 256M "$RUN/disks/fsmtest1.img"
 mkfs.ext4 -q -F -d "$RUN.data" "$RUN/disks/fsmtest1.img" && rm -rf "$RUN.data"
 snapshot "$RUN/disks/fsmtest1.img"
-(
-	boot run --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN"
-	echo "$BOOT_STATUS" >"$status_file"
-) &
-booting=$!
-# The power goes once the slow cell has begun writing: SIGKILL to this run's qemu, which
-# leaves the results disk as the guest's last fsync left it.
-killed=no
-for _ in $(seq 400); do
-	if grep -q 'slow rep 1/1: running' "$RUN/console.log" 2>/dev/null; then
-		sleep 5
-		pid=$(cat "$RUN/qemu.pid" 2>/dev/null)
-		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		qemu*) kill -KILL "$pid" && killed=yes ;;
-		esac
-		break
-	fi
-	sleep 0.5
-done
-wait "$booting"
-check "qemu was killed while the second cell ran" test "$killed" = yes
+boot_killed run 'slow rep 1/1: running' --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN"
+check "qemu was killed while the second cell ran" test "$KILLED" = yes
 check "the killed boot left no trailer" sh -c "! grep -q '\"type\":\"trailer\"' '$RUN'/results/*.jsonl"
 before=$FSM_TEST_RUNS/15-kill-resume.before.jsonl
 cat "$RUN"/results/*.jsonl >"$before" 2>/dev/null

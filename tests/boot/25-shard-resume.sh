@@ -10,31 +10,13 @@
 [ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
 
 PLAN=$FSM_ROOT/tests/plans/resume.ini
-status_file=$FSM_TEST_RUNS/25-shard-resume.status
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-run
-rm -rf "$status_file" "$RUN"
+rm -rf "$RUN"
 mkdir -p "$RUN/disks"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
 group=$("$FSM_ROOT/out/fsmatrix" check "$PLAN" --shards 2 | sed -n 's/^2 shards (fsmatrix.shard=K\/2), run group //p')
-(
-	boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=1/2
-	echo "$BOOT_STATUS" >"$status_file"
-) &
-booting=$!
-killed=no
-for _ in $(seq 400); do
-	if grep -q 'slow rep 1/1: running' "$RUN/console.log" 2>/dev/null; then
-		sleep 5
-		pid=$(cat "$RUN/qemu.pid" 2>/dev/null)
-		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		qemu*) kill -KILL "$pid" && killed=yes ;;
-		esac
-		break
-	fi
-	sleep 0.5
-done
-wait "$booting"
-check "qemu was killed while the shard's cell ran" test "$killed" = yes
+boot_killed run 'slow rep 1/1: running' --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=1/2
+check "qemu was killed while the shard's cell ran" test "$KILLED" = yes
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 check "the first boot started cell 2 and no other" test "$(jq -r -s \
 	'[.[] | select(.type == "event" and .event == "cell-start") | .index] | map(tostring) | join(",")' \

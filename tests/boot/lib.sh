@@ -3,6 +3,8 @@
 #
 #   boot NAME [qemu/run flags...]    boots into build/tests/runs/<test>-NAME; sets RUN (the
 #                                    run directory) and BOOT_STATUS (qemu/run's exit status)
+#   boot_killed NAME REGEX [flags...]  the same, with qemu killed (SIGKILL, a power cut) 5 s
+#                                    after REGEX shows on the console; sets KILLED (yes/no)
 #   expect_status CHECK CODE         qemu/run exited with CODE (0 completed, 2 guest failed,
 #                                    3 timeout: see qemu/run --help)
 #   expect_console CHECK REGEX       an extended regex matches a line of RUN/console.log
@@ -65,6 +67,37 @@ boot() { # NAME [qemu/run flags...]
 		</dev/null >"$RUN.out" 2>&1
 	BOOT_STATUS=$?
 	return 0
+}
+
+# boot_killed NAME REGEX [qemu/run flags...]: boots as boot does, in the background, and
+# 5 s after REGEX shows on its console (the cell has begun writing) kills its qemu with
+# SIGKILL, as a power cut, which leaves the results disk as the guest's last fsync left it.
+# KILLED is then yes or no, BOOT_STATUS qemu/run's status.
+boot_killed() {
+	local name=$1 regex=$2 status booting pid
+	shift 2
+	RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-$name
+	status=$RUN.status
+	rm -f "$status"
+	(
+		boot "$name" "$@"
+		echo "$BOOT_STATUS" >"$status"
+	) &
+	booting=$!
+	KILLED=no
+	for _ in $(seq 400); do
+		if grep -q -- "$regex" "$RUN/console.log" 2>/dev/null; then
+			sleep 5
+			pid=$(cat "$RUN/qemu.pid" 2>/dev/null)
+			case $(cat "/proc/$pid/comm" 2>/dev/null) in
+			qemu*) kill -KILL "$pid" && KILLED=yes ;;
+			esac
+			break
+		fi
+		sleep 0.5
+	done
+	wait "$booting"
+	BOOT_STATUS=$(cat "$status" 2>/dev/null)
 }
 
 check() { # CHECK COMMAND...
