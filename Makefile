@@ -118,7 +118,14 @@ $(OUT)/vmlinuz: $(KERNEL_DEP)
 KMODS := $(B)/modules$(if $(MODULES),-custom)
 TREE := $(B)/rootfs$(if $(MODULES),-custom)
 
-$(KMODS)/.done: $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
+# Module signatures are stripped (they doubled each load under TCG; recipes/linux/closure says
+# why) unless MODULE_SIGNATURES=keep, for a kernel that enforces them.
+# The stamp names the choice, so that another choice builds the closure again.
+MODULE_SIGNATURES ?= strip
+export MODULE_SIGNATURES
+KMODS_DONE := $(KMODS)/.done-signatures-$(MODULE_SIGNATURES)
+
+$(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
 	@recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
 	@touch $@
 
@@ -238,7 +245,7 @@ $(B)/initramfs-compress: FORCE
 	@mkdir -p $(B)
 	@echo '$(INITRAMFS_COMPRESS)' | cmp -s - $@ || echo '$(INITRAMFS_COMPRESS)' > $@
 
-$(OUT)/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(KMODS)/.done $(ROOTFS_FILES) \
+$(OUT)/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(KMODS_DONE) $(ROOTFS_FILES) \
 		recipes/pack recipes/compress $(B)/initramfs-compress recipes/manifest \
 		recipes/tool-versions $(wildcard recipes/*/hash)
 	@recipes/pack $(TREE) $@ $(OUT)/init $(KMODS) $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)

@@ -4,6 +4,7 @@
 #include "lib/sha256.h"
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -124,6 +125,14 @@ void header_emit(void)
 	jw_kstr(&w, "version", u.version);
 	jw_kstr(&w, "machine", u.machine);
 	jw_kstr(&w, "cmdline", boot.cmd.raw);
+	/* Read after the boot's modules: unsigned ones taint 'E' (8192), a warning 'W' (512). */
+	char taint[32];
+	if (file_first_line("/proc/sys/kernel/tainted", taint, sizeof taint) == 0)
+		jw_kint(&w, "tainted", atoll(taint));
+	else {
+		jw_key(&w, "tainted");
+		jw_null(&w);
+	}
 	jw_end_obj(&w);
 	jw_key(&w, "cpu");
 	jw_obj(&w);
