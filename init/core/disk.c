@@ -42,7 +42,7 @@ static int join(char *buf, size_t len, const char *a, const char *sep, const cha
 	return 0;
 }
 
-static int skipped(const char *name)
+int disk_name_skipped(const char *name)
 {
 	if (name[0] == '.')
 		return 1;
@@ -282,7 +282,7 @@ int disks_discover(const char *sysroot, const char *devroot, struct disk *out, i
 		return -1;
 	}
 	for (struct dirent *e; (e = readdir(dh)) != NULL;) {
-		if (skipped(e->d_name) || strlen(e->d_name) >= sizeof names[0])
+		if (disk_name_skipped(e->d_name) || strlen(e->d_name) >= sizeof names[0])
 			continue;
 		if (n == max || n == (int)(sizeof names / sizeof names[0])) {
 			closedir(dh);

@@ -30,7 +30,11 @@ struct disk {
 	int is_boot;               /* the medium the image booted from */
 };
 
-/* Reads every disk under SYSROOT/block (skipping loop, ram, zram, md, dm, sr, nbd, fd),
+/* 1 for a block device name that is never a disk: virtual, stacked or optical (loop, ram,
+ * zram, md, dm, sr, nbd, fd), or a dot entry. */
+int disk_name_skipped(const char *name);
+
+/* Reads every disk under SYSROOT/block (skipping those disk_name_skipped() names),
  * sorted by name. Device nodes are opened read-only as DEVROOT/<name>; a disk that cannot be
  * read gets the signature "unreadable", so no rule mistakes it for blank.
  * Returns the count, or -1 with err set (no SYSROOT/block, or more than max disks). */

@@ -68,6 +68,8 @@ int modules_init(void)
 	struct utsname u;
 	char err[400];
 	uname(&u);
+	if (modimage_mount(err, sizeof err) < 0)
+		say("fsmatrix: %s: the image's modules cannot be read", err);
 	snprintf(moddir, sizeof moddir, "/lib/modules/%s", u.release);
 	kmod_db_init(&db);
 	if (kmod_db_load(&db, moddir, err, sizeof err) < 0) {
@@ -136,16 +138,16 @@ static void attempt_load(int i, struct attempt *a)
 
 /* Keeps an attempt for the "modules" event, says what it did, marks the module done.
  * 0 when the module is in. */
-static int note_attempt(const struct attempt *a)
+static struct load *keep_load(const char *name, double ms, int rc, int err, int wrong_cpu,
+			      const char *path)
 {
 	struct load *l = nloads < LOADS_MAX ? &loads[nloads++] : &loads[LOADS_MAX - 1];
-	int i = a->idx;
-	snprintf(l->name, sizeof l->name, "%s", db.mods[i].name);
-	l->ms = a->ms;
-	l->err = a->err;
-	if (a->wrong_cpu)
+	snprintf(l->name, sizeof l->name, "%s", name);
+	l->ms = ms;
+	l->err = err;
+	if (wrong_cpu)
 		l->status = "no-cpu-feature";
-	else if (a->rc == 0) {
+	else if (rc == 0) {
 		l->status = "ok";
 		say("fsmatrix: module %s loaded in %.1f ms", l->name, l->ms);
 	} else if (l->err == EEXIST) {
@@ -155,9 +157,22 @@ static int note_attempt(const struct attempt *a)
 		say("fsmatrix: module %s: %s (harmless: no hardware for it)", l->name, strerror(l->err));
 	} else {
 		l->status = "error";
-		say("fsmatrix: unable to load module %s/%s: %s", moddir, db.mods[i].path,
-		    strerror(l->err));
+		say("fsmatrix: unable to load module %s: %s", path, strerror(l->err));
 	}
+	return l;
+}
+
+void modules_note(const char *name, double ms, int rc, int err)
+{
+	keep_load(name, ms, rc, rc < 0 ? err : 0, 0, name);
+}
+
+static int note_attempt(const struct attempt *a)
+{
+	char path[600];
+	int i = a->idx;
+	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
+	struct load *l = keep_load(db.mods[i].name, a->ms, a->rc, a->err, a->wrong_cpu, path);
 	done[i] = a->rc == 0 || l->err == EEXIST ? 1 : 2;
 	return done[i] == 1 ? 0 : -1;
 }

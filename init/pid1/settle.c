@@ -5,6 +5,7 @@
  * devices, and /sys/block has not changed for QUIET_MS. fsmatrix.settle= bounds the whole
  * wait. */
 #include "pid1/pid1.h"
+#include "core/disk.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,8 +39,8 @@ static void block_names(char *buf, size_t len)
 	size_t l = 0;
 	buf[0] = '\0';
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
+		if (disk_name_skipped(e->d_name))
+			continue; /* the module image's loop devices, say */
 		int n = snprintf(buf + l, len - l, "%s ", e->d_name);
 		if (n < 0 || (size_t)n >= len - l)
 			break;

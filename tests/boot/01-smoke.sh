@@ -40,6 +40,11 @@ expect_record "modules event: virtio_blk loaded" \
 	"$mods | any(.[]; .name == \"virtio_blk\" and (.status == \"ok\" or .status == \"already\"))"
 expect_record "modules event: vfat loaded" \
 	"$mods | any(.[]; .name == \"vfat\" and (.status == \"ok\" or .status == \"already\"))"
+# The modules come from a squashfs mounted through a loop device, which is never a disk.
+expect_record "modules event: loop and squashfs loaded first, to mount the module image" \
+	"$mods | (.[0].name == \"loop\" and .[0].status == \"ok\" and .[1].name == \"squashfs\" and .[1].status == \"ok\")"
+expect_record "header: the module image's loop device is not among the disks" \
+	'select(.type == "header") | (.disks | length > 0) and all(.disks[]; .name | startswith("loop") | not)'
 expect_record "a trailer record closes the run" '.type == "trailer"'
 # Drivers load only for hardware that asks (modalias): none of the image's SAS/RAID, cloud,
 # NVMe or hardware watchdog drivers on a virtio-only guest, so they cost size, not time.

@@ -8,8 +8,9 @@
 # - own-kernel: `make KERNEL=... MODULES=...` with the pinned Debian kernel given as paths
 #   builds an image byte-identical to the default one, so the boot tests cover it too.
 # - incremental: after an edit in init/, make would rebuild /init and repack, and nothing else.
-# - modules: every module of recipes/linux/modules.list is in the image with depmod metadata,
-#   plus the softdeps and codepages no dependency names.
+# - modules: every module of recipes/linux/modules.list is in the image's module squashfs with
+#   depmod metadata, plus the softdeps and codepages no dependency names; loop and squashfs,
+#   which mounting it takes, are beside it.
 # - manifest: out/MANIFEST names every recipe's input and the true sha256 of every output.
 # - budget: the compressed image is at most 6 MiB.
 # - fio: the image's fio runs (`fio --version` says fio-3.33) and has the libaio, io_uring,
@@ -69,8 +70,18 @@ fi
 # modules
 mkdir -p "$TMP/root"
 (cd "$TMP/root" && "$ROOT/recipes/compress" -d "$ROOT/$IMG" | cpio -id --quiet 2>/dev/null)
-mdir=$TMP/root/lib/modules/$KREL
 missing=()
+# the modules are a squashfs /init mounts on /lib/modules (MODULES_IMAGE=squashfs), with loop
+# and squashfs beside it in lib/modules-boot, in the order they load
+if [ -f "$TMP/root/lib/modules.sqfs" ]; then
+	unsquashfs -q -n -d "$TMP/sqfs" "$TMP/root/lib/modules.sqfs" > /dev/null 2>&1 || missing+=("lib/modules.sqfs unreadable")
+	mdir=$TMP/sqfs/$KREL
+	[ "$(cut -d' ' -f1 "$TMP/root/lib/modules-boot/order" 2>/dev/null | tr '\n' ' ')" = "loop.ko squashfs.ko " ] ||
+		missing+=("lib/modules-boot/order: loop.ko and squashfs.ko")
+else
+	missing+=("lib/modules.sqfs")
+	mdir=$TMP/root/lib/modules/$KREL
+fi
 while read -r m; do
 	m=${m%%#*}; read -r m _ <<<"$m" || true
 	[ -n "$m" ] || continue
