@@ -375,3 +375,60 @@ int kmod_order(const struct kmod_db *db, const int *want, int nwant, const unsig
 	free(w.state);
 	return w.overflow ? -1 : w.n;
 }
+
+/* Union-find root, paths halved. */
+static int root_of(int *parent, int k)
+{
+	while (parent[k] != k)
+		k = parent[k] = parent[parent[k]];
+	return k;
+}
+
+int kmod_groups(const struct kmod_db *db, const int *want, int nwant, const unsigned char *done,
+		int *group, int max_order)
+{
+	int rc = -1, ngroups = 0;
+	int *parent = malloc(sizeof *parent * (size_t)(nwant + 1));
+	int *owner = malloc(sizeof *owner * (size_t)(db->nmods + 1)); /* module -> a want */
+	int *order = malloc(sizeof *order * (size_t)(max_order + 1));
+	if (!parent || !owner || !order)
+		goto out;
+	for (int m = 0; m < db->nmods; m++)
+		owner[m] = -1;
+	for (int k = 0; k < nwant; k++) {
+		parent[k] = k;
+		group[k] = -1;
+		int w = want[k], repeat = w < 0 || w >= db->nmods;
+		for (int j = 0; j < k && !repeat; j++)
+			repeat = want[j] == w;
+		if (repeat) {
+			parent[k] = -1;
+			continue;
+		}
+		int n = kmod_order(db, &w, 1, done, order, max_order);
+		if (n < 0)
+			goto out;
+		for (int i = 0; i < n; i++) {
+			int m = order[i];
+			if (owner[m] < 0)
+				owner[m] = k;
+			else
+				parent[root_of(parent, k)] = root_of(parent, owner[m]);
+		}
+	}
+	/* number the groups by their first member */
+	for (int k = 0; k < nwant; k++) {
+		if (parent[k] < 0)
+			continue;
+		int r = root_of(parent, k), first = 0;
+		while (first < k && (parent[first] < 0 || root_of(parent, first) != r))
+			first++;
+		group[k] = first == k ? ngroups++ : group[first];
+	}
+	rc = ngroups;
+out:
+	free(parent);
+	free(owner);
+	free(order);
+	return rc;
+}

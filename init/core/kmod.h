@@ -71,4 +71,14 @@ int kmod_lookup(const struct kmod_db *db, const char *name, int *out, int max);
 int kmod_order(const struct kmod_db *db, const int *want, int nwant, const unsigned char *done,
 	       int *order, int max);
 
+/* Splits the modules want[] names (drivers for devices just found) into groups that can load
+ * side by side: a module asked for twice counts once, and two whose load orders (kmod_order,
+ * with done) share a module go in the same group, so that no module is ever loaded by two
+ * loaders at once (the second would read and lay out the whole module, wait for the first,
+ * and fail with EEXIST). group[k] is want[k]'s group, numbered from 0 in order of first
+ * appearance, or -1 for a repeat or a module out of range. Returns the number of groups, or
+ * -1 if a load order needs more than max_order entries. */
+int kmod_groups(const struct kmod_db *db, const int *want, int nwant, const unsigned char *done,
+		int *group, int max_order);
+
 #endif

@@ -200,22 +200,27 @@ static int load_set(const int *want, int nwant)
 	return fails;
 }
 
-/* Loads the drivers want[] names for devices just found, each driver with what it needs in
- * a child of its own, so that their probes overlap: a controller's probe mostly waits (an ATA
- * port reset sleeps 150 ms, a SAS HBA discovers its expanders for seconds). The kernel loads
- * modules side by side and makes a second loader of a shared dependency wait for the first
- * and fail with EEXIST ("already"). PID 1 keeps the attempts its children send, in the order
+/* Loads the drivers want[] names for devices just found, each group of drivers with what it
+ * needs in a child of its own, so that their probes overlap: a controller's probe mostly
+ * waits (an ATA port reset sleeps 150 ms, a SAS HBA discovers its expanders for seconds).
+ * Drivers that share a module are one group (kmod_groups), so no module is loaded twice at
+ * once: the kernel would make the second loader copy and lay out the whole module, wait for
+ * the first, and fail with EEXIST. PID 1 keeps the attempts its children send, in the order
  * they come. Returns how many failed. */
 static int load_parallel(const int *want, int nwant)
 {
-	int fds[PARALLEL_MAX], ngroups = nwant < PARALLEL_MAX ? nwant : PARALLEL_MAX, fails = 0;
+	int fds[PARALLEL_MAX], group[LOADS_MAX], fails = 0;
 	pid_t pids[PARALLEL_MAX];
+	int ngroups = kmod_groups(&db, want, nwant, done, group, LOADS_MAX);
 	if (ngroups < 2)
 		return load_set(want, nwant);
+	if (ngroups > PARALLEL_MAX)
+		ngroups = PARALLEL_MAX; /* groups share nothing: any of them can be joined */
 	for (int g = 0; g < ngroups; g++) {
 		int mine[LOADS_MAX], nmine = 0, order[LOADS_MAX], p[2];
-		for (int k = g; k < nwant; k += ngroups)
-			mine[nmine++] = want[k];
+		for (int k = 0; k < nwant; k++)
+			if (group[k] >= 0 && group[k] % ngroups == g)
+				mine[nmine++] = want[k];
 		int n = kmod_order(&db, mine, nmine, done, order, LOADS_MAX);
 		pids[g] = -1;
 		fds[g] = -1;

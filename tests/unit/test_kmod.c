@@ -72,6 +72,52 @@ static void test_order(void)
 	CHECK_INT(kmod_order(&db, &want, 1, NULL, out, 2), -1);
 }
 
+/* kmod_groups over names: each want's group, space-separated ("-" for a repeat). */
+static const char *groups_of(const char *spec, const unsigned char *done)
+{
+	static char buf[256];
+	int want[16], nw = 0, group[16];
+	char copy[256], *save, *tok;
+	snprintf(copy, sizeof copy, "%s", spec);
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		want[nw++] = kmod_find(&db, tok);
+	int n = kmod_groups(&db, want, nw, done, group, 64);
+	int l = snprintf(buf, sizeof buf, "%d:", n);
+	for (int k = 0; k < nw && l < (int)sizeof buf; k++)
+		l += group[k] < 0 ? snprintf(buf + l, sizeof buf - (size_t)l, " -")
+				  : snprintf(buf + l, sizeof buf - (size_t)l, " %d", group[k]);
+	return buf;
+}
+
+static void test_groups(void)
+{
+	static const struct { const char *want, *groups; } rows[] = {
+		/* nothing shared: each alone */
+		{ "virtio_blk raid1", "2: 0 1" },
+		/* the same driver for two devices: loaded once */
+		{ "virtio_blk virtio_blk", "1: 0 -" },
+		/* virtio_blk and virtio_scsi share virtio; sd_mod shares scsi_mod with virtio_scsi */
+		{ "virtio_blk raid1 virtio_scsi sd_mod", "2: 0 1 0 0" },
+		/* sharing through a third: joined in one group, numbered by first appearance */
+		{ "raid1 sd_mod virtio_blk virtio_scsi", "2: 0 1 1 1" },
+		{ "", "0:" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		CHECK(strcmp(groups_of(rows[i].want, NULL), rows[i].groups) == 0,
+		      "groups(%s) = \"%s\", want \"%s\"", rows[i].want, groups_of(rows[i].want, NULL),
+		      rows[i].groups);
+	/* what is already in shares nothing: virtio loaded, the two virtio drivers part */
+	unsigned char done[64] = { 0 };
+	done[kmod_find(&db, "virtio")] = 1;
+	done[kmod_find(&db, "virtio_ring")] = 1;
+	CHECK_STR(groups_of("virtio_blk virtio_scsi", done), "2: 0 1");
+	/* a module out of range is left out; too small an order is an error */
+	int want[2] = { -1, kmod_find(&db, "ext4") }, group[2];
+	CHECK_INT(kmod_groups(&db, want, 2, NULL, group, 64), 1);
+	CHECK_INT(group[0], -1);
+	CHECK_INT(kmod_groups(&db, want, 2, NULL, group, 2), -1);
+}
+
 static void test_match(void)
 {
 	static const struct { const char *alias, *mods; } rows[] = {
@@ -167,6 +213,7 @@ int main(void)
 	CHECK(rc == 0, "load: %s", err);
 	if (rc == 0) {
 		test_order();
+		test_groups();
 		test_match();
 		test_wrong_cpu();
 		test_names();
