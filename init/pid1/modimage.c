@@ -37,7 +37,8 @@ struct loop_config {
 #define MOUNT_AT "/lib/modules"
 
 /* Each module of BOOT_DIR/order; one the kernel already has (built in, or loaded) is fine. */
-static int load_boot_modules(char *err, size_t len)
+static int load_boot_modules(struct modimage_load *loads, int max, int *nloads, char *err,
+			     size_t len)
 {
 	FILE *f = fopen(BOOT_DIR "/order", "re");
 	char line[256], path[300];
@@ -59,7 +60,13 @@ static int load_boot_modules(char *err, size_t len)
 		if (fd >= 0)
 			close(fd);
 		line[strcspn(line, ".")] = '\0'; /* the module's name */
-		modules_note(line, (mono_s() - t) * 1e3, rc, e);
+		if (*nloads < max) {
+			struct modimage_load *l = &loads[(*nloads)++];
+			snprintf(l->name, sizeof l->name, "%.63s", line);
+			l->ms = (mono_s() - t) * 1e3;
+			l->rc = rc;
+			l->err = rc < 0 ? e : 0;
+		}
 		if (rc < 0 && e != EEXIST) {
 			snprintf(err, len, "unable to load %s: %s", path, strerror(e));
 			fclose(f);
@@ -105,13 +112,14 @@ static int loop_attach(int file, char *dev, size_t devlen, char *err, size_t len
 	return -1;
 }
 
-int modimage_mount(char *err, size_t len)
+int modimage_mount(struct modimage_load *loads, int max, int *nloads, char *err, size_t len)
 {
 	char dev[32];
+	*nloads = 0;
 	if (access(IMAGE, F_OK) < 0)
 		return 1; /* a plain tree (MODULES_IMAGE=plain) */
 	double t = mono_s();
-	if (load_boot_modules(err, len) < 0)
+	if (load_boot_modules(loads, max, nloads, err, len) < 0)
 		return -1;
 	int file = open(IMAGE, O_RDONLY | O_CLOEXEC);
 	if (file < 0) {

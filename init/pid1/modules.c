@@ -63,12 +63,21 @@ static void mark_loaded(void)
 	fclose(f);
 }
 
+static struct load *keep_load(const char *name, double ms, int rc, int err, int wrong_cpu,
+			      const char *path);
+
 int modules_init(void)
 {
 	struct utsname u;
 	char err[400];
 	uname(&u);
-	if (modimage_mount(err, sizeof err) < 0)
+	struct modimage_load boot_loads[4];
+	int nboot = 0;
+	int mounted = modimage_mount(boot_loads, 4, &nboot, err, sizeof err);
+	for (int k = 0; k < nboot; k++)
+		keep_load(boot_loads[k].name, boot_loads[k].ms, boot_loads[k].rc, boot_loads[k].err, 0,
+			  boot_loads[k].name);
+	if (mounted < 0)
 		say("fsmatrix: %s: the image's modules cannot be read", err);
 	snprintf(moddir, sizeof moddir, "/lib/modules/%s", u.release);
 	kmod_db_init(&db);
@@ -160,11 +169,6 @@ static struct load *keep_load(const char *name, double ms, int rc, int err, int 
 		say("fsmatrix: unable to load module %s: %s", path, strerror(l->err));
 	}
 	return l;
-}
-
-void modules_note(const char *name, double ms, int rc, int err)
-{
-	keep_load(name, ms, rc, rc < 0 ? err : 0, 0, name);
 }
 
 static int note_attempt(const struct attempt *a)

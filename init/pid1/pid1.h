@@ -71,12 +71,15 @@ int mounts_boot(char *err, size_t errlen);
 
 /* pid1/modules.c */
 int modules_init(void);           /* reads /lib/modules/<release>; -1 if there are none */
-/* A load made outside the module database (the module image's own loop and squashfs), kept
- * for the "modules" event like the others: rc and err as finit_module gave them. */
-void modules_note(const char *name, double ms, int rc, int err);
 /* pid1/modimage.c: mounts /lib/modules.sqfs on /lib/modules; 1 if the image has a plain tree
- * instead, -1 with err set if it cannot. */
-int modimage_mount(char *err, size_t len);
+ * instead, -1 with err set if it cannot. The modules that took (loop, squashfs) are in
+ * loads[*nloads], rc and err as finit_module gave them, for the "modules" event. */
+struct modimage_load {
+	char name[64];
+	double ms;
+	int rc, err;
+};
+int modimage_mount(struct modimage_load *loads, int max, int *nloads, char *err, size_t len);
 /* One pass: loads the drivers new modaliases ask for, side by side with the modules also
  * names (NULL-terminated, or NULL); returns how many new devices it saw. */
 int modules_scan_hardware(const char *const *also);

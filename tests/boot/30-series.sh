@@ -85,5 +85,7 @@ expect_status "resync: the run completes (exit 0)" 0
 expect_record "resync: md's resync shows in the series: progress and a speed" \
 	'select(.type == "series") | (.columns | index("sync_pct")) as $p | (.columns | index("sync_mbps")) as $s
 	| ([.rows[][$p]] | max > 0) and ([.rows[][$s]] | max > 0)'
-expect_record "resync: and the cell record says md was resyncing" \
-	'select(.type == "cell") | .status == "ok" and .md.sync_action == "resync"'
+# The record reads md's state when the workload ends: on a fast host the resync of the 1 GiB
+# members has ended by then (seen once: the workload took 4.9 s), so idle is right too.
+expect_record "resync: and the cell record carries md's state after the workload" \
+	'select(.type == "cell") | .status == "ok" and (.md.sync_action | IN("resync", "idle"))'
