@@ -145,8 +145,7 @@ static void attempt_load(int i, struct attempt *a)
 	a->ms = (mono_s() - t) * 1e3;
 }
 
-/* Keeps an attempt for the "modules" event, says what it did, marks the module done.
- * 0 when the module is in. */
+/* Keeps a load for the "modules" event and says what it did: path is what an error names. */
 static struct load *keep_load(const char *name, double ms, int rc, int err, int wrong_cpu,
 			      const char *path)
 {
@@ -171,6 +170,7 @@ static struct load *keep_load(const char *name, double ms, int rc, int err, int 
 	return l;
 }
 
+/* Keeps an attempt of the module database's and marks the module done; 0 when it is in. */
 static int note_attempt(const struct attempt *a)
 {
 	char path[600];
