@@ -220,6 +220,7 @@ static int alias_line(struct kmod_db *db, char *line, const char **why)
 	}
 	kmod_normalize(pat, a->pattern, lp);
 	kmod_normalize(mod, a->module, lm);
+	a->fixed = strcspn(a->pattern, "*?[\\");
 	db->naliases++;
 	return 0;
 }
@@ -286,7 +287,10 @@ int kmod_match(const struct kmod_db *db, const char *alias, int *out, int max)
 	int n = 0;
 	kmod_normalize(alias, q, sizeof q);
 	for (int i = 0; i < db->naliases; i++) {
-		if (fnmatch(db->aliases[i].pattern, q, 0) != 0)
+		/* Most patterns are rejected by their fixed start: fnmatch for each of two thousand
+		 * patterns and each device would cost PID 1 tens of ms a boot under emulation. */
+		if (strncmp(db->aliases[i].pattern, q, db->aliases[i].fixed) != 0 ||
+		    fnmatch(db->aliases[i].pattern, q, 0) != 0)
 			continue;
 		/* aliases of modules the image does not ship (no modules.dep line) are dropped */
 		int m = kmod_find(db, db->aliases[i].module);

@@ -21,6 +21,7 @@ struct kmod_mod {
 struct kmod_alias {
 	char *pattern;        /* fnmatch glob, normalized */
 	char *module;         /* normalized module name */
+	size_t fixed;         /* pattern's length before its first *, ?, [ or \: compared first */
 };
 
 struct kmod_db {

@@ -125,6 +125,8 @@ static void test_match(void)
 		{ "virtio:d00000002v00001AF4", "virtio_blk" },
 		{ "virtio:d00000008v00001AF4", "virtio_scsi" },
 		{ "virtio:d00000001v00001AF4", "" },                       /* a NIC: no driver shipped */
+		{ "virtio:d0000000Av00001AF4", "virtio_scsi" },            /* a [set] in the fixed part */
+		{ "virtio:d0000000Bv00001AF4", "" },
 		{ "scsi:t-0x00", "sd_mod" },                               /* '-' in the modalias */
 		{ "scsi:t_0x0e", "sd_mod" },
 		{ "scsi:t-0x05", "" },                                     /* cdrom */
