@@ -160,6 +160,11 @@ void header_emit(void)
 	jw_kint(&w, "init_ms", boot.init_ms);
 	jw_kint(&w, "probed_ms", boottime_ms());
 	jw_kint(&w, "entropy_ms", boot.entropy_ms);
+	jw_key(&w, "steps_ms");
+	jw_obj(&w);
+	for (int i = 0; i < boot.nsteps; i++)
+		jw_kint(&w, boot.steps[i].name, boot.steps[i].ms);
+	jw_end_obj(&w);
 	jw_end_obj(&w);
 	jw_end_obj(&w);
 	emit(&w);

@@ -16,8 +16,8 @@
 struct boot boot;
 
 /* Loaded whatever the plan: the results partition is FAT, and the kernel's default
- * codepage and iocharset need their nls modules. */
-static const char *const results_modules[] = { "vfat", "nls_cp437", "nls_ascii", "nls_utf8", NULL };
+ * codepage and iocharset need their nls modules (Debian's; see results.c's mount_fat). */
+static const char *const results_modules[] = { "vfat", "nls_cp437", "nls_ascii", NULL };
 
 static void read_cmdline(void)
 {
@@ -56,6 +56,13 @@ static void make_run_id(void)
 	record_run_id(boot.start_epoch, r, boot.run_id);
 }
 
+/* Marks the end of a boot step: where the boot's time goes is in every header. */
+static void step_done(const char *name)
+{
+	if (boot.nsteps < (int)(sizeof boot.steps / sizeof boot.steps[0]))
+		boot.steps[boot.nsteps++] = (struct boot_step){ name, boottime_ms() };
+}
+
 int main(void)
 {
 	char err[300];
@@ -85,20 +92,28 @@ int main(void)
 
 	/* Without module metadata the drivers may be built in: still wait for their disks. */
 	modules_init();
+	step_done("modules_image");
 	/* the results partition's modules load beside the drivers, not after them */
 	settle_block_devices(boot.cmd.settle_ms, results_modules);
+	step_done("settled");
 	entropy_wait();
+	step_done("entropy");
 
 	disks_stage();
+	step_done("disks");
 	results_open();   /* mounted; its files are opened by resume_stage() */
+	step_done("results");
 	disks_select();
 	/* After the results partition (it may hold the plan), before any disk is written. */
 	const struct plan *plan = plan_stage();
+	step_done("plan");
 	/* Now the plan is known: this boot's run, or the unfinished one it resumes (which may
 	 * take back its disks). */
 	resume_stage(plan);
+	step_done("resume");
 	if (boot.cmd.shell != CMDLINE_SHELL_NOW)
 		watchdog_start(plan);
+	step_done("watchdog");
 	header_emit();
 	resume_event();
 	modules_event();

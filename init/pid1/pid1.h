@@ -22,6 +22,9 @@ struct boot {
 	long long start_epoch;
 	long long init_ms, ready_ms;      /* CLOCK_BOOTTIME: since the kernel started */
 	long long entropy_ms;             /* waited for the random pool (pid1/entropy.c) */
+	/* when each boot step ended (pid1/main.c): the header's boot.steps_ms */
+	struct boot_step { const char *name; long long ms; } steps[12];
+	int nsteps;
 	struct disk disks[DISK_MAX];
 	struct selection sel[DISK_MAX];
 	int ndisks, ntaken;

@@ -52,6 +52,22 @@ static int mkdirs(const char *path)
 
 static int ready; /* mounted read-write and RESULTS_DIR exists */
 
+/* Mounts the results FAT with the kernel's default codepage and iocharset, whose nls
+ * modules loaded beside the drivers (437 and ascii in Debian's config, with utf8 names on).
+ * A kernel whose default iocharset is utf8 refuses that mount until nls_utf8 is in (loaded
+ * only then, since Debian's never needs it); ascii is the last resort. */
+static int mount_fat(const char *dev, unsigned long flags)
+{
+	static const char *const utf8[] = { "nls_utf8", NULL };
+	if (mount(dev, RESULTS_MNT, "vfat", flags, "") == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	if (modules_load_named(utf8) == 0 && mount(dev, RESULTS_MNT, "vfat", flags, "") == 0)
+		return 0;
+	return mount(dev, RESULTS_MNT, "vfat", flags, "iocharset=ascii");
+}
+
 void results_open(void)
 {
 	char dev[64];
@@ -63,15 +79,12 @@ void results_open(void)
 	const struct disk *d = &boot.disks[boot.results];
 	snprintf(dev, sizeof dev, "/dev/%s", d->results_dev);
 	mkdir(RESULTS_MNT, 0755);
-	/* The kernel's default iocharset (utf8 on Debian) needs nls_utf8; ascii is the fallback
-	 * when that module is missing. A write-protected stick (or disk) refuses a read-write
-	 * mount: mounted read-only, it still gives its plan. */
+	/* A write-protected stick (or disk) refuses a read-write mount: mounted read-only, it
+	 * still gives its plan. */
 	unsigned long flags = MS_NOATIME | MS_NOSUID | MS_NODEV | MS_NOEXEC;
 	int rc = -1, e = 0;
 	for (int ro = 0; rc < 0 && ro < 2; ro++) {
-		for (int i = 0; rc < 0 && i < 2; i++)
-			rc = mount(dev, RESULTS_MNT, "vfat", flags | (ro ? MS_RDONLY : 0),
-				   i ? "iocharset=ascii" : "");
+		rc = mount_fat(dev, flags | (ro ? MS_RDONLY : 0));
 		if (rc < 0 && !ro)
 			e = errno;
 		if (rc < 0 && e != EROFS && e != EACCES)
