@@ -26,8 +26,7 @@ void kmod_db_free(struct kmod_db *db)
 		free_list(m->post, m->npost);
 	}
 	for (int i = 0; i < db->naliases; i++) {
-		free(db->aliases[i].pattern);
-		free(db->aliases[i].module);
+		free(db->aliases[i].pattern); /* module is in the same allocation */
 	}
 	free(db->mods);
 	free(db->aliases);
@@ -111,27 +110,27 @@ static struct kmod_mod *add_mod(struct kmod_db *db, const char *name)
 static int each_line(struct kmod_db *db, const char *text, char *err, size_t errlen,
 		     int (*fn)(struct kmod_db *, char *, const char **why))
 {
-	int lineno = 0;
-	while (*text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+	int lineno = 0, rc = 0;
+	char *copy = strdup(text), *line = copy; /* one copy cut into lines: thousands of aliases */
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (*line && rc == 0) {
+		char *nl = strchr(line, '\n');
 		const char *why = NULL;
 		lineno++;
-		char *line = strndup(text, len);
-		if (!line) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		if (nl)
+			*nl = '\0';
 		char *p = line + strspn(line, " \t\r");
 		if (*p && *p != '#' && fn(db, p, &why) < 0) {
 			snprintf(err, errlen, "line %d: %s", lineno, why ? why : "out of memory");
-			free(line);
-			return -1;
+			rc = -1;
 		}
-		free(line);
-		text += len + (nl ? 1 : 0);
+		line = nl ? nl + 1 : line + strlen(line);
 	}
-	return 0;
+	free(copy);
+	return rc;
 }
 
 static const char SPACE[] = " \t\r";
@@ -211,13 +210,10 @@ static int alias_line(struct kmod_db *db, char *line, const char **why)
 	}
 	size_t lp = strlen(pat) + 1, lm = strlen(mod) + 1;
 	struct kmod_alias *a = &db->aliases[db->naliases];
-	a->pattern = malloc(lp);
-	a->module = malloc(lm);
-	if (!a->pattern || !a->module) {
-		free(a->pattern);
-		free(a->module);
+	a->pattern = malloc(lp + lm);   /* the module's name follows: one allocation an alias */
+	if (!a->pattern)
 		return -1;
-	}
+	a->module = a->pattern + lp;
 	kmod_normalize(pat, a->pattern, lp);
 	kmod_normalize(mod, a->module, lm);
 	a->fixed = strcspn(a->pattern, "*?[\\");
