@@ -94,12 +94,17 @@ int main(void)
 	modules_init();
 	step_done("modules_image");
 	/* the results partition's modules load beside the drivers, not after them */
-	settle_block_devices(boot.cmd.settle_ms, results_modules);
-	step_done("settled");
+	struct settle settle;
+	settle_start(&settle, boot.cmd.settle_ms, results_modules);
+	settle_wait(&settle, 0);
+	step_done("drivers");
 	entropy_wait();
 	step_done("entropy");
-
-	disks_stage();
+	/* The disks are probed while /sys/block proves still; probed again if it was not. */
+	do
+		disks_stage();
+	while (settle_wait(&settle, 1));
+	settle_end(&settle);
 	step_done("disks");
 	results_open();   /* mounted; its files are opened by resume_stage() */
 	step_done("results");

@@ -1,8 +1,9 @@
 /* pid1/modimage.c: the image's modules, when they come as a squashfs (recipes/pack,
  * MODULES_IMAGE=squashfs): /lib/modules.sqfs is mounted read-only on /lib/modules through
  * a loop device, after loading the two modules that takes from /lib/modules-boot (their
- * file "order" lists them, dependencies first, each with its parameters). The kernel then decompresses only the
- * modules a boot loads, instead of unpacking every one before /init starts. */
+ * file "order" lists them, dependencies first, each with its parameters). The kernel then
+ * decompresses only the modules a boot loads, instead of unpacking every one before /init
+ * starts. */
 #include "pid1/pid1.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The kernel's uapi <linux/loop.h>, which musl does not carry: a stable ABI. */
@@ -54,11 +54,8 @@ static int load_boot_modules(struct modimage_load *loads, int max, int *nloads, 
 			continue;
 		snprintf(path, sizeof path, BOOT_DIR "/%s", line);
 		double t = mono_s();
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		int rc = fd < 0 ? -1 : (int)syscall(SYS_finit_module, fd, params ? params : "", 0);
+		int rc = module_load_file(path, params);
 		int e = errno;
-		if (fd >= 0)
-			close(fd);
 		line[strcspn(line, ".")] = '\0'; /* the module's name */
 		if (*nloads < max) {
 			struct modimage_load *l = &loads[(*nloads)++];

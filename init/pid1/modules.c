@@ -9,11 +9,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +25,23 @@ static struct kmod_db db;
 static int have_db;
 static char moddir[256];
 static char cpu_alias[2048];      /* /sys/devices/system/cpu/modalias: the CPU's features */
-static unsigned char *done;       /* per db module: 1 in the kernel, 2 failed to load */
+/* per db module: 0 not tried, 1 in the kernel, 2 failed to load, 3 a loader is on it */
+enum { MOD_UNTRIED, MOD_IN, MOD_FAILED, MOD_LOADING };
+static unsigned char *done;
+static unsigned char *settled;    /* scratch: done[i] is MOD_IN or MOD_FAILED */
+
+/* A child loading a group of modules in the background; PID 1 reads its attempts from fd
+ * (modules_reap) while it goes on watching the devices. */
+struct loader {
+	pid_t pid;
+	int fd;
+	int mods[LOADS_MAX], nmods;   /* its load order: done[] says MOD_LOADING until read */
+};
+static struct loader loaders[PARALLEL_MAX];
+static int nloaders;
+/* Drivers asked for while a module they need was being loaded by a loader: a second loader
+ * would fail on its missing symbols. Started by the next scan once that loader is read. */
+static int deferred[LOADS_MAX], ndeferred;
 
 struct load {
 	char name[KMOD_NAME_MAX];
@@ -39,7 +54,13 @@ static int nloads, nreported;
 
 static char **seen;               /* device directories whose modalias was read */
 static int nseen, capseen;
-static char watch[WATCH_MAX][600]; /* devices a loaded driver should bind */
+/* Devices that a driver being loaded, or loaded, matched: once one of those drivers is in,
+ * the device should get bound (one whose drivers all failed is not waited for). */
+struct watched {
+	char path[600];
+	int hits[4], nhits;
+};
+static struct watched watch[WATCH_MAX];
 static int nwatch;
 
 /* Buses where a matched device is expected to get a driver; elsewhere (cpu, acpi) a
@@ -58,7 +79,7 @@ static void mark_loaded(void)
 			continue;
 		int i = kmod_find(&db, name);
 		if (i >= 0)
-			done[i] = 1;
+			done[i] = MOD_IN;
 	}
 	fclose(f);
 }
@@ -86,34 +107,14 @@ int modules_init(void)
 		return -1;
 	}
 	done = calloc((size_t)db.nmods + 1, 1);
-	if (!done)
+	settled = calloc((size_t)db.nmods + 1, 1);
+	if (!done || !settled)
 		fatal("out of memory reading %s", moddir);
 	have_db = 1;
 	if (file_first_line("/sys/devices/system/cpu/modalias", cpu_alias, sizeof cpu_alias) < 0)
 		cpu_alias[0] = '\0';
 	mark_loaded();
 	return 0;
-}
-
-static int load_file(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = (int)syscall(SYS_finit_module, fd, "", 0);
-	if (rc < 0 && errno == ENOSYS) {
-		/* Kernels before 3.8 have only init_module, which takes the bytes. */
-		struct stat st;
-		void *buf = NULL;
-		if (fstat(fd, &st) == 0 && (buf = malloc((size_t)st.st_size)) &&
-		    pread(fd, buf, (size_t)st.st_size, 0) == st.st_size)
-			rc = (int)syscall(SYS_init_module, buf, (unsigned long)st.st_size, "");
-		free(buf);
-	}
-	int e = errno;
-	close(fd);
-	errno = e;
-	return rc;
 }
 
 /* What one attempt to load a module gave: made in PID 1, or in a child that sends it to
@@ -140,7 +141,7 @@ static void attempt_load(int i, struct attempt *a)
 	}
 	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
 	double t = mono_s();
-	a->rc = load_file(path);
+	a->rc = module_load_file(path, NULL);
 	a->err = a->rc < 0 ? errno : 0;
 	a->ms = (mono_s() - t) * 1e3;
 }
@@ -177,8 +178,8 @@ static int note_attempt(const struct attempt *a)
 	int i = a->idx;
 	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
 	struct load *l = keep_load(db.mods[i].name, a->ms, a->rc, a->err, a->wrong_cpu, path);
-	done[i] = a->rc == 0 || l->err == EEXIST ? 1 : 2;
-	return done[i] == 1 ? 0 : -1;
+	done[i] = a->rc == 0 || l->err == EEXIST ? MOD_IN : MOD_FAILED;
+	return done[i] == MOD_IN ? 0 : -1;
 }
 
 static int load_one(int i)
@@ -204,65 +205,155 @@ static int load_set(const int *want, int nwant)
 	return fails;
 }
 
-/* Loads the drivers want[] names for devices just found, each group of drivers with what it
- * needs in a child of its own, so that their probes overlap: a controller's probe mostly
- * waits (an ATA port reset sleeps 150 ms, a SAS HBA discovers its expanders for seconds).
+/* Does loading want (with what it needs) touch a module a loader is still on? */
+static int needs_loading(int want)
+{
+	int order[LOADS_MAX];
+	for (int i = 0; i < db.nmods; i++)
+		settled[i] = done[i] == MOD_IN || done[i] == MOD_FAILED;
+	int n = kmod_order(&db, &want, 1, settled, order, LOADS_MAX);
+	for (int k = 0; k < n; k++)
+		if (done[order[k]] == MOD_LOADING)
+			return 1;
+	return 0;
+}
+
+/* Starts a loader for order[n]; 0, or -1 if none could be forked. */
+static int start_loader(const int *order, int n)
+{
+	int p[2];
+	if (nloaders == PARALLEL_MAX || pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		for (int k = 0; k < n; k++) {
+			struct attempt a;
+			attempt_load(order[k], &a);
+			if (write(p[1], &a, sizeof a) != (ssize_t)sizeof a)
+				break;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	struct loader *l = &loaders[nloaders++];
+	l->pid = pid;
+	l->fd = p[0];
+	l->nmods = n;
+	for (int k = 0; k < n; k++)
+		done[l->mods[k] = order[k]] = MOD_LOADING;
+	return 0;
+}
+
+/* Starts loading the drivers want[] names for devices just found, each group of drivers
+ * with what it needs in a loader of its own, and returns without waiting: their probes
+ * overlap each other and PID 1's watch (a controller's probe mostly waits: an ATA port reset
+ * sleeps 150 ms, a SAS HBA discovers its expanders for seconds), and a driver for a device
+ * that one of them creates starts as soon as it is seen, not after the slowest probe.
  * Drivers that share a module are one group (kmod_groups), so no module is loaded twice at
  * once: the kernel would make the second loader copy and lay out the whole module, wait for
- * the first, and fail with EEXIST. PID 1 keeps the attempts its children send, in the order
- * they come. Returns how many failed. */
-static int load_parallel(const int *want, int nwant)
+ * the first, and fail with EEXIST. A driver that needs a module a running loader is still
+ * on waits in deferred[] for it. Without fork, each group loads here, in order. */
+static void start_loads(const int *want, int nwant)
 {
-	int fds[PARALLEL_MAX], group[LOADS_MAX], fails = 0;
-	pid_t pids[PARALLEL_MAX];
-	int ngroups = kmod_groups(&db, want, nwant, done, group, LOADS_MAX);
-	if (ngroups < 2)
-		return load_set(want, nwant);
-	if (ngroups > PARALLEL_MAX)
-		ngroups = PARALLEL_MAX; /* groups share nothing: any of them can be joined */
+	int go[LOADS_MAX], ngo = 0, group[LOADS_MAX];
+	for (int k = 0; k < nwant; k++) {
+		if (needs_loading(want[k])) {
+			if (ndeferred < LOADS_MAX)
+				deferred[ndeferred++] = want[k];
+		} else if (ngo < LOADS_MAX) {
+			go[ngo++] = want[k];
+		}
+	}
+	int ngroups = kmod_groups(&db, go, ngo, done, group, LOADS_MAX);
+	if (ngroups < 0) {
+		load_set(go, ngo);
+		return;
+	}
 	for (int g = 0; g < ngroups; g++) {
-		int mine[LOADS_MAX], nmine = 0, order[LOADS_MAX], p[2];
-		for (int k = 0; k < nwant; k++)
-			if (group[k] >= 0 && group[k] % ngroups == g)
-				mine[nmine++] = want[k];
+		int mine[LOADS_MAX], nmine = 0, order[LOADS_MAX];
+		for (int k = 0; k < ngo; k++)
+			if (group[k] == g)
+				mine[nmine++] = go[k];
 		int n = kmod_order(&db, mine, nmine, done, order, LOADS_MAX);
-		pids[g] = -1;
-		fds[g] = -1;
-		int forked = n >= 0 && pipe2(p, O_CLOEXEC) == 0;
-		if (forked && (pids[g] = fork()) < 0) {
-			close(p[0]);
-			close(p[1]);
-			forked = 0;
-		}
-		if (!forked) {
-			fails += load_set(mine, nmine);   /* no child: here, one after the other */
+		if (n <= 0)
 			continue;
-		}
-		if (pids[g] == 0) {
-			close(p[0]);
-			for (int k = 0; k < n; k++) {
-				struct attempt a;
-				attempt_load(order[k], &a);
-				if (write(p[1], &a, sizeof a) != (ssize_t)sizeof a)
-					break;
+		if (start_loader(order, n) < 0) {
+			if (nloaders == PARALLEL_MAX) {   /* all busy: the next scan starts it */
+				for (int k = 0; k < nmine && ndeferred < LOADS_MAX; k++)
+					deferred[ndeferred++] = mine[k];
+			} else {
+				load_set(mine, nmine);
 			}
-			_exit(0);
 		}
-		close(p[1]);
-		fds[g] = p[0];
 	}
-	for (int g = 0; g < ngroups; g++) {
+}
+
+/* Keeps the attempts the loaders have sent; with wait, until every loader has ended.
+ * Returns how many attempts it kept. */
+static int reap_loaders(int wait)
+{
+	int kept = 0;
+	for (int i = 0; i < nloaders;) {
+		struct loader *l = &loaders[i];
 		struct attempt a;
-		if (fds[g] < 0)
+		ssize_t r;
+		while ((r = read(l->fd, &a, sizeof a)) == (ssize_t)sizeof a) {
+			if (a.idx >= 0 && a.idx < db.nmods && done[a.idx] == MOD_LOADING) {
+				note_attempt(&a);
+				kept++;
+			}
+		}
+		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (wait) {
+				struct pollfd p = { l->fd, POLLIN, 0 };
+				poll(&p, 1, 100);
+			} else {
+				i++;
+			}
 			continue;
-		/* one group at a time: the others go on loading while this one is read */
-		while (read(fds[g], &a, sizeof a) == (ssize_t)sizeof a)
-			if (a.idx >= 0 && a.idx < db.nmods && note_attempt(&a) < 0)
-				fails++;
-		close(fds[g]);
-		waitpid(pids[g], NULL, 0);
+		}
+		/* the end of its pipe: whatever it did not try (it died) has failed */
+		close(l->fd);
+		waitpid(l->pid, NULL, 0);
+		for (int k = 0; k < l->nmods; k++)
+			if (done[l->mods[k]] == MOD_LOADING)
+				done[l->mods[k]] = MOD_FAILED;
+		*l = loaders[--nloaders];
 	}
-	return fails;
+	return kept;
+}
+
+int modules_reap(void)
+{
+	if (!have_db)
+		return 0;
+	int kept = reap_loaders(0);
+	if (ndeferred) {   /* what waited for a module may start now */
+		int want[LOADS_MAX], n = ndeferred;
+		memcpy(want, deferred, sizeof want[0] * (size_t)n);
+		ndeferred = 0;
+		start_loads(want, n);
+	}
+	return kept;
+}
+
+int modules_loading(void)
+{
+	return nloaders + ndeferred;
+}
+
+int modules_loader_fds(int *fds, int max)
+{
+	int n = 0;
+	for (int i = 0; i < nloaders && n < max; i++)
+		fds[n++] = loaders[i].fd;
+	return n;
 }
 
 /* Appends to want[] the modules names (NULL-terminated) stand for, aliases resolved;
@@ -284,6 +375,11 @@ int modules_load_named(const char *const *names)
 	if (!have_db)
 		return 0;
 	int nwant = want_named(names, want, 0, 64);
+	for (int k = 0; k < nwant; k++)
+		if (needs_loading(want[k])) {
+			reap_loaders(1);   /* a driver's loader is on one of them: let it end */
+			break;
+		}
 	return nwant ? load_set(want, nwant) : 0;
 }
 
@@ -314,16 +410,41 @@ static int is_watched_bus(const char *bus)
 	return 0;
 }
 
+/* A device not seen before: the drivers its modalias names go to want[] (and the device to
+ * the watch list, on a bus where it should get bound). 1 if it was new. */
+static int consider(const char *bus, const char *name, const char *alias, int *want,
+		    int *nwant, int max)
+{
+	char path[600];
+	snprintf(path, sizeof path, "/sys/bus/%s/devices/%s", bus, name);
+	if (was_seen(path))
+		return 0;
+	if (!alias || !alias[0])
+		return 1;
+	int hits[4], n = kmod_match(&db, alias, hits, 4);
+	for (int k = 0; k < n && *nwant < max; k++)
+		want[(*nwant)++] = hits[k];
+	if (n && is_watched_bus(bus) && nwatch < WATCH_MAX) {
+		struct watched *w = &watch[nwatch++];
+		snprintf(w->path, sizeof w->path, "%s", path);
+		memcpy(w->hits, hits, sizeof hits);
+		w->nhits = n;
+	}
+	return 1;
+}
+
 int modules_scan_hardware(const char *const *also)
 {
 	DIR *buses;
 	struct dirent *b;
 	int fresh = 0, want[LOADS_MAX], nwant = 0;
-	struct { char path[600]; int hits[4], nhits; } newdev[64];
-	int nnew = 0;
 
 	if (!have_db || !(buses = opendir("/sys/bus")))
 		return 0;
+	reap_loaders(0);
+	memcpy(want, deferred, sizeof want[0] * (size_t)ndeferred);
+	nwant = ndeferred;
+	ndeferred = 0;
 	while ((b = readdir(buses))) {
 		char dir[300];
 		if (b->d_name[0] == '.')
@@ -337,36 +458,28 @@ int modules_scan_hardware(const char *const *also)
 			char path[600], alias[512];
 			if (d->d_name[0] == '.')
 				continue;
-			snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
-			if (was_seen(path))
-				continue;
-			fresh++;
-			snprintf(path + strlen(path), sizeof path - strlen(path), "/modalias");
-			if (file_first_line(path, alias, sizeof alias) < 0 || !alias[0])
-				continue;
-			int hits[4], n = kmod_match(&db, alias, hits, 4);
-			for (int k = 0; k < n && nwant < LOADS_MAX; k++)
-				want[nwant++] = hits[k];
-			if (n && is_watched_bus(b->d_name) && nnew < 64) {
-				snprintf(newdev[nnew].path, sizeof newdev[0].path, "%s/%s", dir, d->d_name);
-				memcpy(newdev[nnew].hits, hits, sizeof hits);
-				newdev[nnew++].nhits = n;
-			}
+			snprintf(path, sizeof path, "%s/%s/modalias", dir, d->d_name);
+			if (file_first_line(path, alias, sizeof alias) < 0)
+				alias[0] = '\0';
+			fresh += consider(b->d_name, d->d_name, alias, want, &nwant, LOADS_MAX);
 		}
 		closedir(devs);
 	}
 	closedir(buses);
 	nwant = want_named(also, want, nwant, LOADS_MAX);
 	if (nwant)
-		load_parallel(want, nwant);
-	/* Only devices whose driver is in the kernel are waited for. */
-	for (int k = 0; k < nnew; k++) {
-		int in = 0;
-		for (int h = 0; h < newdev[k].nhits; h++)
-			in |= done[newdev[k].hits[h]] == 1;
-		if (in && nwatch < WATCH_MAX)
-			memcpy(watch[nwatch++], newdev[k].path, sizeof watch[0]);
-	}
+		start_loads(want, nwant);
+	return fresh;
+}
+
+int modules_device_added(const char *bus, const char *name, const char *alias)
+{
+	int want[4], nwant = 0;
+	if (!have_db)
+		return 0;
+	int fresh = consider(bus, name, alias, want, &nwant, 4);
+	if (nwant)
+		start_loads(want, nwant);
 	return fresh;
 }
 
@@ -382,13 +495,29 @@ int modules_pending(char *what, size_t len)
 	int n = 0;
 	char path[700], buf[64];
 	what[0] = '\0';
+	for (int i = 0; i < nloaders; i++) {
+		n++;
+		for (int k = 0; k < loaders[i].nmods; k++)
+			if (done[loaders[i].mods[k]] == MOD_LOADING)
+				add_what(what, len, db.mods[loaders[i].mods[k]].name);
+	}
+	for (int i = 0; i < ndeferred; i++) {
+		n++;
+		add_what(what, len, db.mods[deferred[i]].name);
+	}
+	/* A device is waited for once one of its drivers is in, until a driver binds it. */
 	for (int i = 0; i < nwatch; i++) {
-		size_t l = strnlen(watch[i], sizeof watch[i] - 1);
-		memcpy(path, watch[i], l);
+		int in = 0;
+		for (int h = 0; h < watch[i].nhits; h++)
+			in |= done[watch[i].hits[h]] == MOD_IN;
+		if (!in)
+			continue;   /* still loading (counted above), or all of them failed */
+		size_t l = strnlen(watch[i].path, sizeof watch[i].path - 1);
+		memcpy(path, watch[i].path, l);
 		memcpy(path + l, "/driver", sizeof "/driver");
 		if (access(path, F_OK) < 0) {
 			n++;
-			add_what(what, len, strrchr(watch[i], '/') + 1);
+			add_what(what, len, strrchr(watch[i].path, '/') + 1);
 		}
 	}
 	/* NVMe controllers probe asynchronously: namespaces come after the state is live. */

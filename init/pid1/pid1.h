@@ -72,6 +72,10 @@ void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 /* pid1/mounts.c: the boot mounts. Returns 0, or -1 with the first required failure. */
 int mounts_boot(char *err, size_t errlen);
 
+/* pid1/modload.c: finit_module (init_module on kernels before 3.8) of one file, with its
+ * parameters (NULL: none). 0, or -1 with errno as the kernel gave it. */
+int module_load_file(const char *path, const char *params);
+
 /* pid1/modules.c */
 int modules_init(void);           /* reads /lib/modules/<release>; -1 if there are none */
 /* pid1/modimage.c: mounts /lib/modules.sqfs on /lib/modules; 1 if the image has a plain tree
@@ -83,18 +87,39 @@ struct modimage_load {
 	int rc, err;
 };
 int modimage_mount(struct modimage_load *loads, int max, int *nloads, char *err, size_t len);
-/* One pass: loads the drivers new modaliases ask for, side by side with the modules also
- * names (NULL-terminated, or NULL); returns how many new devices it saw. */
+/* One pass: starts loading, in the background, the drivers new modaliases ask for, side by
+ * side with the modules also names (NULL-terminated, or NULL); returns how many new devices
+ * it saw. modules_reap keeps what the background loads did so far, and returns how many
+ * ended; modules_pending counts them until they all have. */
 int modules_scan_hardware(const char *const *also);
+int modules_reap(void);
+/* The same for one device a uevent announced (bus = its SUBSYSTEM, name = DEVPATH's last
+ * part, alias = its MODALIAS): no walk of /sys/bus. 1 if it was new. */
+int modules_device_added(const char *bus, const char *name, const char *alias);
+int modules_loader_fds(int *fds, int max); /* the running loads' pipes, to wait on */
+int modules_loading(void);        /* loads running or waiting to start */
 int modules_load_named(const char *const *names); /* NULL-terminated; returns failures */
 void modules_event(void);         /* the "modules" event record: loads since the last one */
 int modules_unreported(void);     /* loads not yet in a "modules" event */
-int modules_pending(char *what, size_t len); /* matched devices not yet bound to a driver */
+int modules_pending(char *what, size_t len); /* loads running, matched devices not yet bound */
 
-/* pid1/settle.c */
-/* Loads drivers until the block devices are there; the first pass also loads the modules
- * also names (NULL-terminated, or NULL), which then load beside the drivers. */
-void settle_block_devices(int settle_ms, const char *const *also);
+/* pid1/settle.c: loads drivers until the block devices are there. settle_wait returns when
+ * no driver is loading and every device that asked for one has it; with quiet, only once
+ * /sys/block has also been still for a while, which the disk probe can overlap. It returns 1
+ * when /sys/block differs from what the previous return saw (the first always does). The
+ * first pass also loads the modules also names (NULL-terminated, or NULL), beside the
+ * drivers. settle_ms (fsmatrix.settle=) bounds the waits from settle_start on. */
+struct settle {
+	int settle_ms, events, timed_out;
+	int walk, added;              /* walk /sys/bus next pass; devices uevents announced */
+	long long start, changed, usb_since, walked;
+	const char *const *also;
+	char prev[8192];              /* /sys/block's disks as last seen */
+	char given[8192];             /* as they were when settle_wait last returned */
+};
+void settle_start(struct settle *st, int settle_ms, const char *const *also);
+int settle_wait(struct settle *st, int quiet);
+void settle_end(struct settle *st);
 
 /* pid1/disks.c */
 void disks_stage(void);           /* discover; find the results disk */

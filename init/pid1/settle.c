@@ -1,18 +1,29 @@
 /* pid1/settle.c: wait until the block devices the probed hardware will give are all there.
- * Polls instead of sleeping a fixed time: each pass loads drivers for devices that
- * appeared since the last one; the wait ends when every matched device has its driver,
- * no NVMe or USB storage host is still scanning, USB has had USB_ENUM_MS to find its
- * devices, and /sys/block has not changed for QUIET_MS. fsmatrix.settle= bounds the whole
- * wait. */
+ * Polls instead of sleeping a fixed time: each pass starts loading drivers for devices that
+ * appeared since the last one; the wait ends when no driver is still loading, every matched
+ * device has its driver, no NVMe or USB storage host is still scanning, USB has had
+ * USB_ENUM_MS to find its devices, and /sys/block has not changed for QUIET_MS.
+ * fsmatrix.settle= bounds the whole wait. */
 #include "pid1/pid1.h"
 #include "core/disk.h"
 #include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #define QUIET_MS 100
 #define POLL_MS 10
+/* Walking /sys/bus for new devices costs PID 1 milliseconds of CPU that loading drivers
+ * need (one CPU under emulation): the kernel's uevents name each device added with its
+ * modalias, and the walk is done at the start, when uevents were lost, and this often in
+ * case. While drivers load, PID 1 sleeps until a uevent or a load's end, at most this long. */
+#define RESCAN_MS 500
+#define LOADING_WAIT_MS 100
 /* A USB controller finds its devices well after its driver binds (port debounce, reset,
  * descriptors: hundreds of ms a port, more behind hubs), and nothing in sysfs says it is
  * still looking. Without this wait a stick booted on bare hardware settles with only the
@@ -52,41 +63,149 @@ static void block_names(char *buf, size_t len)
 		buf[l - 1] = '\0';
 }
 
-void settle_block_devices(int settle_ms, const char *const *also)
+/* <linux/netlink.h>'s part we use: musl-gcc has no kernel headers (as modimage.c's loop). */
+#define NETLINK_KOBJECT_UEVENT 15
+struct sockaddr_nl {
+	sa_family_t nl_family;
+	unsigned short nl_pad;
+	uint32_t nl_pid, nl_groups;
+};
+
+/* The kernel's uevents (a device added, a module loaded) wake the wait; -1 if this kernel
+ * has no netlink, and the wait then walks /sys/bus at every poll. */
+static int uevents_open(void)
 {
-	static char prev[8192], cur[8192];
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int size = 1 << 20;   /* a controller with hundreds of disks says a lot at once */
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+	if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Reads the queued uevents ("add@DEVPATH", then KEY=value strings, each NUL-terminated) and
+ * hands each device added with a MODALIAS to modules_device_added. Returns how many devices
+ * were new; *lost is set when the kernel dropped some (ENOBUFS): only a walk finds them. */
+static int uevents_read(int fd, int *lost)
+{
+	char buf[8192];
+	int fresh = 0;
+	for (;;) {
+		ssize_t r = recv(fd, buf, sizeof buf - 1, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == ENOBUFS)
+			*lost = 1;
+		if (r < 0)
+			return fresh;
+		buf[r] = '\0';
+		const char *action = "", *devpath = NULL, *bus = NULL, *alias = NULL;
+		for (char *p = buf; p < buf + r; p += strlen(p) + 1) {
+			if (strncmp(p, "ACTION=", 7) == 0)
+				action = p + 7;
+			else if (strncmp(p, "DEVPATH=", 8) == 0)
+				devpath = p + 8;
+			else if (strncmp(p, "SUBSYSTEM=", 10) == 0)
+				bus = p + 10;
+			else if (strncmp(p, "MODALIAS=", 9) == 0)
+				alias = p + 9;
+		}
+		if (strcmp(action, "add") == 0 && devpath && bus && alias && strrchr(devpath, '/'))
+			fresh += modules_device_added(bus, strrchr(devpath, '/') + 1, alias);
+	}
+}
+
+/* Sleeps until a uevent or a load's progress: while drivers load nothing can settle, so up
+ * to LOADING_WAIT_MS, else POLL_MS. 1 if a uevent came. */
+static int wait_for_news(int events)
+{
+	struct pollfd p[1 + 8];
+	int fds[8], n = modules_loader_fds(fds, 8);
+	p[0] = (struct pollfd){ events, POLLIN, 0 };
+	for (int i = 0; i < n; i++)
+		p[1 + i] = (struct pollfd){ fds[i], POLLIN, 0 };
+	return poll(p, (nfds_t)(1 + n), n ? LOADING_WAIT_MS : POLL_MS) > 0 && (p[0].revents & POLLIN);
+}
+
+void settle_start(struct settle *st, int settle_ms, const char *const *also)
+{
+	memset(st, 0, sizeof *st);
+	st->settle_ms = settle_ms;
+	st->also = also;
+	st->start = st->changed = boottime_ms();
+	st->usb_since = st->walked = -1;
+	st->events = uevents_open();
+	st->walk = 1;
+}
+
+int settle_wait(struct settle *st, int quiet)
+{
+	static char cur[sizeof st->prev];
 	char what[512];
-	long long start = boottime_ms(), changed = start, usb_since = -1;
 	const struct timespec tick = { 0, POLL_MS * 1000000L };
 
-	prev[0] = '\0';
 	for (;;) {
-		int fresh = modules_scan_hardware(also);
-		also = NULL;
+		modules_reap();
+		if (st->walk || st->events < 0 || boottime_ms() - st->walked >= RESCAN_MS) {
+			st->added += modules_scan_hardware(st->also);
+			st->also = NULL;
+			st->walked = boottime_ms();
+			st->walk = 0;
+		}
+		/* While drivers load nothing can settle: only their news is read, each sysfs check
+		 * below would take CPU from them at every uevent. */
+		if (st->events >= 0 && modules_loading() && boottime_ms() - st->start < st->settle_ms) {
+			if (wait_for_news(st->events))
+				st->added += uevents_read(st->events, &st->walk);
+			continue;
+		}
+		int fresh = st->added;
+		st->added = 0;
 		int pending = modules_pending(what, sizeof what);
 		long long now = boottime_ms();
 		block_names(cur, sizeof cur);
-		if (usb_since < 0 && usb_root_hubs() > 0)
-			usb_since = now;
-		if (fresh || strcmp(cur, prev) != 0) {
-			changed = now;
-			memcpy(prev, cur, sizeof prev);
+		if (st->usb_since < 0 && usb_root_hubs() > 0)
+			st->usb_since = now;
+		if (fresh || strcmp(cur, st->prev) != 0) {
+			st->changed = now;
+			memcpy(st->prev, cur, sizeof st->prev);
 		}
-		if (usb_since >= 0 && now - usb_since < USB_ENUM_MS && !pending) {
+		if (st->usb_since >= 0 && now - st->usb_since < USB_ENUM_MS && !pending) {
 			pending = 1;
 			snprintf(what, sizeof what, "USB devices");
 		}
-		if (!pending && now - changed >= QUIET_MS) {
-			say("fsmatrix: block devices settled in %lld ms: %s", now - start,
-			    cur[0] ? cur : "(none)");
-			return;
+		if (!pending && (!quiet || now - st->changed >= QUIET_MS)) {
+			if (quiet && !st->timed_out)
+				say("fsmatrix: block devices settled in %lld ms: %s", now - st->start,
+				    cur[0] ? cur : "(none)");
+			break;
 		}
-		if (now - start >= settle_ms) {
+		if (st->timed_out)
+			break;
+		if (now - st->start >= st->settle_ms) {
 			say("fsmatrix: block devices did not settle within %d ms (fsmatrix.settle=)%s%s; "
-			    "going on with: %s", settle_ms, pending ? ", still waiting for: " : "",
+			    "going on with: %s", st->settle_ms, pending ? ", still waiting for: " : "",
 			    pending ? what : "", cur[0] ? cur : "(none)");
-			return;
+			st->timed_out = 1;
+			break;
 		}
-		nanosleep(&tick, NULL);
+		if (st->events < 0)
+			nanosleep(&tick, NULL);
+		else if (wait_for_news(st->events))
+			st->added += uevents_read(st->events, &st->walk);
 	}
+	int differs = strcmp(st->given, st->prev) != 0;
+	memcpy(st->given, st->prev, sizeof st->given);
+	return differs;
+}
+
+void settle_end(struct settle *st)
+{
+	if (st->events >= 0)
+		close(st->events);
+	st->events = -1;
 }
