@@ -79,7 +79,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	signals_init();
 	stop_hooks_set((struct stop_hooks){ .quiet = watchdog_stop, .close = results_close });
-	setenv("PATH", "/sbin:/bin", 1);
+	setenv("PATH", "/sbin:/bin:/usr/sbin:/usr/bin", 1);   /* /usr: the programs' squashfs */
 
 	int mrc = mounts_boot(err, sizeof err);
 	console_fix_fds();

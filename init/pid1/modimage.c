@@ -1,9 +1,9 @@
-/* pid1/modimage.c: the image's modules, when they come as a squashfs (recipes/pack,
- * MODULES_IMAGE=squashfs): /lib/modules.sqfs is mounted read-only on /lib/modules through
- * a loop device, after loading the two modules that takes from /lib/modules-boot (their
- * file "order" lists them, dependencies first, each with its parameters). The kernel then
- * decompresses only the modules a boot loads, instead of unpacking every one before /init
- * starts. */
+/* pid1/modimage.c: the image's modules and programs, when they come as a squashfs
+ * (recipes/pack, MODULES_IMAGE=squashfs): /lib/usr.sqfs is mounted read-only on /usr through
+ * a loop device (/lib/modules links to /usr/lib/modules), after loading the two modules that
+ * takes from /lib/modules-boot (their file "order" lists them, dependencies first, each with
+ * its parameters). The kernel then decompresses only what a boot reads, instead of unpacking
+ * every module and program before /init starts. */
 #include "pid1/pid1.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -32,9 +32,9 @@ struct loop_config {
 	uint64_t reserved[8];
 };
 
-#define IMAGE "/lib/modules.sqfs"
+#define IMAGE "/lib/usr.sqfs"
 #define BOOT_DIR "/lib/modules-boot"
-#define MOUNT_AT "/lib/modules"
+#define MOUNT_AT "/usr"
 
 /* Each module of BOOT_DIR/order; one the kernel already has (built in, or loaded) is fine. */
 static int load_boot_modules(struct modimage_load *loads, int max, int *nloads, char *err,
@@ -135,7 +135,7 @@ int modimage_mount(struct modimage_load *loads, int max, int *nloads, char *err,
 			 dev, strerror(e));
 		return -1;
 	}
-	say("fsmatrix: modules: " IMAGE " mounted on " MOUNT_AT " through %s in %.0f ms", dev,
+	say("fsmatrix: modules and programs: " IMAGE " mounted on " MOUNT_AT " through %s in %.0f ms", dev,
 	    (mono_s() - t) * 1e3);
 	return 0;
 }

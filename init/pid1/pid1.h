@@ -78,7 +78,7 @@ int module_load_file(const char *path, const char *params);
 
 /* pid1/modules.c */
 int modules_init(void);           /* reads /lib/modules/<release>; -1 if there are none */
-/* pid1/modimage.c: mounts /lib/modules.sqfs on /lib/modules; 1 if the image has a plain tree
+/* pid1/modimage.c: mounts /lib/usr.sqfs on /usr; 1 if the image has a plain tree
  * instead, -1 with err set if it cannot. The modules that took (loop, squashfs) are in
  * loads[*nloads], rc and err as finit_module gave them, for the "modules" event. */
 struct modimage_load {

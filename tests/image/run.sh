@@ -71,15 +71,17 @@ fi
 mkdir -p "$TMP/root"
 (cd "$TMP/root" && "$ROOT/recipes/compress" -d "$ROOT/$IMG" | cpio -id --quiet 2>/dev/null)
 missing=()
-# the modules are a squashfs /init mounts on /lib/modules (MODULES_IMAGE=squashfs), with loop
-# and squashfs beside it in lib/modules-boot, in the order they load
-if [ -f "$TMP/root/lib/modules.sqfs" ]; then
-	unsquashfs -q -n -d "$TMP/sqfs" "$TMP/root/lib/modules.sqfs" > /dev/null 2>&1 || missing+=("lib/modules.sqfs unreadable")
-	mdir=$TMP/sqfs/$KREL
+# the modules and programs are a squashfs /init mounts on /usr (MODULES_IMAGE=squashfs), with
+# loop and squashfs beside it in lib/modules-boot, in the order they load; /lib/modules links
+# to /usr/lib/modules
+if [ -f "$TMP/root/lib/usr.sqfs" ]; then
+	unsquashfs -q -n -d "$TMP/sqfs" "$TMP/root/lib/usr.sqfs" > /dev/null 2>&1 || missing+=("lib/usr.sqfs unreadable")
+	mdir=$TMP/sqfs/lib/modules/$KREL
+	[ "$(readlink "$TMP/root/lib/modules")" = /usr/lib/modules ] || missing+=("lib/modules -> /usr/lib/modules")
 	[ "$(cut -d' ' -f1 "$TMP/root/lib/modules-boot/order" 2>/dev/null | tr '\n' ' ')" = "loop.ko squashfs.ko " ] ||
 		missing+=("lib/modules-boot/order: loop.ko and squashfs.ko")
 else
-	missing+=("lib/modules.sqfs")
+	missing+=("lib/usr.sqfs")
 	mdir=$TMP/root/lib/modules/$KREL
 fi
 while read -r m; do
@@ -113,7 +115,8 @@ grep -q '^output out/initramfs.img ' out/MANIFEST || bad+=("no output line for t
 if [ ${#bad[@]} = 0 ]; then ok manifest; else fail manifest "${bad[0]}" "${bad[@]}"; fi
 
 # fio: the image's own binary, run here (it is static, so the host runs it as the guest does).
-fio_bin=$TMP/root/bin/fio
+fio_bin=$TMP/sqfs/bin/fio
+[ -f "$fio_bin" ] || fio_bin=$TMP/root/bin/fio   # MODULES_IMAGE=plain
 fio_ver=$("$fio_bin" --version 2>&1)
 fio_missing=()
 for e in libaio io_uring psync sync; do
@@ -169,6 +172,9 @@ elif [ ! -s "$simg" ]; then
 elif ! mkdir -p "$TMP/static" ||
 	! (recipes/compress -d "$simg" 2>/dev/null | (cd "$TMP/static" && cpio -i -d --quiet --no-absolute-filenames 2>/dev/null)); then
 	fail static "cannot unpack $simg as a compressed cpio (recipes/compress -d)"
+elif [ -f "$TMP/static/lib/usr.sqfs" ] &&   # the programs in the squashfs count too
+	! unsquashfs -q -n -f -d "$TMP/static/usr" "$TMP/static/lib/usr.sqfs" > /dev/null 2>&1; then
+	fail static "cannot read lib/usr.sqfs of $simg (unsquashfs)"
 else
 	static_problems "$TMP/static" >"$TMP/static.log"
 	nbin=$(sed -n 's/^binaries //p' "$TMP/static.log")
