@@ -88,7 +88,7 @@ static int uevents_open(void)
 }
 
 /* Reads the queued uevents ("add@DEVPATH", then KEY=value strings, each NUL-terminated) and
- * hands each device added with a MODALIAS to modules_device_added. Returns how many devices
+ * hands each device added to modules_device_added. Returns how many devices
  * were new; *lost is set when the kernel dropped some (ENOBUFS): only a walk finds them. */
 static int uevents_read(int fd, int *lost)
 {
@@ -114,8 +114,10 @@ static int uevents_read(int fd, int *lost)
 			else if (strncmp(p, "MODALIAS=", 9) == 0)
 				alias = p + 9;
 		}
-		if (strcmp(action, "add") == 0 && devpath && bus && alias && strrchr(devpath, '/'))
-			fresh += modules_device_added(bus, strrchr(devpath, '/') + 1, alias);
+		/* every device added, with a MODALIAS or not: one the walk found later would look
+		 * new then, and restart the quiet time */
+		if (strcmp(action, "add") == 0 && devpath && bus && strrchr(devpath, '/'))
+			fresh += modules_device_added(bus, strrchr(devpath, '/') + 1, alias ? alias : "");
 	}
 }
 
