@@ -45,7 +45,7 @@ _boot_figure() {
 		init_s+=("$m") work_s+=("$(jq -n "$t - $m" 2>/dev/null || echo null)")
 		# each boot step's length (header boot.steps_ms), for where the time goes
 		steps+=("$(jq -sc '[.[] | select(.type == "header")] | first | .boot as $b
-			| [$b.init_ms] + [$b.steps_ms // {} | to_entries[] | .value] as $t
+			| ([$b.init_ms] + [$b.steps_ms // {} | to_entries[] | .value]) as $t
 			| [$b.steps_ms // {} | keys_unsorted[]] as $k
 			| [range(0; $k | length) | {key: $k[.], value: ($t[. + 1] - $t[.])}] | from_entries' <<<"$rec")")
 		run=$runs/$tag-hello-$i
