@@ -19,7 +19,7 @@
 #define QUIET_MS 100
 #define POLL_MS 10
 /* Walking /sys/bus for new devices costs PID 1 milliseconds of CPU that loading drivers
- * need (one CPU under emulation): the kernel's uevents name each device added with its
+ * need (one CPU under emulation): the kernel's uevents name each device added, with its
  * modalias, and the walk is done at the start, when uevents were lost, and this often in
  * case. While drivers load, PID 1 sleeps until a uevent or a load's end, at most this long. */
 #define RESCAN_MS 500
@@ -88,8 +88,8 @@ static int uevents_open(void)
 }
 
 /* Reads the queued uevents ("add@DEVPATH", then KEY=value strings, each NUL-terminated) and
- * hands each device added to modules_device_added. Returns how many devices
- * were new; *lost is set when the kernel dropped some (ENOBUFS): only a walk finds them. */
+ * hands each device added to modules_device_added. Returns how many devices were new; *lost
+ * is set when the kernel dropped some (ENOBUFS): only a walk finds them. */
 static int uevents_read(int fd, int *lost)
 {
 	char buf[8192];
