@@ -441,10 +441,7 @@ int modules_scan_hardware(const char *const *also)
 
 	if (!have_db || !(buses = opendir("/sys/bus")))
 		return 0;
-	reap_loaders(0);
-	memcpy(want, deferred, sizeof want[0] * (size_t)ndeferred);
-	nwant = ndeferred;
-	ndeferred = 0;
+	/* what ended and what waited for it are modules_reap's, called before each pass */
 	while ((b = readdir(buses))) {
 		char dir[300];
 		if (b->d_name[0] == '.')
