@@ -83,6 +83,7 @@ int modules_init(void);           /* reads /lib/modules/<release>; -1 if there a
  * loads[*nloads], rc and err as finit_module gave them, for the "modules" event. */
 struct modimage_load {
 	char name[64];
+	long long at_ms;          /* when it began, ms since the kernel started */
 	double ms;
 	int rc, err;
 };
