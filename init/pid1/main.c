@@ -96,14 +96,16 @@ int main(void)
 	/* the results partition's modules load beside the drivers, not after them */
 	struct settle settle;
 	settle_start(&settle, boot.cmd.settle_ms, results_modules);
-	settle_wait(&settle, 0);
+	/* The disks already there are probed while a driver's probe leaves the CPU idle (an
+	 * ATA port reset sleeps 150 ms), then while /sys/block proves still, and again after
+	 * every change: the last probe always follows the last change. */
+	while (settle_wait(&settle, 0))
+		disks_stage();
 	step_done("drivers");
 	entropy_wait();
 	step_done("entropy");
-	/* The disks are probed while /sys/block proves still; probed again if it was not. */
-	do
+	while (settle_wait(&settle, 1))
 		disks_stage();
-	while (settle_wait(&settle, 1));
 	settle_end(&settle);
 	step_done("disks");
 	results_open();   /* mounted; its files are opened by resume_stage() */

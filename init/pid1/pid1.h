@@ -104,19 +104,22 @@ void modules_event(void);         /* the "modules" event record: loads since the
 int modules_unreported(void);     /* loads not yet in a "modules" event */
 int modules_pending(char *what, size_t len); /* loads running, matched devices not yet bound */
 
-/* pid1/settle.c: loads drivers until the block devices are there. settle_wait returns when
- * no driver is loading and every device that asked for one has it; with quiet, only once
- * /sys/block has also been still for a while, which the disk probe can overlap. It returns 1
- * when /sys/block differs from what the previous return saw (the first always does). The
- * first pass also loads the modules also names (NULL-terminated, or NULL), beside the
- * drivers. settle_ms (fsmatrix.settle=) bounds the waits from settle_start on. */
+/* pid1/settle.c: loads drivers until the block devices are there. settle_wait returns 0
+ * when no driver is loading and every device that asked for one has it; with quiet, only
+ * once no device was added and /sys/block was still for a while. It returns 1 before that
+ * when the disks should be probed: with quiet, as soon as they changed since the last such
+ * return (the probe overlaps the quiet time); while drivers load, when the CPU idles with
+ * disks not yet probed (a driver's probe waiting on hardware). The first pass also loads
+ * the modules also names (NULL-terminated, or NULL), beside the drivers. settle_ms
+ * (fsmatrix.settle=) bounds the waits from settle_start on. */
 struct settle {
 	int settle_ms, events, timed_out;
-	int walk, added;              /* walk /sys/bus next pass; devices uevents announced */
-	long long start, changed, usb_since, walked;
+	int walk;                     /* walk /sys/bus at the next pass */
+	long long start, changed, usb_since, walked;   /* changed: a device was last added */
+	int block_dirty;              /* /sys/block changed since the disks were last probed */
+	long long block_changed, idle_since;   /* the last block uevent; the CPU seen idle */
 	const char *const *also;
 	char prev[8192];              /* /sys/block's disks as last seen */
-	char given[8192];             /* as they were when settle_wait last returned */
 };
 void settle_start(struct settle *st, int settle_ms, const char *const *also);
 int settle_wait(struct settle *st, int quiet);

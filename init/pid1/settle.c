@@ -2,8 +2,8 @@
  * Polls instead of sleeping a fixed time: each pass starts loading drivers for devices that
  * appeared since the last one; the wait ends when no driver is still loading, every matched
  * device has its driver, no NVMe or USB storage host is still scanning, USB has had
- * USB_ENUM_MS to find its devices, and /sys/block has not changed for QUIET_MS.
- * fsmatrix.settle= bounds the whole wait. */
+ * USB_ENUM_MS to find its devices, and no device was added nor /sys/block changed for
+ * QUIET_MS. fsmatrix.settle= bounds the whole wait. */
 #include "pid1/pid1.h"
 #include "core/disk.h"
 #include <dirent.h>
@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -24,6 +25,11 @@
  * case. While drivers load, PID 1 sleeps until a uevent or a load's end, at most this long. */
 #define RESCAN_MS 500
 #define LOADING_WAIT_MS 100
+/* While drivers load, the disks already there are probed as soon as the CPU idles: a probe
+ * that waits on hardware (an ATA port reset sleeps 150 ms, and every module load meanwhile
+ * waits for it in async_synchronize_full) leaves the CPU to PID 1. Idle is only PID 1
+ * runnable (/proc/loadavg) at two wakes IDLE_CHECK_MS apart. */
+#define IDLE_CHECK_MS 20
 /* A USB controller finds its devices well after its driver binds (port debounce, reset,
  * descriptors: hundreds of ms a port, more behind hubs), and nothing in sysfs says it is
  * still looking. Without this wait a stick booted on bare hardware settles with only the
@@ -89,8 +95,9 @@ static int uevents_open(void)
 
 /* Reads the queued uevents ("add@DEVPATH", then KEY=value strings, each NUL-terminated) and
  * hands each device added to modules_device_added. Returns how many devices were new; *lost
- * is set when the kernel dropped some (ENOBUFS): only a walk finds them. */
-static int uevents_read(int fd, int *lost)
+ * is set when the kernel dropped some (ENOBUFS): only a walk finds them; *block when a block
+ * device came or went. */
+static int uevents_read(int fd, int *lost, int *block)
 {
 	char buf[8192];
 	int fresh = 0;
@@ -114,6 +121,8 @@ static int uevents_read(int fd, int *lost)
 			else if (strncmp(p, "MODALIAS=", 9) == 0)
 				alias = p + 9;
 		}
+		if (bus && strcmp(bus, "block") == 0)
+			*block = 1;
 		/* every device added, with a MODALIAS or not: one the walk found later would look
 		 * new then, and restart the quiet time */
 		if (strcmp(action, "add") == 0 && devpath && bus && strrchr(devpath, '/'))
@@ -121,16 +130,58 @@ static int uevents_read(int fd, int *lost)
 	}
 }
 
-/* Sleeps until a uevent or a load's progress: while drivers load nothing can settle, so up
- * to LOADING_WAIT_MS, else POLL_MS. 1 if a uevent came. */
-static int wait_for_news(int events)
+/* Sleeps until a uevent or a load's progress, at most ms. 1 if a uevent came. */
+static int wait_for_news(int events, int ms)
 {
 	struct pollfd p[1 + 8];
 	int fds[8], n = modules_loader_fds(fds, 8);
 	p[0] = (struct pollfd){ events, POLLIN, 0 };
 	for (int i = 0; i < n; i++)
 		p[1 + i] = (struct pollfd){ fds[i], POLLIN, 0 };
-	return poll(p, (nfds_t)(1 + n), n ? LOADING_WAIT_MS : POLL_MS) > 0 && (p[0].revents & POLLIN);
+	return poll(p, (nfds_t)(1 + n), ms) > 0 && (p[0].revents & POLLIN);
+}
+
+/* Nothing but the caller runnable: /proc/loadavg's fourth field, running/total. */
+static int cpu_idle(void)
+{
+	char line[128];
+	const char *slash;
+	if (file_first_line("/proc/loadavg", line, sizeof line) < 0 || !(slash = strchr(line, '/')))
+		return 0;
+	while (slash > line && slash[-1] != ' ')
+		slash--;
+	return atoi(slash) <= 1;
+}
+
+/* With disks not probed since they changed and no block device news for IDLE_CHECK_MS: is
+ * the CPU idle, and has it been since the last look? */
+static int probe_now(struct settle *st)
+{
+	long long now = boottime_ms();
+	if (!st->block_dirty || now - st->block_changed < IDLE_CHECK_MS)
+		return 0;
+	if (!cpu_idle()) {
+		st->idle_since = -1;
+		return 0;
+	}
+	if (st->idle_since < 0)
+		st->idle_since = now;
+	return now - st->idle_since >= IDLE_CHECK_MS;
+}
+
+/* The quiet time runs from the last change as it happened, not from when the drivers'
+ * loads ended: a device added while xfs or an ATA port reset was still loading has been
+ * there for as long. */
+static void read_news(struct settle *st)
+{
+	int block = 0;
+	if (uevents_read(st->events, &st->walk, &block))
+		st->changed = boottime_ms();
+	if (block) {   /* a disk or partition came, went or changed: probe again */
+		block_names(st->prev, sizeof st->prev);
+		st->block_dirty = 1;
+		st->block_changed = boottime_ms();
+	}
 }
 
 void settle_start(struct settle *st, int settle_ms, const char *const *also)
@@ -139,9 +190,17 @@ void settle_start(struct settle *st, int settle_ms, const char *const *also)
 	st->settle_ms = settle_ms;
 	st->also = also;
 	st->start = st->changed = boottime_ms();
-	st->usb_since = st->walked = -1;
+	st->usb_since = st->walked = st->idle_since = -1;
 	st->events = uevents_open();
 	st->walk = 1;
+}
+
+/* The disks are to be probed (again): 1, and they count as probed from now on. */
+static int probe_due(struct settle *st)
+{
+	st->block_dirty = 0;
+	st->idle_since = -1;
+	return 1;
 }
 
 int settle_wait(struct settle *st, int quiet)
@@ -153,29 +212,35 @@ int settle_wait(struct settle *st, int quiet)
 	for (;;) {
 		modules_reap();
 		if (st->walk || st->events < 0 || boottime_ms() - st->walked >= RESCAN_MS) {
-			st->added += modules_scan_hardware(st->also);
+			if (modules_scan_hardware(st->also))
+				st->changed = boottime_ms();
 			st->also = NULL;
 			st->walked = boottime_ms();
 			st->walk = 0;
 		}
 		/* While drivers load nothing can settle: only their news is read, each sysfs check
-		 * below would take CPU from them at every uevent. */
+		 * below would take CPU from them at every uevent; the disks already there are
+		 * probed if the CPU idles. */
 		if (st->events >= 0 && modules_loading() && boottime_ms() - st->start < st->settle_ms) {
-			if (wait_for_news(st->events))
-				st->added += uevents_read(st->events, &st->walk);
+			if (probe_now(st))
+				return probe_due(st);
+			if (wait_for_news(st->events, st->block_dirty ? IDLE_CHECK_MS : LOADING_WAIT_MS))
+				read_news(st);
 			continue;
 		}
-		int fresh = st->added;
-		st->added = 0;
 		int pending = modules_pending(what, sizeof what);
 		long long now = boottime_ms();
 		block_names(cur, sizeof cur);
 		if (st->usb_since < 0 && usb_root_hubs() > 0)
 			st->usb_since = now;
-		if (fresh || strcmp(cur, st->prev) != 0) {
+		if (strcmp(cur, st->prev) != 0) {   /* a change no uevent told of */
 			st->changed = now;
+			st->block_dirty = 1;
 			memcpy(st->prev, cur, sizeof st->prev);
 		}
+		/* the quiet time overlaps the probe */
+		if (quiet && st->block_dirty)
+			return probe_due(st);
 		if (st->usb_since >= 0 && now - st->usb_since < USB_ENUM_MS && !pending) {
 			pending = 1;
 			snprintf(what, sizeof what, "USB devices");
@@ -184,25 +249,22 @@ int settle_wait(struct settle *st, int quiet)
 			if (quiet && !st->timed_out)
 				say("fsmatrix: block devices settled in %lld ms: %s", now - st->start,
 				    cur[0] ? cur : "(none)");
-			break;
+			return 0;
 		}
 		if (st->timed_out)
-			break;
+			return 0;
 		if (now - st->start >= st->settle_ms) {
 			say("fsmatrix: block devices did not settle within %d ms (fsmatrix.settle=)%s%s; "
 			    "going on with: %s", st->settle_ms, pending ? ", still waiting for: " : "",
 			    pending ? what : "", cur[0] ? cur : "(none)");
 			st->timed_out = 1;
-			break;
+			return 0;
 		}
 		if (st->events < 0)
 			nanosleep(&tick, NULL);
-		else if (wait_for_news(st->events))
-			st->added += uevents_read(st->events, &st->walk);
+		else if (wait_for_news(st->events, POLL_MS))
+			read_news(st);
 	}
-	int differs = strcmp(st->given, st->prev) != 0;
-	memcpy(st->given, st->prev, sizeof st->given);
-	return differs;
 }
 
 void settle_end(struct settle *st)
