@@ -117,7 +117,7 @@ struct settle {
 	int walk;                     /* walk /sys/bus at the next pass */
 	long long start, changed, usb_since, walked;   /* changed: a device was last added */
 	int block_dirty;              /* /sys/block changed since the disks were last probed */
-	long long block_changed, idle_since;   /* the last block uevent; the CPU seen idle */
+	long long block_changed;      /* the last block uevent */
 	const char *const *also;
 	char prev[8192];              /* /sys/block's disks as last seen */
 };

@@ -28,8 +28,11 @@
 /* While drivers load, the disks already there are probed as soon as the CPU idles: a probe
  * that waits on hardware (an ATA port reset sleeps 150 ms, and every module load meanwhile
  * waits for it in async_synchronize_full) leaves the CPU to PID 1. Idle is only PID 1
- * runnable (/proc/loadavg) at two wakes IDLE_CHECK_MS apart. */
-#define IDLE_CHECK_MS 20
+ * runnable (/proc/loadavg), looked at every IDLE_POLL_MS once no block device came or went
+ * for BLOCK_QUIET_MS (a disk's partitions follow it at once). A wrong guess costs little:
+ * on one CPU the probe's work is done sooner or later anyway. */
+#define IDLE_POLL_MS 10
+#define BLOCK_QUIET_MS 20
 /* A USB controller finds its devices well after its driver binds (port debounce, reset,
  * descriptors: hundreds of ms a port, more behind hubs), and nothing in sysfs says it is
  * still looking. Without this wait a stick booted on bare hardware settles with only the
@@ -153,20 +156,11 @@ static int cpu_idle(void)
 	return atoi(slash) <= 1;
 }
 
-/* With disks not probed since they changed and no block device news for IDLE_CHECK_MS: is
- * the CPU idle, and has it been since the last look? */
-static int probe_now(struct settle *st)
+/* Disks not probed since they changed, no block device news for BLOCK_QUIET_MS, the CPU
+ * idle: probe them now. */
+static int probe_now(const struct settle *st)
 {
-	long long now = boottime_ms();
-	if (!st->block_dirty || now - st->block_changed < IDLE_CHECK_MS)
-		return 0;
-	if (!cpu_idle()) {
-		st->idle_since = -1;
-		return 0;
-	}
-	if (st->idle_since < 0)
-		st->idle_since = now;
-	return now - st->idle_since >= IDLE_CHECK_MS;
+	return st->block_dirty && boottime_ms() - st->block_changed >= BLOCK_QUIET_MS && cpu_idle();
 }
 
 /* The quiet time runs from the last change as it happened, not from when the drivers'
@@ -190,7 +184,7 @@ void settle_start(struct settle *st, int settle_ms, const char *const *also)
 	st->settle_ms = settle_ms;
 	st->also = also;
 	st->start = st->changed = boottime_ms();
-	st->usb_since = st->walked = st->idle_since = -1;
+	st->usb_since = st->walked = -1;
 	st->events = uevents_open();
 	st->walk = 1;
 }
@@ -199,7 +193,6 @@ void settle_start(struct settle *st, int settle_ms, const char *const *also)
 static int probe_due(struct settle *st)
 {
 	st->block_dirty = 0;
-	st->idle_since = -1;
 	return 1;
 }
 
@@ -224,7 +217,7 @@ int settle_wait(struct settle *st, int quiet)
 		if (st->events >= 0 && modules_loading() && boottime_ms() - st->start < st->settle_ms) {
 			if (probe_now(st))
 				return probe_due(st);
-			if (wait_for_news(st->events, st->block_dirty ? IDLE_CHECK_MS : LOADING_WAIT_MS))
+			if (wait_for_news(st->events, st->block_dirty ? IDLE_POLL_MS : LOADING_WAIT_MS))
 				read_news(st);
 			continue;
 		}
