@@ -108,10 +108,10 @@ int modules_pending(char *what, size_t len); /* loads running, matched devices n
  * when no driver is loading and every device that asked for one has it; with quiet, only
  * once no device was added and /sys/block was still for a while. It returns 1 before that
  * when the disks should be probed: with quiet, as soon as they changed since the last such
- * return (the probe overlaps the quiet time); while drivers load, when the CPU idles with
- * disks not yet probed (a driver's probe waiting on hardware). The first pass also loads
- * the modules also names (NULL-terminated, or NULL), beside the drivers. settle_ms
- * (fsmatrix.settle=) bounds the waits from settle_start on. */
+ * return (the probe overlaps the quiet time); while drivers load, when a CPU is free with
+ * disks not yet probed (a driver's probe waiting on hardware, or more CPUs than loads).
+ * The first pass also loads the modules also names (NULL-terminated, or NULL), beside the
+ * drivers. settle_ms (fsmatrix.settle=) bounds the waits from settle_start on. */
 struct settle {
 	int settle_ms, events, timed_out;
 	int walk;                     /* walk /sys/bus at the next pass */

@@ -25,12 +25,13 @@
  * case. While drivers load, PID 1 sleeps until a uevent or a load's end, at most this long. */
 #define RESCAN_MS 500
 #define LOADING_WAIT_MS 100
-/* While drivers load, the disks already there are probed as soon as the CPU idles: a probe
+/* While drivers load, the disks already there are probed as soon as a CPU is free: a probe
  * that waits on hardware (an ATA port reset sleeps 150 ms, and every module load meanwhile
- * waits for it in async_synchronize_full) leaves the CPU to PID 1. Idle is only PID 1
- * runnable (/proc/loadavg), looked at every IDLE_POLL_MS once no block device came or went
- * for BLOCK_QUIET_MS (a disk's partitions follow it at once). A wrong guess costs little:
- * on one CPU the probe's work is done sooner or later anyway. */
+ * waits for it in async_synchronize_full) leaves the CPU to PID 1, and a machine with more
+ * CPUs than loads running has one to spare. Free is no more tasks runnable than CPUs
+ * (/proc/loadavg), looked at every IDLE_POLL_MS once no block device came or went for
+ * BLOCK_QUIET_MS (a disk's partitions follow it at once). A wrong guess costs little: the
+ * probe's work is done sooner or later anyway. */
 #define IDLE_POLL_MS 10
 #define BLOCK_QUIET_MS 20
 /* A USB controller finds its devices well after its driver binds (port debounce, reset,
@@ -144,8 +145,9 @@ static int wait_for_news(int events, int ms)
 	return poll(p, (nfds_t)(1 + n), ms) > 0 && (p[0].revents & POLLIN);
 }
 
-/* Nothing but the caller runnable: /proc/loadavg's fourth field, running/total. */
-static int cpu_idle(void)
+/* A CPU free for the caller: /proc/loadavg's fourth field (running/total, the caller
+ * included) no more than the CPUs online. */
+static int cpu_free(void)
 {
 	char line[128];
 	const char *slash;
@@ -153,14 +155,15 @@ static int cpu_idle(void)
 		return 0;
 	while (slash > line && slash[-1] != ' ')
 		slash--;
-	return atoi(slash) <= 1;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return atoi(slash) <= (cpus > 1 ? cpus : 1);
 }
 
-/* Disks not probed since they changed, no block device news for BLOCK_QUIET_MS, the CPU
- * idle: probe them now. */
+/* Disks not probed since they changed, no block device news for BLOCK_QUIET_MS, a CPU
+ * free: probe them now. */
 static int probe_now(const struct settle *st)
 {
-	return st->block_dirty && boottime_ms() - st->block_changed >= BLOCK_QUIET_MS && cpu_idle();
+	return st->block_dirty && boottime_ms() - st->block_changed >= BLOCK_QUIET_MS && cpu_free();
 }
 
 /* The quiet time runs from the last change as it happened, not from when the drivers'
