@@ -85,3 +85,15 @@ double sample_parse_sync_completed(const char *text)
 		return -1;
 	return (double)v[0] / (double)w[0];
 }
+
+int sample_parse_loadavg_running(const char *text)
+{
+	const char *slash = strchr(text, '/'), *p = slash;
+	if (!slash)
+		return -1;
+	while (p > text && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (p == slash || (p > text && p[-1] != ' '))
+		return -1;
+	return atoi(p);
+}

@@ -43,5 +43,8 @@ int sample_parse_diskstat(const char *text, struct diskstat *d);
 /* md/sync_completed: "DONE / TOTAL" (sectors) gives DONE/TOTAL; "none", "delayed" or
  * anything else gives -1. */
 double sample_parse_sync_completed(const char *text);
+/* /proc/loadavg's fourth field, running/total: the tasks runnable now (the reader
+ * included), or -1. */
+int sample_parse_loadavg_running(const char *text);
 
 #endif

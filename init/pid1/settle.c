@@ -6,12 +6,12 @@
  * QUIET_MS. fsmatrix.settle= bounds the whole wait. */
 #include "pid1/pid1.h"
 #include "core/disk.h"
+#include "core/sample.h"
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -145,18 +145,14 @@ static int wait_for_news(int events, int ms)
 	return poll(p, (nfds_t)(1 + n), ms) > 0 && (p[0].revents & POLLIN);
 }
 
-/* A CPU free for the caller: /proc/loadavg's fourth field (running/total, the caller
- * included) no more than the CPUs online. */
+/* A CPU free for the caller: no more tasks runnable (the caller included) than CPUs. */
 static int cpu_free(void)
 {
 	char line[128];
-	const char *slash;
-	if (file_first_line("/proc/loadavg", line, sizeof line) < 0 || !(slash = strchr(line, '/')))
-		return 0;
-	while (slash > line && slash[-1] != ' ')
-		slash--;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	return atoi(slash) <= (cpus > 1 ? cpus : 1);
+	int running = file_first_line("/proc/loadavg", line, sizeof line) < 0 ? -1 :
+		      sample_parse_loadavg_running(line);
+	return running >= 0 && running <= (cpus > 1 ? cpus : 1);
 }
 
 /* Disks not probed since they changed, no block device news for BLOCK_QUIET_MS, a CPU

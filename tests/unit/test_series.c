@@ -43,6 +43,10 @@ static void test_parsers(void)
 	CHECK(sample_parse_sync_completed("524288 / 2097152\n") == 0.25, "a quarter");
 	CHECK(sample_parse_sync_completed("none\n") == -1, "none");
 	CHECK(sample_parse_sync_completed("delayed\n") == -1, "delayed");
+	CHECK_INT(sample_parse_loadavg_running("0.00 0.01 0.05 1/123 456\n"), 1);
+	CHECK_INT(sample_parse_loadavg_running("2.10 1.00 0.50 12/230 7781\n"), 12);
+	CHECK_INT(sample_parse_loadavg_running("0.00 0.01 0.05\n"), -1);
+	CHECK_INT(sample_parse_loadavg_running("0.00 0.01 0.05 /123 456\n"), -1);
 	struct sample e = { 0 };
 	CHECK_INT(sample_parse_meminfo("MemTotal: 1 kB\n", &e), -1);
 	CHECK_INT(sample_parse_vmstat("", &e), -1);
