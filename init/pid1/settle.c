@@ -212,7 +212,7 @@ int settle_wait(struct settle *st, int quiet)
 		}
 		/* While drivers load nothing can settle: only their news is read, each sysfs check
 		 * below would take CPU from them at every uevent; the disks already there are
-		 * probed if the CPU idles. */
+		 * probed when a CPU is free. */
 		if (st->events >= 0 && modules_loading() && boottime_ms() - st->start < st->settle_ms) {
 			if (probe_now(st))
 				return probe_due(st);
