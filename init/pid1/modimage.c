@@ -53,16 +53,14 @@ static int load_boot_modules(struct modimage_load *loads, int max, int *nloads, 
 		if (!line[0])
 			continue;
 		snprintf(path, sizeof path, BOOT_DIR "/%s", line);
-		long long at = boottime_ms();
-		double t = mono_s();
-		int rc = module_load_file(path, params);
+		struct load_time t;
+		int rc = module_load_file(path, params, &t);
 		int e = errno;
 		line[strcspn(line, ".")] = '\0'; /* the module's name */
 		if (*nloads < max) {
 			struct modimage_load *l = &loads[(*nloads)++];
 			snprintf(l->name, sizeof l->name, "%.63s", line);
-			l->at_ms = at;
-			l->ms = (mono_s() - t) * 1e3;
+			l->time = t;
 			l->rc = rc;
 			l->err = rc < 0 ? e : 0;
 		}

@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int module_load_file(const char *path, const char *params)
+static int load(const char *path, const char *params)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -27,6 +27,17 @@ int module_load_file(const char *path, const char *params)
 	}
 	int e = errno;
 	close(fd);
+	errno = e;
+	return rc;
+}
+
+int module_load_file(const char *path, const char *params, struct load_time *t)
+{
+	t->at_ms = boottime_ms();
+	double start = mono_s();
+	int rc = load(path, params);
+	int e = errno;
+	t->ms = (mono_s() - start) * 1e3;
 	errno = e;
 	return rc;
 }

@@ -45,8 +45,7 @@ static int deferred[LOADS_MAX], ndeferred;
 
 struct load {
 	char name[KMOD_NAME_MAX];
-	long long at_ms;          /* when it began: where the boot's time goes */
-	double ms;
+	struct load_time time;
 	const char *status;       /* ok, already, no-device, error */
 	int err;
 };
@@ -85,7 +84,7 @@ static void mark_loaded(void)
 	fclose(f);
 }
 
-static struct load *keep_load(const char *name, long long at_ms, double ms, int rc, int err,
+static struct load *keep_load(const char *name, struct load_time time, int rc, int err,
 			      int wrong_cpu, const char *path);
 
 int modules_init(void)
@@ -97,8 +96,8 @@ int modules_init(void)
 	int nboot = 0;
 	int mounted = modimage_mount(boot_loads, 4, &nboot, err, sizeof err);
 	for (int k = 0; k < nboot; k++)
-		keep_load(boot_loads[k].name, boot_loads[k].at_ms, boot_loads[k].ms, boot_loads[k].rc,
-			  boot_loads[k].err, 0, boot_loads[k].name);
+		keep_load(boot_loads[k].name, boot_loads[k].time, boot_loads[k].rc, boot_loads[k].err, 0,
+			  boot_loads[k].name);
 	if (mounted < 0)
 		say("fsmatrix: %s: the image's modules cannot be read", err);
 	snprintf(moddir, sizeof moddir, "/lib/modules/%s", u.release);
@@ -123,8 +122,7 @@ int modules_init(void)
 struct attempt {
 	int idx;                  /* the db module */
 	int rc, err;
-	long long at_ms;
-	double ms;
+	struct load_time time;
 	int wrong_cpu;            /* not tried: see kmod_wrong_cpu */
 };
 
@@ -136,33 +134,30 @@ static void attempt_load(int i, struct attempt *a)
 	char path[600];
 	memset(a, 0, sizeof *a);
 	a->idx = i;
-	a->at_ms = boottime_ms();
 	if (kmod_wrong_cpu(&db, i, cpu_alias)) {
+		a->time.at_ms = boottime_ms();
 		a->wrong_cpu = 1;
 		a->rc = -1;
 		return;
 	}
 	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
-	double t = mono_s();
-	a->rc = module_load_file(path, NULL);
+	a->rc = module_load_file(path, NULL, &a->time);
 	a->err = a->rc < 0 ? errno : 0;
-	a->ms = (mono_s() - t) * 1e3;
 }
 
 /* Keeps a load for the "modules" event and says what it did: path is what an error names. */
-static struct load *keep_load(const char *name, long long at_ms, double ms, int rc, int err,
+static struct load *keep_load(const char *name, struct load_time time, int rc, int err,
 			      int wrong_cpu, const char *path)
 {
 	struct load *l = nloads < LOADS_MAX ? &loads[nloads++] : &loads[LOADS_MAX - 1];
 	snprintf(l->name, sizeof l->name, "%s", name);
-	l->at_ms = at_ms;
-	l->ms = ms;
+	l->time = time;
 	l->err = err;
 	if (wrong_cpu)
 		l->status = "no-cpu-feature";
 	else if (rc == 0) {
 		l->status = "ok";
-		say("fsmatrix: module %s loaded in %.1f ms", l->name, l->ms);
+		say("fsmatrix: module %s loaded in %.1f ms", l->name, l->time.ms);
 	} else if (l->err == EEXIST) {
 		l->status = "already";
 	} else if (l->err == ENODEV) {
@@ -181,8 +176,7 @@ static int note_attempt(const struct attempt *a)
 	char path[600];
 	int i = a->idx;
 	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
-	struct load *l = keep_load(db.mods[i].name, a->at_ms, a->ms, a->rc, a->err, a->wrong_cpu,
-				   path);
+	struct load *l = keep_load(db.mods[i].name, a->time, a->rc, a->err, a->wrong_cpu, path);
 	done[i] = a->rc == 0 || l->err == EEXIST ? MOD_IN : MOD_FAILED;
 	return done[i] == MOD_IN ? 0 : -1;
 }
@@ -584,13 +578,13 @@ void modules_event(void)
 	for (int i = nreported; i < nloads; i++) {
 		jw_obj(&w);
 		jw_kstr(&w, "name", loads[i].name);
-		jw_kint(&w, "at_ms", loads[i].at_ms);
-		jw_kdouble(&w, "ms", loads[i].ms, 1);
+		jw_kint(&w, "at_ms", loads[i].time.at_ms);
+		jw_kdouble(&w, "ms", loads[i].time.ms, 1);
 		jw_kstr(&w, "status", loads[i].status);
 		if (loads[i].err)
 			jw_kstr(&w, "error", strerror(loads[i].err));
 		jw_end_obj(&w);
-		total += loads[i].ms;
+		total += loads[i].time.ms;
 	}
 	jw_end_arr(&w);
 	jw_kdouble(&w, "total_ms", total, 1);

@@ -73,8 +73,13 @@ void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 int mounts_boot(char *err, size_t errlen);
 
 /* pid1/modload.c: finit_module (init_module on kernels before 3.8) of one file, with its
- * parameters (NULL: none). 0, or -1 with errno as the kernel gave it. */
-int module_load_file(const char *path, const char *params);
+ * parameters (NULL: none). 0, or -1 with errno as the kernel gave it; *t says when it began
+ * (ms since the kernel started) and how long it took, for the "modules" event. */
+struct load_time {
+	long long at_ms;
+	double ms;
+};
+int module_load_file(const char *path, const char *params, struct load_time *t);
 
 /* pid1/modules.c */
 int modules_init(void);           /* reads /lib/modules/<release>; -1 if there are none */
@@ -83,8 +88,7 @@ int modules_init(void);           /* reads /lib/modules/<release>; -1 if there a
  * loads[*nloads], rc and err as finit_module gave them, for the "modules" event. */
 struct modimage_load {
 	char name[64];
-	long long at_ms;          /* when it began, ms since the kernel started */
-	double ms;
+	struct load_time time;
 	int rc, err;
 };
 int modimage_mount(struct modimage_load *loads, int max, int *nloads, char *err, size_t len);
