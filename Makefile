@@ -125,8 +125,8 @@ MODULE_SIGNATURES ?= strip
 export MODULE_SIGNATURES
 KMODS_DONE := $(KMODS)/.done-signatures-$(MODULE_SIGNATURES)
 
-$(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
-	@recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
+$(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $(B)/ko-nop-fentry
+	@KO_NOP_FENTRY=$(B)/ko-nop-fentry recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
 	@touch $@
 
 ## ---------------------------------------------------------------- our C: /init and the host CLI
@@ -139,6 +139,7 @@ $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure
 #   init/engines/  the workload engines, a table of operations
 #   init/pid1/     /init itself                 init/report/  the report library
 #   init/cli/      out/fsmatrix's subcommands, one per file
+#   init/pack/     what the image build runs on the host: build/ko-nop-fentry
 # /init links lib, core, engines and pid1; out/fsmatrix lib, core, engines, report and cli.
 CFLAGS_OURS := -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -g0 -Iinit
 layer_srcs = $(foreach l,$(1),$(wildcard init/$(l)/*.c))
@@ -176,6 +177,12 @@ $(OUT)/fsmatrix: $(HOST_OBJS)
 	@mkdir -p $(OUT)
 	gcc $(CFLAGS_OURS) -o $@ $(HOST_OBJS) $(HOST_LIBS)
 
+# The module rewrite recipes/linux/closure runs (init/pack/kofentry.h says why).
+PACK_SRCS := $(call layer_srcs,pack)
+PACK_MAIN := init/pack/nop_fentry.c
+$(B)/ko-nop-fentry: $(patsubst init/%.c,$(B)/host-obj/%.o,$(PACK_SRCS))
+	gcc $(CFLAGS_OURS) -o $@ $^
+
 # A static hello-world /init: the baseline for boot-time measurements.
 $(OUT)/hello-init: tests/hello-init.c | $(B)/.deps-ok
 	@mkdir -p $(OUT)
@@ -183,13 +190,21 @@ $(OUT)/hello-init: tests/hello-init.c | $(B)/.deps-ok
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRCS))
-UNIT_LIB_SRCS := $(filter-out init/cli/main.c,$(HOST_SRCS))
+UNIT_LIB_SRCS := $(filter-out init/cli/main.c,$(HOST_SRCS)) $(filter-out $(PACK_MAIN),$(PACK_SRCS))
 
 UNIT_OBJS := $(patsubst init/%.c,$(B)/host-obj/%.o,$(UNIT_LIB_SRCS))
 
 $(B)/unit/%: tests/unit/%.c tests/unit/check.h $(UNIT_OBJS)
 	@mkdir -p $(B)/unit
-	gcc $(CFLAGS_OURS) -o $@ $< $(UNIT_OBJS) $(HOST_LIBS)
+	gcc $(CFLAGS_OURS) $(UNIT_DEFS) -o $@ $< $(UNIT_OBJS) $(HOST_LIBS)
+
+# test_kofentry's module: an object compiled the way the kernel compiles one for ftrace.
+FENTRY_FIXTURE := $(B)/unit/fentry_fixture.o
+$(FENTRY_FIXTURE): tests/unit/fentry_fixture.c tests/unit/fentry_fixture.h
+	@mkdir -p $(@D)
+	gcc -std=c11 -O2 -pg -mfentry -mrecord-mcount -fno-pic -fno-pie -mcmodel=kernel -c -o $@ $<
+$(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: $(FENTRY_FIXTURE)
+$(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: UNIT_DEFS := -DKO_FIXTURE='"$(abspath $(FENTRY_FIXTURE))"'
 
 unit: $(UNIT_BINS)
 	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
@@ -214,7 +229,7 @@ $(B)/unit-asan/obj/%.o: init/%.c $(INIT_HDRS)
 	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -c -o $@ $<
 
 $(B)/unit-asan/%: tests/unit/%.c tests/unit/check.h $(UNIT_ASAN_OBJS)
-	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -o $@ $< $(UNIT_ASAN_OBJS) $(HOST_LIBS)
+	gcc $(CFLAGS_OURS) $(SAN_FLAGS) $(UNIT_DEFS) -o $@ $< $(UNIT_ASAN_OBJS) $(HOST_LIBS)
 
 unit-asan: $(UNIT_ASAN_BINS)
 	@rc=0; for t in $(UNIT_ASAN_BINS); do $$t || rc=1; done; exit $$rc

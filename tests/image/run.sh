@@ -11,6 +11,8 @@
 # - modules: every module of recipes/linux/modules.list is in the image's module squashfs with
 #   depmod metadata, plus the softdeps and codepages no dependency names; loop and squashfs,
 #   which mounting it takes, are beside it.
+# - module-ftrace: no module in the image keeps a "call __fentry__" or its __mcount_loc: each
+#   is already the NOP the kernel would make it at load.
 # - manifest: out/MANIFEST names every recipe's input and the true sha256 of every output.
 # - budget: the compressed image is at most 6 MiB.
 # - fio: the image's fio runs (`fio --version` says fio-3.33) and has the libaio, io_uring,
@@ -99,6 +101,22 @@ if [ ${#missing[@]} = 0 ] && [ "$nko" = "$ndep" ]; then
 	ok modules
 else
 	fail modules "missing from the image: ${missing[*]:-none}; $nko .ko files, $ndep in modules.dep"
+fi
+
+# module-ftrace: no module keeps a call to __fentry__ or its __mcount_loc list: the closure
+# made each call the NOP the kernel would have made it (init/pack/kofentry.h), so the kernel
+# has no call site to convert and look up at each load.
+live=() nopped=0
+while IFS= read -r -d '' ko; do
+	rel=$(readelf -SrW "$ko" 2>/dev/null)
+	grep -q ' __mcount_loc ' <<<"$rel" && live+=("${ko##*/}: __mcount_loc")
+	grep -qE 'R_X86_64_(PLT|PC)32 +[0-9a-f]+ __fentry__' <<<"$rel" && live+=("${ko##*/}: call __fentry__")
+	grep -qE 'R_X86_64_NONE +[0-9a-f]+ __fentry__' <<<"$rel" && nopped=$((nopped + 1))
+done < <(find "$mdir" "$TMP/root/lib/modules-boot" -name '*.ko' -print0 2>/dev/null)
+if [ ${#live[@]} = 0 ] && [ "$nopped" -gt 0 ]; then
+	ok module-ftrace
+else
+	fail module-ftrace "${#live[@]} ftrace leftovers, $nopped modules rewritten" "${live[@]:0:5}"
 fi
 
 # manifest

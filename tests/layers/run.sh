@@ -23,6 +23,7 @@ declare -A may=(
 	[pid1]="lib core engines"
 	[report]="lib core"
 	[cli]="lib core engines report"
+	[pack]="lib"
 )
 
 bad=
