@@ -19,7 +19,6 @@
 
 #define LOADS_MAX 256
 #define WATCH_MAX 256
-#define PARALLEL_MAX 8    /* drivers loading side by side */
 
 static struct kmod_db db;
 static int have_db;
@@ -37,7 +36,7 @@ struct loader {
 	int fd;
 	int mods[LOADS_MAX], nmods;   /* its load order: done[] says MOD_LOADING until read */
 };
-static struct loader loaders[PARALLEL_MAX];
+static struct loader loaders[MODULES_LOADERS_MAX];
 static int nloaders;
 /* Drivers asked for while a module they need was being loaded by a loader: a second loader
  * would fail on its missing symbols. Started by the next scan once that loader is read. */
@@ -221,7 +220,7 @@ static int needs_loading(int want)
 static int start_loader(const int *order, int n)
 {
 	int p[2];
-	if (nloaders == PARALLEL_MAX || pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+	if (nloaders == MODULES_LOADERS_MAX || pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -1;
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -283,7 +282,7 @@ static void start_loads(const int *want, int nwant)
 		if (n <= 0)
 			continue;
 		if (start_loader(order, n) < 0) {
-			if (nloaders == PARALLEL_MAX) {   /* all busy: the next scan starts it */
+			if (nloaders == MODULES_LOADERS_MAX) {   /* all busy: the next scan starts it */
 				for (int k = 0; k < nmine && ndeferred < LOADS_MAX; k++)
 					deferred[ndeferred++] = mine[k];
 			} else {

@@ -101,6 +101,7 @@ int modules_reap(void);
 /* The same for one device a uevent announced (bus = its SUBSYSTEM, name = DEVPATH's last
  * part, alias = its MODALIAS): no walk of /sys/bus. 1 if it was new. */
 int modules_device_added(const char *bus, const char *name, const char *alias);
+#define MODULES_LOADERS_MAX 8      /* drivers loading side by side, each in a child */
 int modules_loader_fds(int *fds, int max); /* the running loads' pipes, to wait on */
 int modules_loading(void);        /* loads running or waiting to start */
 int modules_load_named(const char *const *names); /* NULL-terminated; returns failures */

@@ -137,8 +137,8 @@ static int uevents_read(int fd, int *lost, int *block)
 /* Sleeps until a uevent or a load's progress, at most ms. 1 if a uevent came. */
 static int wait_for_news(int events, int ms)
 {
-	struct pollfd p[1 + 8];
-	int fds[8], n = modules_loader_fds(fds, 8);
+	struct pollfd p[1 + MODULES_LOADERS_MAX];
+	int fds[MODULES_LOADERS_MAX], n = modules_loader_fds(fds, MODULES_LOADERS_MAX);
 	p[0] = (struct pollfd){ events, POLLIN, 0 };
 	for (int i = 0; i < n; i++)
 		p[1 + i] = (struct pollfd){ fds[i], POLLIN, 0 };
