@@ -180,7 +180,7 @@ $(OUT)/fsmatrix: $(HOST_OBJS)
 # The module rewrite recipes/linux/closure runs (init/pack/kofentry.h says why).
 PACK_SRCS := $(call layer_srcs,pack)
 PACK_MAIN := init/pack/nop_fentry.c
-$(B)/ko-nop-fentry: $(patsubst init/%.c,$(B)/host-obj/%.o,$(PACK_SRCS))
+$(B)/ko-nop-fentry: $(patsubst init/%.c,$(B)/host-obj/%.o,$(PACK_SRCS)) $(B)/host-obj/lib/file.o
 	gcc $(CFLAGS_OURS) -o $@ $^
 
 # A static hello-world /init: the baseline for boot-time measurements.

@@ -6,49 +6,45 @@
  * __mcount_loc, and the kernel converts the sites itself; 1 the file could not be read or
  * written. */
 #include "pack/kofentry.h"
+#include "lib/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EXIT_LEFT = 3 };
 #define PROG "fsmatrix: ko-nop-fentry"
 
-static unsigned char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *b = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (b = malloc(n ? (size_t)n : 1)) != NULL && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	if (b)
-		*len = (size_t)n;
-	fclose(f);
-	return b;
-}
-
-/* Written beside it, then renamed over it: a module is never left half written. */
-static int write_all(const char *path, const unsigned char *b, size_t len)
+/* Written beside it, then renamed over it: a module is never left half written, and a
+ * module that is a hard link into another tree is replaced here, not written through. */
+static int replace(const char *path, const unsigned char *b, size_t len)
 {
 	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.nop-fentry", path) >= (int)sizeof tmp)
-		return -1;
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return -1;
-	int bad = fwrite(b, 1, len, f) != len;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		remove(tmp);
+	if (snprintf(tmp, sizeof tmp, "%s.nop-fentry", path) >= (int)sizeof tmp) {
+		errno = ENAMETOOLONG;
 		return -1;
 	}
-	return 0;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int rc = write_all(fd, b, len);
+	int e = errno;
+	if (close(fd) < 0 && rc == 0) {
+		rc = -1;
+		e = errno;
+	}
+	if (rc == 0 && rename(tmp, path) < 0) {
+		rc = -1;
+		e = errno;
+	}
+	if (rc < 0) {
+		unlink(tmp);
+		errno = e;
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -60,7 +56,7 @@ int main(int argc, char **argv)
 	const char *path = argv[1];
 	size_t len = 0, sites = 0;
 	char why[256];
-	unsigned char *b = read_all(path, &len);
+	unsigned char *b = (unsigned char *)file_read(path, 0, &len);
 	if (!b) {
 		fprintf(stderr, PROG ": unable to read %s: %s\n", path, strerror(errno));
 		return 1;
@@ -70,7 +66,7 @@ int main(int argc, char **argv)
 		free(b);
 		return EXIT_LEFT;
 	}
-	if (sites > 0 && write_all(path, b, len) != 0) {
+	if (sites > 0 && replace(path, b, len) != 0) {
 		fprintf(stderr, PROG ": unable to write %s: %s\n", path, strerror(errno));
 		free(b);
 		return 1;

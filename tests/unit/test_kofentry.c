@@ -5,6 +5,7 @@
  * without __mcount_loc is left byte for byte as it was. */
 #include "check.h"
 #include "pack/kofentry.h"
+#include "lib/file.h"
 
 #include <elf.h>
 #include <stdint.h>
@@ -17,20 +18,6 @@
 #endif
 
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-
-static unsigned char *load(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	static unsigned char buf[1 << 16];
-	if (!f)
-		return NULL;
-	*len = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	unsigned char *b = malloc(*len);
-	if (b)
-		memcpy(b, buf, *len);
-	return b;
-}
 
 static unsigned char *copy(const unsigned char *b, size_t len)
 {
@@ -90,7 +77,7 @@ int main(void)
 {
 	size_t len = 0, sites = 0;
 	char why[256];
-	unsigned char *orig = load(KO_FIXTURE, &len);
+	unsigned char *orig = (unsigned char *)file_read(KO_FIXTURE, 0, &len);
 	CHECK(orig != NULL && len > 0, "unable to read %s", KO_FIXTURE);
 	if (!orig)
 		return check_done("test_kofentry");
