@@ -1,7 +1,8 @@
 /* pid1/console.c: the console and the results files. Human lines and framed records go to
  * stdout (the console); the same text goes to <run>.console.log and each record's JSON to
- * <run>.jsonl, fsynced record by record. Before the results partition is mounted the text
- * is kept in memory. When a results file fails (a full or read-only partition), the
+ * <run>.jsonl. Before the results partition is mounted the text is kept in memory. During
+ * the boot the files are written without fsync; once the matrix is about to start, every
+ * record is fsynced as it is written (console_sync_each). When a results file fails (a full or read-only partition), the
  * console says so once and both files are dropped: the console keeps carrying everything. */
 #include "pid1/pid1.h"
 #include <errno.h>
@@ -22,6 +23,10 @@ struct early {
 
 static struct early early_log, early_jsonl;
 static int log_fd = -1, jsonl_fd = -1;
+/* Off during the boot: a FAT fsync is a device flush, a dozen of which (two files, a record
+ * each) cost the boot tens of ms where the host's disk is slow to flush. No test disk has
+ * been touched then, and the first record fsynced later takes the boot's along with it. */
+static int sync_each;
 static char log_path[256], jsonl_path[256];
 
 static const char *const types[] = { "header", "event", "cell", "series", "summary", "trailer" };
@@ -69,7 +74,7 @@ static void shown(const char *s, size_t n, int sync_now)
 	fwrite(s, 1, n, stdout);
 	fflush(stdout);
 	if (log_fd >= 0) {
-		if (write_all(log_fd, s, n) < 0 || (sync_now && fsync(log_fd) < 0))
+		if (write_all(log_fd, s, n) < 0 || (sync_now && sync_each && fsync(log_fd) < 0))
 			file_failed(log_path);
 	} else if (!log_path[0]) {
 		keep(&early_log, s, n);
@@ -124,13 +129,18 @@ void emit(struct jw *w)
 		} else {
 			rc = write_all(jsonl_fd, w->buf, w->len) < 0 ? -1 : write_all(jsonl_fd, "\n", 1);
 		}
-		if (rc < 0 || fsync(jsonl_fd) < 0)
+		if (rc < 0 || (sync_each && fsync(jsonl_fd) < 0))
 			file_failed(jsonl_path);
 	} else if (!jsonl_path[0]) {
 		keep(&early_jsonl, w->buf, w->len);
 		keep(&early_jsonl, "\n", 1);
 	}
 	shown(framed, (size_t)n, 1);
+}
+
+void console_sync_each(void)
+{
+	sync_each = 1;
 }
 
 int console_records(const char *type)
@@ -145,7 +155,7 @@ static int open_with(const char *path, struct early *e, char *keep_path, size_t 
 {
 	snprintf(keep_path, keep_len, "%s", path);
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, e->buf ? e->buf : "", e->len) < 0 || fsync(fd) < 0) {
+	if (fd < 0 || write_all(fd, e->buf ? e->buf : "", e->len) < 0 || (sync_each && fsync(fd) < 0)) {
 		int err = errno;
 		if (fd >= 0)
 			close(fd);

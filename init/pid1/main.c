@@ -135,6 +135,9 @@ int main(void)
 		console_shell();
 		power_off();
 	}
+	/* Every record from here on is fsynced as it is written, the first one (a cell's start,
+	 * before the cell touches a disk) with the boot's records before it. */
+	console_sync_each();
 	matrix_run(plan);
 	trailer_emit();
 	power_off();

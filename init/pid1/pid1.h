@@ -50,6 +50,7 @@ int console_attach(const char *jsonl_path, const char *log_path);
 void console_files_off(void);     /* no results files will come: stop keeping early text */
 int console_attached(void);       /* console_attach or console_files_off was called */
 void console_detach(void);        /* fsync and close the results files */
+void console_sync_each(void);     /* from now on each record is fsynced (with all before it) */
 int console_records(const char *type); /* how many of this type were emitted */
 void console_fix_fds(void);       /* fds 0-2 on /dev/console if the kernel gave none */
 
