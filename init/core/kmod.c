@@ -30,6 +30,9 @@ void kmod_db_free(struct kmod_db *db)
 	}
 	free(db->mods);
 	free(db->aliases);
+	free(db->slots);
+	free(db->next);
+	free(db->lengths);
 	kmod_db_init(db);
 }
 
@@ -231,9 +234,84 @@ int kmod_parse_softdep(struct kmod_db *db, const char *text, char *err, size_t e
 	return each_line(db, text, err, errlen, softdep_line);
 }
 
+/* FNV-1a over a pattern's fixed start, the length mixed in last: one table holds the starts of
+ * every length. */
+static unsigned start_hash(unsigned h, size_t fixed)
+{
+	return (h ^ (unsigned)fixed) * 16777619u;
+}
+
+static unsigned hash_bytes(unsigned h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+#define HASH_START 2166136261u
+
+/* The slot of the group of pattern start (s, fixed), or of the empty slot where it goes. */
+static int slot_of(const struct kmod_db *db, unsigned h, const char *s, size_t fixed)
+{
+	unsigned mask = (unsigned)db->nslots - 1;
+	for (unsigned i = h & mask;; i = (i + 1) & mask) {
+		int a = db->slots[i];
+		if (a < 0 || (db->aliases[a].fixed == fixed && memcmp(db->aliases[a].pattern, s, fixed) == 0))
+			return (int)i;
+	}
+}
+
+static void index_free(struct kmod_db *db)
+{
+	free(db->slots);
+	free(db->next);
+	free(db->lengths);
+	db->slots = db->next = NULL;
+	db->lengths = NULL;
+	db->nslots = db->nlengths = 0;
+}
+
+/* kmod_match's index over all aliases parsed so far. Without it (out of memory) kmod_match
+ * compares every pattern, as slowly as before and with the same answers. */
+static void index_aliases(struct kmod_db *db)
+{
+	int n = db->naliases, nslots = 16;
+	size_t longest = 0;
+	index_free(db);
+	while (nslots < 2 * n)
+		nslots *= 2;
+	for (int i = 0; i < n; i++)
+		longest = db->aliases[i].fixed > longest ? db->aliases[i].fixed : longest;
+	unsigned char *has = calloc(longest + 1, 1);
+	db->slots = malloc(sizeof *db->slots * (size_t)nslots);
+	db->next = malloc(sizeof *db->next * (size_t)(n ? n : 1));
+	db->lengths = malloc(sizeof *db->lengths * (longest + 1));
+	if (!has || !db->slots || !db->next || !db->lengths) {
+		free(has);
+		index_free(db);
+		return;
+	}
+	db->nslots = nslots;
+	memset(db->slots, 0xff, sizeof *db->slots * (size_t)nslots);   /* all -1 */
+	for (int i = n - 1; i >= 0; i--) {   /* pushed in front: each group in file order */
+		const struct kmod_alias *a = &db->aliases[i];
+		unsigned h = start_hash(hash_bytes(HASH_START, a->pattern, a->fixed), a->fixed);
+		int slot = slot_of(db, h, a->pattern, a->fixed);
+		db->next[i] = db->slots[slot];
+		db->slots[slot] = i;
+		has[a->fixed] = 1;
+	}
+	for (size_t l = 0; l <= longest; l++)
+		if (has[l])
+			db->lengths[db->nlengths++] = l;
+	free(has);
+}
+
 int kmod_parse_alias(struct kmod_db *db, const char *text, char *err, size_t errlen)
 {
-	return each_line(db, text, err, errlen, alias_line);
+	int rc = each_line(db, text, err, errlen, alias_line);
+	index_aliases(db);
+	return rc;
 }
 
 int kmod_db_load(struct kmod_db *db, const char *dir, char *err, size_t errlen)
@@ -277,19 +355,60 @@ static int add_unique(int *out, int n, int max, int v)
 	return n;
 }
 
+/* The aliases (indexes, in file order) whose pattern matches q, comparing every pattern's
+ * fixed start first. */
+static int match_every(const struct kmod_db *db, const char *q, int *hit, int max)
+{
+	int n = 0;
+	for (int i = 0; i < db->naliases && n < max; i++)
+		if (strncmp(db->aliases[i].pattern, q, db->aliases[i].fixed) == 0 &&
+		    fnmatch(db->aliases[i].pattern, q, 0) == 0)
+			hit[n++] = i;
+	return n;
+}
+
+/* The same through the index: for each length of fixed start, the group of patterns whose
+ * fixed start q begins with, each then given to fnmatch; -1 if more than max match. */
+static int match_indexed(const struct kmod_db *db, const char *q, int *hit, int max)
+{
+	size_t ql = strlen(q), done = 0;
+	unsigned h = HASH_START;
+	int n = 0;
+	for (int l = 0; l < db->nlengths && db->lengths[l] <= ql; l++) {
+		size_t fixed = db->lengths[l];
+		h = hash_bytes(h, q + done, fixed - done);   /* q's start, one length after another */
+		done = fixed;
+		for (int a = db->slots[slot_of(db, start_hash(h, fixed), q, fixed)]; a >= 0; a = db->next[a]) {
+			if (fnmatch(db->aliases[a].pattern, q, 0) != 0)
+				continue;
+			if (n == max)
+				return -1;
+			/* in alias file order, as match_every gives them */
+			int at = n++;
+			for (; at > 0 && hit[at - 1] > a; at--)
+				hit[at] = hit[at - 1];
+			hit[at] = a;
+		}
+	}
+	return n;
+}
+
 int kmod_match(const struct kmod_db *db, const char *alias, int *out, int max)
 {
+	/* A device's modalias is compared with the few patterns that can match it: fnmatch, or
+	 * even a prefix comparison, for each of two thousand patterns and each of a hundred
+	 * devices costs PID 1 tens of ms a boot under emulation. */
+	enum { HITS_MAX = 256 };
 	char q[512];
-	int n = 0;
+	int hit[HITS_MAX], nhit = -1, n = 0;
 	kmod_normalize(alias, q, sizeof q);
-	for (int i = 0; i < db->naliases; i++) {
-		/* Most patterns are rejected by their fixed start: fnmatch for each of two thousand
-		 * patterns and each device would cost PID 1 tens of ms a boot under emulation. */
-		if (strncmp(db->aliases[i].pattern, q, db->aliases[i].fixed) != 0 ||
-		    fnmatch(db->aliases[i].pattern, q, 0) != 0)
-			continue;
+	if (db->slots)
+		nhit = match_indexed(db, q, hit, HITS_MAX);
+	if (nhit < 0)
+		nhit = match_every(db, q, hit, HITS_MAX);
+	for (int i = 0; i < nhit; i++) {
 		/* aliases of modules the image does not ship (no modules.dep line) are dropped */
-		int m = kmod_find(db, db->aliases[i].module);
+		int m = kmod_find(db, db->aliases[hit[i]].module);
 		if (m >= 0 && db->mods[m].path)
 			n = add_unique(out, n, max, m);
 	}

@@ -29,6 +29,15 @@ struct kmod_db {
 	int nmods, capmods;
 	struct kmod_alias *aliases;
 	int naliases, capaliases;
+	/* kmod_match's index, made by kmod_parse_alias: the aliases grouped by their pattern's
+	 * fixed start, in a hash table keyed by that start. A modalias is compared with the
+	 * patterns whose fixed start it begins with: one lookup for each length of fixed start
+	 * the patterns have. */
+	int *slots;             /* nslots (a power of 2): -1, or an alias heading its group */
+	int *next;              /* per alias: the next alias of its group, or -1 */
+	int nslots;
+	size_t *lengths;        /* the lengths of fixed start, ascending */
+	int nlengths;
 };
 
 void kmod_db_init(struct kmod_db *db);

@@ -2,6 +2,7 @@
  * tests/fixtures/kmod/ (a hand-cut subset in depmod's format; ahci is aliased but not
  * shipped, as when the image holds only some drivers). */
 #include "check.h"
+#include <fnmatch.h>
 #include "core/kmod.h"
 
 static struct kmod_db db;
@@ -192,6 +193,82 @@ static void test_errors(void)
 	kmod_db_free(&d);
 }
 
+/* What kmod_match answered before it had an index: every pattern in file order. */
+static int match_reference(const struct kmod_db *d, const char *alias, int *out, int max)
+{
+	char q[512];
+	int n = 0;
+	kmod_normalize(alias, q, sizeof q);
+	for (int i = 0; i < d->naliases; i++) {
+		int m = kmod_find(d, d->aliases[i].module), seen = 0;
+		if (fnmatch(d->aliases[i].pattern, q, 0) != 0 || m < 0 || !d->mods[m].path)
+			continue;
+		for (int k = 0; k < n; k++)
+			seen |= out[k] == m;
+		if (!seen && n < max)
+			out[n++] = m;
+	}
+	return n;
+}
+
+/* The index gives what comparing every pattern gives, in the same order, on aliases made to
+ * share starts of every length (wildcards first, inside and last, [sets], '-' spellings) and
+ * modaliases made of the same pieces. */
+static void test_match_index(void)
+{
+	static const char *const starts[] = { "pci:v", "pci:v00001AF4d", "pci:v00008086d0000", "usb:v",
+		"acpi*:", "acpi:PNP0", "virtio:d0000000", "md-", "scsi:t-0x0", "cpu:type:x86,ven" };
+	static const char *const pieces[] = { "0", "1", "A", "F4", "*", "?", "[9A]", "d", "sv*", "-" };
+	struct kmod_db d;
+	char dep[4096] = "", text[65536] = "", err[100], alias[128];
+	unsigned seed = 12345;
+	size_t l = 0;
+	kmod_db_init(&d);
+	for (int m = 0; m < 40; m++)   /* m0 .. m29 shipped, m30 .. m39 only aliased */
+		if (m < 30)
+			snprintf(dep + strlen(dep), sizeof dep - strlen(dep), "kernel/m%d.ko:\n", m);
+	for (int i = 0; i < 600; i++) {
+		seed = seed * 1103515245u + 12345u;
+		l += (size_t)snprintf(text + l, sizeof text - l, "alias %s", starts[(seed >> 16) % 10]);
+		for (int k = 0; k < (int)((seed >> 8) % 5); k++) {
+			seed = seed * 1103515245u + 12345u;
+			l += (size_t)snprintf(text + l, sizeof text - l, "%s", pieces[(seed >> 16) % 10]);
+		}
+		l += (size_t)snprintf(text + l, sizeof text - l, " m%u\n", (seed >> 20) % 40);
+	}
+	CHECK_INT(kmod_parse_dep(&d, dep, err, sizeof err), 0);
+	/* in two parts: the index covers both */
+	char *half = strchr(text + l / 2, '\n');
+	*half = '\0';
+	CHECK_INT(kmod_parse_alias(&d, text, err, sizeof err), 0);
+	CHECK_INT(kmod_parse_alias(&d, half + 1, err, sizeof err), 0);
+	CHECK_INT(d.naliases, 600);
+	CHECK(d.slots && d.nlengths > 1, "the index was made (%d lengths of fixed start)", d.nlengths);
+	int differ = 0, matched = 0;
+	for (int i = 0; i < 5000; i++) {
+		int got[8], want[8];
+		size_t a = 0;
+		seed = seed * 1103515245u + 12345u;
+		a += (size_t)snprintf(alias + a, sizeof alias - a, "%s", starts[(seed >> 16) % 10]);
+		for (int k = 0; k < (int)((seed >> 8) % 7); k++) {
+			seed = seed * 1103515245u + 12345u;
+			const char *p = pieces[(seed >> 16) % 10];
+			a += (size_t)snprintf(alias + a, sizeof alias - a, "%s", p[0] == '*' || p[0] == '?' ? "F" :
+					      p[0] == '[' ? "A" : p[0] == 's' ? "sv00" : p);
+		}
+		int ng = kmod_match(&d, alias, got, 8), nw = match_reference(&d, alias, want, 8);
+		matched += nw > 0;
+		if (ng != nw || memcmp(got, want, sizeof *got * (size_t)ng) != 0) {
+			if (!differ++)
+				CHECK(0, "match(%s): %d modules through the index, %d comparing every pattern",
+				      alias, ng, nw);
+		}
+	}
+	CHECK_INT(differ, 0);
+	CHECK(matched > 500, "the modaliases matched something (%d of 5000)", matched);
+	kmod_db_free(&d);
+}
+
 static void test_cycle(void)
 {
 	struct kmod_db d;
@@ -217,6 +294,7 @@ int main(void)
 		test_order();
 		test_groups();
 		test_match();
+		test_match_index();
 		test_wrong_cpu();
 		test_names();
 	}
