@@ -186,7 +186,9 @@ static int probe_node(const char *devroot, const char *name, struct probe *p, ch
 	int fd = -1;
 	if (join(path, sizeof path, devroot, "/", name) < 0)
 		errno = ENAMETOOLONG;
-	else
+	else   /* direct: the device's bytes, not the page cache's, and no copy through it */
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	if (fd < 0 && errno == EINVAL)   /* a device or file system without direct I/O */
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || probe_fd(fd, PROBE_WINDOW, p) < 0) {
 		int n = snprintf(why, whylen, "unable to read %s: %s", name, strerror(errno));

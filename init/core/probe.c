@@ -6,6 +6,7 @@
 #include "core/mbr.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,11 +412,17 @@ void probe_buffers(const unsigned char *head, size_t headlen, const unsigned cha
 	probe_regions(r, 2, size, p);
 }
 
+/* Reads len bytes at off. A descriptor opened with O_DIRECT (probe_node's) reads straight
+ * into buf; where the device or the offset refuses direct I/O (EINVAL: a start not aligned to
+ * the logical block), the rest is read through the page cache. */
 static int read_full(int fd, unsigned char *buf, size_t len, off_t off)
 {
 	while (len) {
 		ssize_t r = pread(fd, buf, len, off);
 		if (r < 0 && errno == EINTR)
+			continue;
+		int fl = r < 0 && errno == EINVAL ? fcntl(fd, F_GETFL) : -1;
+		if (fl >= 0 && (fl & O_DIRECT) && fcntl(fd, F_SETFL, fl & ~O_DIRECT) == 0)
 			continue;
 		if (r < 0)
 			return -1;
@@ -428,6 +435,13 @@ static int read_full(int fd, unsigned char *buf, size_t len, off_t off)
 		off += r;
 	}
 	return 0;
+}
+
+/* A buffer direct I/O can fill: page-aligned, as the kernel asks of O_DIRECT reads. */
+static unsigned char *direct_buf(size_t len)
+{
+	void *b;
+	return posix_memalign(&b, 4096, len ? len : 1) == 0 ? b : NULL;
 }
 
 /* Is [off, off + len) inside one of the regions read so far? */
@@ -450,7 +464,7 @@ int probe_fd(int fd, size_t window, struct probe *p)
 	if (w == 0)
 		return 0;
 	struct probe_region r[2 + PROBE_MAX_STARTS];
-	unsigned char *bufs[2 + PROBE_MAX_STARTS] = { malloc(w), malloc(w) };
+	unsigned char *bufs[2 + PROBE_MAX_STARTS] = { direct_buf(w), direct_buf(w) };
 	size_t n = 2;
 	int rc = -1;
 	r[0] = (struct probe_region){ 0, bufs[0], w };
@@ -469,7 +483,7 @@ int probe_fd(int fd, size_t window, struct probe *p)
 		size_t len = size - off < PROBE_DEEP_WINDOW ? (size_t)(size - off) : PROBE_DEEP_WINDOW;
 		if (covered(r, n, off, len))
 			continue;
-		if (!(bufs[n] = malloc(len))) {
+		if (!(bufs[n] = direct_buf(len))) {
 			errno = ENOMEM;
 			goto out;
 		}

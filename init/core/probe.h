@@ -50,7 +50,9 @@ void probe_buffers(const unsigned char *head, size_t headlen, const unsigned cha
 		   size_t taillen, uint64_t size, struct probe *p);
 
 /* Reads the first and last window bytes of fd (window = PROBE_WINDOW in real use) and probes
- * them. Returns 0, or -1 with errno set. */
+ * them. fd may be opened with O_DIRECT: a read direct I/O refuses (EINVAL, an offset not on a
+ * logical block) clears the flag on fd and is done through the page cache. Returns 0, or -1
+ * with errno set. */
 int probe_fd(int fd, size_t window, struct probe *p);
 
 #endif
