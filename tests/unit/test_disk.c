@@ -6,6 +6,9 @@
 #include "core/disk.h"
 #include "core/diskname.h"
 #include "core/probe.h"
+#include "lib/sha256.h"
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -361,6 +364,58 @@ static void test_probe_partitions(void)
 	close(fd);
 }
 
+/* A device that refuses a direct read: a loop device of 4096-byte blocks, whose MBR names a
+ * partition at sector 2047 (512-byte units, off any 4096-byte block). probe_node opens
+ * devices with O_DIRECT; that read is done again through the page cache, the device's
+ * answer is the one a buffered probe gives, and its bytes are left as they were. Needs
+ * root and loop devices; says so and is skipped without them. */
+static void test_probe_direct_refused(void)
+{
+	char path[] = "/tmp/fsm-probe-loop-XXXXXX", before[65], after[65], dev[32];
+	int ctl = geteuid() == 0 ? open("/dev/loop-control", O_RDWR | O_CLOEXEC) : -1;
+	if (ctl < 0) {
+		printf("# test_disk: no root or no /dev/loop-control: the refused direct read is not tried\n");
+		return;
+	}
+	int fd = mkstemp(path), n = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	CHECK(fd >= 0 && n >= 0, "a file and a free loop device");
+	memset(head, 0, W);
+	mk_mbr();
+	put32(head, 446 + 8, 2047);        /* the partition's first sector */
+	put32(head, 446 + 12, 16384);
+	memset(part, 0, sizeof part);
+	part_ext4();
+	CHECK_INT(ftruncate(fd, 16 << 20), 0);
+	CHECK_INT(pwrite(fd, head, 512, 0), 512);
+	CHECK_INT(pwrite(fd, part, sizeof part, 2047 * 512), (long long)sizeof part);
+	CHECK_INT(fsync(fd), 0);
+	CHECK_INT(sha256_file(path, before), 0);
+	snprintf(dev, sizeof dev, "/dev/loop%d", n);
+	int lfd = open(dev, O_RDWR | O_CLOEXEC);
+	struct loop_config cfg = { .fd = (unsigned)fd, .block_size = 4096 };
+	cfg.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR;
+	CHECK(lfd >= 0 && ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0, "%s set up: %s", dev, strerror(errno));
+	int dfd = open(dev, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	CHECK(dfd >= 0, "open %s with O_DIRECT", dev);
+	struct probe direct, buffered;
+	CHECK_INT(probe_fd(dfd, W, &direct), 0);
+	CHECK((fcntl(dfd, F_GETFL) & O_DIRECT) == 0, "the refused direct read was read through the page cache");
+	close(dfd);
+	int bfd = open(dev, O_RDONLY | O_CLOEXEC);
+	CHECK_INT(probe_fd(bfd, W, &buffered), 0);
+	close(bfd);
+	CHECK_STR(direct.type, "mbr");
+	CHECK_STR(direct.type, buffered.type);
+	CHECK_STR(direct.where, buffered.where);
+	ioctl(lfd, LOOP_CLR_FD);
+	close(lfd);
+	CHECK_INT(sha256_file(path, after), 0);
+	CHECK_STR(after, before);
+	close(fd);
+	unlink(path);
+}
+
 /* ---------------------------------------------------------------- device paths */
 
 static const struct pathrow {
@@ -449,6 +504,7 @@ int main(void)
 	test_probe_fd_window();
 	test_probe_buffers();
 	test_probe_partitions();
+	test_probe_direct_refused();
 	test_devpath();
 	test_disk_names();
 	return check_done("test_disk");
