@@ -397,7 +397,8 @@ int kmod_match(const struct kmod_db *db, const char *alias, int *out, int max)
 {
 	/* A device's modalias is compared with the few patterns that can match it: fnmatch, or
 	 * even a prefix comparison, for each of two thousand patterns and each of a hundred
-	 * devices costs PID 1 tens of ms a boot under emulation. */
+	 * devices costs PID 1 tens of ms a boot under emulation. The first HITS_MAX aliases
+	 * that match count (a modalias matches a handful). */
 	enum { HITS_MAX = 256 };
 	char q[512];
 	int hit[HITS_MAX], nhit = -1, n = 0;

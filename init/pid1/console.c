@@ -2,8 +2,9 @@
  * stdout (the console); the same text goes to <run>.console.log and each record's JSON to
  * <run>.jsonl. Before the results partition is mounted the text is kept in memory. During
  * the boot the files are written without fsync; once the matrix is about to start, every
- * record is fsynced as it is written (console_sync_each). When a results file fails (a full or read-only partition), the
- * console says so once and both files are dropped: the console keeps carrying everything. */
+ * record is fsynced as it is written (console_sync_each). When a results file fails (a full
+ * or read-only partition), the console says so once and both files are dropped: the console
+ * keeps carrying everything. */
 #include "pid1/pid1.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -400,7 +400,8 @@ static void test_probe_direct_refused(void)
 	CHECK(dfd >= 0, "open %s with O_DIRECT", dev);
 	struct probe direct, buffered;
 	CHECK_INT(probe_fd(dfd, W, &direct), 0);
-	CHECK((fcntl(dfd, F_GETFL) & O_DIRECT) == 0, "the refused direct read was read through the page cache");
+	CHECK((fcntl(dfd, F_GETFL) & O_DIRECT) == 0,
+	      "the refused direct read was read through the page cache");
 	close(dfd);
 	int bfd = open(dev, O_RDONLY | O_CLOEXEC);
 	CHECK_INT(probe_fd(bfd, W, &buffered), 0);
