@@ -36,23 +36,42 @@ void kmod_db_free(struct kmod_db *db)
 	kmod_db_init(db);
 }
 
-void kmod_normalize(const char *in, char *out, size_t outlen)
+/* kmod_normalize's copy; returns the length of out before its first wildcard (*, ?, [ or \),
+ * which kmod_match compares first. Most characters are none of those a table marks here,
+ * and are copied at once: thousands of aliases go through it at every boot. */
+static size_t normalize(const char *in, char *out, size_t outlen)
 {
+	static const unsigned char special[256] = { ['*'] = 1, ['?'] = 1, ['['] = 1, ['\\'] = 1,
+						    [']'] = 1, ['-'] = 1, ['\0'] = 1 };
 	int bracket = 0;
-	size_t i = 0;
+	size_t i = 0, fixed = (size_t)-1;
 	if (!outlen)
-		return;
-	for (; *in && i + 1 < outlen; in++) {
-		char c = *in;
+		return 0;
+	for (; i + 1 < outlen; i++) {
+		unsigned char c = (unsigned char)in[i];
+		if (!special[c]) {
+			out[i] = (char)c;
+			continue;
+		}
+		if (!c)
+			break;
+		if (fixed == (size_t)-1 && c != ']' && c != '-')
+			fixed = i;
 		if (c == '[')
 			bracket = 1;
 		else if (c == ']')
 			bracket = 0;
 		else if (c == '-' && !bracket)
 			c = '_';
-		out[i++] = c;
+		out[i] = (char)c;
 	}
 	out[i] = '\0';
+	return fixed == (size_t)-1 ? i : fixed;
+}
+
+void kmod_normalize(const char *in, char *out, size_t outlen)
+{
+	normalize(in, out, outlen);
 }
 
 /* "kernel/fs/ext4/ext4.ko" (or .ko.xz, .ko.zst) -> "ext4" */
@@ -136,11 +155,30 @@ static int each_line(struct kmod_db *db, const char *text, char *err, size_t err
 	return rc;
 }
 
-static const char SPACE[] = " \t\r";
+/* The next word of a line, cut out in place, or NULL at its end: strtok_r on " \t\r"
+ * without the table musl's builds at each call, for the thousands of alias lines a boot
+ * reads. */
+static char *next_word(char **at)
+{
+	static const unsigned char cut[256] = { [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\0'] = 2 };
+	unsigned char *s = (unsigned char *)*at, *w;
+	while (cut[*s] == 1)
+		s++;
+	if (!*s) {
+		*at = (char *)s;
+		return NULL;
+	}
+	for (w = s; !cut[*s]; s++)
+		;
+	if (*s)
+		*s++ = '\0';
+	*at = (char *)s;
+	return (char *)w;
+}
 
 static int dep_line(struct kmod_db *db, char *line, const char **why)
 {
-	char *colon = strchr(line, ':'), *save, *tok;
+	char *colon = strchr(line, ':'), *rest, *tok;
 	char name[KMOD_NAME_MAX];
 	if (!colon || colon == line) {
 		*why = "expected \"path.ko: deps\"";
@@ -154,7 +192,8 @@ static int dep_line(struct kmod_db *db, char *line, const char **why)
 	free(m->path);
 	if (!(m->path = strdup(line)))
 		return -1;
-	for (tok = strtok_r(colon + 1, SPACE, &save); tok; tok = strtok_r(NULL, SPACE, &save)) {
+	rest = colon + 1;
+	while ((tok = next_word(&rest))) {
 		name_from_path(tok, name, sizeof name);
 		if (push_str(&m->deps, &m->ndeps, name) < 0)
 			return -1;
@@ -165,16 +204,16 @@ static int dep_line(struct kmod_db *db, char *line, const char **why)
 /* "softdep MOD pre: a b post: c" (either part optional, in either order) */
 static int softdep_line(struct kmod_db *db, char *line, const char **why)
 {
-	char *save, *tok = strtok_r(line, SPACE, &save);
+	char *rest = line, *tok = next_word(&rest);
 	int which = 0; /* 1 pre, 2 post */
-	if (!tok || strcmp(tok, "softdep") != 0 || !(tok = strtok_r(NULL, SPACE, &save))) {
+	if (!tok || strcmp(tok, "softdep") != 0 || !(tok = next_word(&rest))) {
 		*why = "expected \"softdep MODULE pre: ... post: ...\"";
 		return -1;
 	}
 	struct kmod_mod *m = add_mod(db, tok);
 	if (!m)
 		return -1;
-	while ((tok = strtok_r(NULL, SPACE, &save))) {
+	while ((tok = next_word(&rest))) {
 		char n[KMOD_NAME_MAX];
 		if (strcmp(tok, "pre:") == 0) {
 			which = 1;
@@ -197,8 +236,8 @@ static int softdep_line(struct kmod_db *db, char *line, const char **why)
 
 static int alias_line(struct kmod_db *db, char *line, const char **why)
 {
-	char *save, *kw = strtok_r(line, SPACE, &save);
-	char *pat = strtok_r(NULL, SPACE, &save), *mod = strtok_r(NULL, SPACE, &save);
+	char *rest = line, *kw = next_word(&rest);
+	char *pat = next_word(&rest), *mod = next_word(&rest);
 	if (!kw || strcmp(kw, "alias") != 0 || !pat || !mod) {
 		*why = "expected \"alias PATTERN MODULE\"";
 		return -1;
@@ -217,9 +256,8 @@ static int alias_line(struct kmod_db *db, char *line, const char **why)
 	if (!a->pattern)
 		return -1;
 	a->module = a->pattern + lp;
-	kmod_normalize(pat, a->pattern, lp);
+	a->fixed = normalize(pat, a->pattern, lp);
 	kmod_normalize(mod, a->module, lm);
-	a->fixed = strcspn(a->pattern, "*?[\\");
 	db->naliases++;
 	return 0;
 }

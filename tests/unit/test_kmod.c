@@ -185,8 +185,25 @@ static void test_errors(void)
 		CHECK_STR(err, rows[i].err);
 		kmod_db_free(&d);
 	}
+	/* words apart by tabs and spaces, lines ending in CR LF, as depmod's files edited by hand
+	 * may be: each line read as the same three words */
 	struct kmod_db d;
 	char err[300] = "";
+	int hits[4];
+	kmod_db_init(&d);
+	CHECK_INT(kmod_parse_dep(&d, "kernel/a-b.ko:\t kernel/c.ko \r\nkernel/c.ko:\r\n", err, sizeof err), 0);
+	CHECK_INT(kmod_parse_softdep(&d, "softdep\ta-b\tpre:\t c\r\n", err, sizeof err), 0);
+	CHECK_INT(kmod_parse_alias(&d, " alias \t pci:v*d-1* \ta-b\r\nalias x-y c\r\n", err, sizeof err), 0);
+	CHECK_INT(d.naliases, 2);
+	CHECK_STR(d.aliases[0].pattern, "pci:v*d_1*");
+	CHECK_STR(d.aliases[0].module, "a_b");
+	CHECK_INT(d.aliases[0].fixed, 5);
+	CHECK_INT(d.aliases[1].fixed, 3);
+	CHECK_INT(d.mods[kmod_find(&d, "a-b")].ndeps, 1);
+	CHECK_STR(d.mods[kmod_find(&d, "a-b")].pre[0], "c");
+	CHECK_INT(kmod_match(&d, "pci:v1d-1", hits, 4), 1);
+	CHECK_INT(kmod_match(&d, "x_y", hits, 4), 1);
+	kmod_db_free(&d);
 	kmod_db_init(&d);
 	CHECK_INT(kmod_db_load(&d, "tests/fixtures/no-such-dir", err, sizeof err), -1);
 	CHECK(strstr(err, "unable to read tests/fixtures/no-such-dir/modules.dep: No such file") != NULL, "%s", err);
