@@ -37,8 +37,8 @@ void kmod_db_free(struct kmod_db *db)
 }
 
 /* kmod_normalize's copy; returns the length of out before its first wildcard (*, ?, [ or \),
- * which kmod_match compares first. Most characters are none of those a table marks here,
- * and are copied at once: thousands of aliases go through it at every boot. */
+ * which kmod_match compares first. The table marks the few characters that need a look; the
+ * others are copied as they are: thousands of aliases go through here at every boot. */
 static size_t normalize(const char *in, char *out, size_t outlen)
 {
 	static const unsigned char special[256] = { ['*'] = 1, ['?'] = 1, ['['] = 1, ['\\'] = 1,
