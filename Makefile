@@ -123,7 +123,11 @@ TREE := $(B)/rootfs$(if $(MODULES),-custom)
 # The stamp names the choice, so that another choice builds the closure again.
 MODULE_SIGNATURES ?= strip
 export MODULE_SIGNATURES
-KMODS_DONE := $(KMODS)/.done-signatures-$(MODULE_SIGNATURES)
+# Unsigned modules also lose their ORC unwind tables, which the kernel sorts at every load,
+# unless MODULE_ORC=keep (reliable call traces through module code in an oops).
+MODULE_ORC ?= strip
+export MODULE_ORC
+KMODS_DONE := $(KMODS)/.done-signatures-$(MODULE_SIGNATURES)-orc-$(MODULE_ORC)
 
 $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $(B)/ko-nop-fentry
 	@KO_NOP_FENTRY=$(B)/ko-nop-fentry recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)

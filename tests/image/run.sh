@@ -14,6 +14,8 @@
 #   which mounting it takes, are beside it.
 # - module-ftrace: no module in the image keeps a "call __fentry__" or its __mcount_loc: each
 #   is already the NOP the kernel would make it at load.
+# - module-orc: no module in the image keeps its ORC unwind tables (MODULE_ORC=strip, the
+#   default), which the kernel would sort at every load.
 # - manifest: out/MANIFEST names every recipe's input and the true sha256 of every output.
 # - budget: the compressed image is at most 6 MiB.
 # - fio: the image's fio runs (`fio --version` says fio-3.33) and has the libaio, io_uring,
@@ -125,6 +127,18 @@ if [ ${#live[@]} = 0 ] && [ "$nopped" -gt 0 ]; then
 	ok module-ftrace
 else
 	fail module-ftrace "${#live[@]} ftrace leftovers, $nopped modules rewritten" "${live[@]:0:5}"
+fi
+
+# module-orc: the closure removed each module's ORC unwind tables.
+orc=() nko=0
+while IFS= read -r -d '' ko; do
+	nko=$((nko + 1))
+	readelf -SW "$ko" 2>/dev/null | grep -qE ' \.orc_unwind(_ip)? ' && orc+=("${ko##*/}")
+done < <(find "$mdir" "$TMP/root/lib/modules-boot" -name '*.ko' -print0 2>/dev/null)
+if [ ${#orc[@]} = 0 ] && [ "$nko" -gt 0 ]; then
+	ok module-orc
+else
+	fail module-orc "${#orc[@]} of $nko modules keep .orc_unwind" "${orc[@]:0:5}"
 fi
 
 # manifest
