@@ -17,9 +17,10 @@
 
 struct boot boot;
 
-/* Loaded whatever the plan: the results partition is FAT, and the kernel's default
- * codepage and iocharset need their nls modules (Debian's; see results.c's mount_fat). */
-static const char *const results_modules[] = { "vfat", "nls_cp437", "nls_ascii", NULL };
+/* Loaded whatever the hardware and the plan: the results partition is FAT, and the kernel's
+ * default codepage and iocharset need their nls modules (Debian's; see results.c's
+ * mount_fat); every watchdog driver, softdog included, needs the watchdog core. */
+static const char *const boot_modules[] = { "vfat", "nls_cp437", "nls_ascii", "watchdog", NULL };
 
 static void read_cmdline(void)
 {
@@ -111,9 +112,9 @@ int main(void)
 	/* Without module metadata the drivers may be built in: still wait for their disks. */
 	modules_init();
 	step_done("modules_image");
-	/* the results partition's modules load beside the drivers, not after them */
+	/* the results partition's modules load while the drivers leave a CPU free */
 	struct settle settle;
-	settle_start(&settle, boot.cmd.settle_ms, results_modules);
+	settle_start(&settle, boot.cmd.settle_ms, boot_modules);
 	/* The disks already there are probed while a driver's probe leaves the CPU idle (an
 	 * ATA port reset sleeps 150 ms), then while /sys/block proves still, and again after
 	 * every change: the last probe always follows the last change. */

@@ -431,7 +431,17 @@ static int consider(const char *bus, const char *name, const char *alias, int *w
 	return 1;
 }
 
-int modules_scan_hardware(const char *const *also)
+void modules_start_named(const char *const *names)
+{
+	int want[LOADS_MAX];
+	if (!have_db)
+		return;
+	int nwant = want_named(names, want, 0, LOADS_MAX);
+	if (nwant)
+		start_loads(want, nwant);
+}
+
+int modules_scan_hardware(void)
 {
 	DIR *buses;
 	struct dirent *b;
@@ -461,7 +471,6 @@ int modules_scan_hardware(const char *const *also)
 		closedir(devs);
 	}
 	closedir(buses);
-	nwant = want_named(also, want, nwant, LOADS_MAX);
 	if (nwant)
 		start_loads(want, nwant);
 	return fresh;

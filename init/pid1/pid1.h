@@ -93,11 +93,12 @@ struct modimage_load {
 	int rc, err;
 };
 int modimage_mount(struct modimage_load *loads, int max, int *nloads, char *err, size_t len);
-/* One pass: starts loading, in the background, the drivers new modaliases ask for, side by
- * side with the modules also names (NULL-terminated, or NULL); returns how many new devices
- * it saw. modules_reap keeps what the background loads did so far, and returns how many
- * ended; modules_pending counts them until they all have. */
-int modules_scan_hardware(const char *const *also);
+/* One pass: starts loading, in the background, the drivers new modaliases ask for; returns
+ * how many new devices it saw. modules_start_named starts the modules names names
+ * (NULL-terminated) the same way. modules_reap keeps what the background loads did so far,
+ * and returns how many ended; modules_pending counts them until they all have. */
+int modules_scan_hardware(void);
+void modules_start_named(const char *const *names);
 int modules_reap(void);
 /* The same for one device a uevent announced (bus = its SUBSYSTEM, name = DEVPATH's last
  * part, alias = its MODALIAS): no walk of /sys/bus. 1 if it was new. */
@@ -116,8 +117,9 @@ int modules_pending(char *what, size_t len); /* loads running, matched devices n
  * when the disks should be probed: with quiet, as soon as they changed since the last such
  * return (the probe overlaps the quiet time); while drivers load, when a CPU is free with
  * disks not yet probed (a driver's probe waiting on hardware, or more CPUs than loads).
- * The first pass also loads the modules also names (NULL-terminated, or NULL), beside the
- * drivers. settle_ms (fsmatrix.settle=) bounds the waits from settle_start on. */
+ * It also loads the modules also names (NULL-terminated, or NULL), which no hardware asks
+ * for, once a CPU is free while drivers load, or else once they are done. settle_ms
+ * (fsmatrix.settle=) bounds the waits from settle_start on. */
 struct settle {
 	int settle_ms, events, timed_out;
 	int walk;                     /* walk /sys/bus at the next pass */

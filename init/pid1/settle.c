@@ -128,8 +128,11 @@ static int uevents_read(int fd, int *lost, int *block)
 		if (bus && strcmp(bus, "block") == 0)
 			*block = 1;
 		/* every device added, with a MODALIAS or not: one the walk found later would look
-		 * new then, and restart the quiet time */
-		if (strcmp(action, "add") == 0 && devpath && bus && strrchr(devpath, '/'))
+		 * new then, and restart the quiet time. A module's own object (SUBSYSTEM=module) is
+		 * not a device: a module loaded late (vfat after fat, which waits for an ATA port
+		 * reset like every load) must not restart it. */
+		if (strcmp(action, "add") == 0 && devpath && bus && strcmp(bus, "module") != 0 &&
+		    strrchr(devpath, '/'))
 			fresh += modules_device_added(bus, strrchr(devpath, '/') + 1, alias ? alias : "");
 	}
 }
@@ -160,6 +163,16 @@ static int cpu_free(void)
 static int probe_now(const struct settle *st)
 {
 	return st->block_dirty && boottime_ms() - st->block_changed >= BLOCK_QUIET_MS && cpu_free();
+}
+
+/* The modules no hardware asks for (the results partition's, the watchdog's core) are not
+ * needed before the disks settle: loaded while the drivers' loads keep the CPU busy they
+ * would only slow the longest chain of drivers (under qemu, the PIIX IDE's scsi_mod, libata,
+ * ata_piix), so they wait for a CPU to be free, as the disk probe does. */
+static void start_also(struct settle *st)
+{
+	modules_start_named(st->also);
+	st->also = NULL;
 }
 
 /* The quiet time runs from the last change as it happened, not from when the drivers'
@@ -204,9 +217,8 @@ int settle_wait(struct settle *st, int quiet)
 	for (;;) {
 		modules_reap();
 		if (st->walk || st->events < 0 || boottime_ms() - st->walked >= RESCAN_MS) {
-			if (modules_scan_hardware(st->also))
+			if (modules_scan_hardware())
 				st->changed = boottime_ms();
-			st->also = NULL;
 			st->walked = boottime_ms();
 			st->walk = 0;
 		}
@@ -214,10 +226,16 @@ int settle_wait(struct settle *st, int quiet)
 		 * below would take CPU from them at every uevent; the disks already there are
 		 * probed when a CPU is free. */
 		if (st->events >= 0 && modules_loading() && boottime_ms() - st->start < st->settle_ms) {
+			if (st->also && cpu_free())
+				start_also(st);
 			if (probe_now(st))
 				return probe_due(st);
-			if (wait_for_news(st->events, st->block_dirty ? IDLE_POLL_MS : LOADING_WAIT_MS))
+			if (wait_for_news(st->events, st->block_dirty || st->also ? IDLE_POLL_MS : LOADING_WAIT_MS))
 				read_news(st);
+			continue;
+		}
+		if (st->also) {   /* no CPU was free while drivers loaded: now */
+			start_also(st);
 			continue;
 		}
 		int pending = modules_pending(what, sizeof what);
