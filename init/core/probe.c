@@ -3,6 +3,7 @@
  * filesystems before partition tables (a FAT boot sector also ends in 0x55AA), the primary GPT
  * before the MBR (a GPT disk carries a protective MBR), and "data" last. */
 #include "core/probe.h"
+#include "core/fat.h"
 #include "core/mbr.h"
 
 #include <errno.h>
@@ -176,26 +177,15 @@ static int probe_iso(const struct view *v, struct probe *p)
 	return 1;
 }
 
-static int power_of_two(unsigned x) { return x && !(x & (x - 1)); }
-
 static int probe_vfat(const struct view *v, struct probe *p)
 {
 	const unsigned char *b = at(v, 0, 512);
-	if (!b)
+	struct fat_layout fat;
+	if (!b || fat_layout(b, 512, &fat) < 0)
 		return 0;
-	unsigned bps = le16(b + 11), spc = b[13], reserved = le16(b + 14), fats = b[16];
-	if (!((b[0] == 0xEB && b[2] == 0x90) || b[0] == 0xE9))
-		return 0;
-	if (bps < 512 || bps > 4096 || !power_of_two(bps) || !power_of_two(spc) || !reserved ||
-	    fats < 1 || fats > 2)
-		return 0;
-	int fat32 = le16(b + 22) == 0 && le32(b + 36) != 0;
 	/* FAT32 keeps its extended BPB further in: label at 0x47, type at 0x52. */
-	const unsigned char *ext = fat32 ? b + 0x40 : b + 0x24;
-	int has_type = memcmp(ext + 0x12, "FAT", 3) == 0;
-	if (!has_type && !(b[510] == 0x55 && b[511] == 0xAA))
-		return 0;
-	found(p, "vfat", fat32 ? "FAT32 boot sector at 0" : "FAT12/16 boot sector at 0");
+	const unsigned char *ext = fat.fat32 ? b + 0x40 : b + 0x24;
+	found(p, "vfat", fat.fat32 ? "FAT32 boot sector at 0" : "FAT12/16 boot sector at 0");
 	if (ext[2] == 0x29) {   /* extended boot signature: label and type fields are valid */
 		copy_label(p->label, sizeof p->label, ext + 7, 11);
 		if (strcmp(p->label, "NO NAME") == 0)

@@ -4,9 +4,12 @@
  * console alone carries the records. The files are opened (results_attach) only once the
  * run id is settled: a resumed run appends to its first boot's files. */
 #include "pid1/pid1.h"
+#include "core/fat.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,6 +71,40 @@ static int mount_fat(const char *dev, unsigned long flags)
 	return mount(dev, RESULTS_MNT, "vfat", flags, "iocharset=ascii");
 }
 
+/* How much of the first FAT, and of the root directory and the first clusters, is read
+ * ahead: the entries and directories a mount, the plan and the results reach first. */
+#define READ_AHEAD_FAT (256 * 1024)
+#define READ_AHEAD_DATA (256 * 1024)
+
+/* FAT reads what a mount and the first lookups need one sector at a time, a request each:
+ * 33 of them on qemu's results disk, 20 ms under TCG, and as many round trips on a USB stick.
+ * Two read-aheads instead bring the start of the first FAT and the first clusters into the
+ * page cache the mount then reads from. The device must keep an opener until the mount holds
+ * it (the last close drops its page cache), and its block size must already be the FAT
+ * sector's (changing it drops the cache too). Returns the descriptor to close after the
+ * mount, or -1: the mount then reads as it would have. Nothing is written. */
+static int read_ahead_fat(const char *dev)
+{
+	unsigned char boot[512];
+	struct fat_layout l;
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, boot, sizeof boot, 0) != (ssize_t)sizeof boot || fat_layout(boot, sizeof boot, &l) < 0) {
+		close(fd);
+		return -1;
+	}
+	int block = (int)l.sector;   /* the kernel reads an int, whatever the request's size says */
+	if (ioctl(fd, BLKBSZSET, &block) < 0) {
+		close(fd);
+		return -1;
+	}
+	uint64_t fat = l.fat_bytes < READ_AHEAD_FAT ? l.fat_bytes : READ_AHEAD_FAT;
+	readahead(fd, 0, (size_t)(l.fat_off + fat));
+	readahead(fd, (off_t)l.root_off, (size_t)(l.data_off - l.root_off + READ_AHEAD_DATA));
+	return fd;
+}
+
 void results_open(void)
 {
 	char dev[64];
@@ -82,6 +119,7 @@ void results_open(void)
 	/* A write-protected stick (or disk) refuses a read-write mount: mounted read-only, it
 	 * still gives its plan. */
 	unsigned long flags = MS_NOATIME | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+	int ahead = read_ahead_fat(dev);
 	int rc = -1, e = 0;
 	for (int ro = 0; rc < 0 && ro < 2; ro++) {
 		rc = mount_fat(dev, flags | (ro ? MS_RDONLY : 0));
@@ -92,6 +130,8 @@ void results_open(void)
 		if (rc == 0 && ro)
 			boot.results_ro = 1;
 	}
+	if (ahead >= 0)
+		close(ahead);
 	if (rc < 0) {
 		say("fsmatrix: unable to mount %s on " RESULTS_MNT ": %s (records continue on the console)",
 		    dev, strerror(e ? e : errno));
