@@ -487,7 +487,7 @@ int modules_device_added(const char *bus, const char *name, const char *alias)
 	return fresh;
 }
 
-static void add_what(char *what, size_t len, const char *name)
+void what_add(char *what, size_t len, const char *name)
 {
 	size_t l = strlen(what);
 	if (l + strlen(name) + 2 < len)
@@ -497,17 +497,17 @@ static void add_what(char *what, size_t len, const char *name)
 int modules_pending(char *what, size_t len)
 {
 	int n = 0;
-	char path[700], buf[64];
+	char path[700];
 	what[0] = '\0';
 	for (int i = 0; i < nloaders; i++) {
 		n++;
 		for (int k = 0; k < loaders[i].nmods; k++)
 			if (done[loaders[i].mods[k]] == MOD_LOADING)
-				add_what(what, len, db.mods[loaders[i].mods[k]].name);
+				what_add(what, len, db.mods[loaders[i].mods[k]].name);
 	}
 	for (int i = 0; i < ndeferred; i++) {
 		n++;
-		add_what(what, len, db.mods[deferred[i]].name);
+		what_add(what, len, db.mods[deferred[i]].name);
 	}
 	/* A device is waited for once one of its drivers is in, until a driver binds it. */
 	for (int i = 0; i < nwatch; i++) {
@@ -521,48 +521,9 @@ int modules_pending(char *what, size_t len)
 		memcpy(path + l, "/driver", sizeof "/driver");
 		if (access(path, F_OK) < 0) {
 			n++;
-			add_what(what, len, strrchr(watch[i].path, '/') + 1);
+			what_add(what, len, strrchr(watch[i].path, '/') + 1);
 		}
 	}
-	/* NVMe controllers probe asynchronously: namespaces come after the state is live. */
-	DIR *d = opendir("/sys/class/nvme");
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/sys/class/nvme/%s/state", e->d_name);
-		if (file_first_line(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
-		    strcmp(buf, "dead") != 0) {
-			n++;
-			add_what(what, len, e->d_name);
-		}
-	}
-	if (d)
-		closedir(d);
-	/* usb-storage scans its SCSI host only after delay_use (1 s by default). */
-	d = opendir("/sys/class/scsi_host");
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/proc_name", e->d_name);
-		if (file_first_line(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
-			continue;
-		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/device", e->d_name);
-		DIR *h = opendir(path);
-		struct dirent *t;
-		int targets = 0;
-		while (h && (t = readdir(h)))
-			if (strncmp(t->d_name, "target", 6) == 0)
-				targets++;
-		if (h)
-			closedir(h);
-		if (!targets) {
-			n++;
-			add_what(what, len, e->d_name);
-		}
-	}
-	if (d)
-		closedir(d);
 	return n;
 }
 

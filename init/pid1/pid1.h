@@ -110,6 +110,7 @@ int modules_load_named(const char *const *names); /* NULL-terminated; returns fa
 void modules_event(void);         /* the "modules" event record: loads since the last one */
 int modules_unreported(void);     /* loads not yet in a "modules" event */
 int modules_pending(char *what, size_t len); /* loads running, matched devices not yet bound */
+void what_add(char *what, size_t len, const char *name); /* to a list of names, if it fits */
 
 /* pid1/settle.c: loads drivers until the block devices are there. settle_wait returns 0
  * when no driver is loading and every device that asked for one has it; with quiet, only

@@ -148,6 +148,54 @@ static int wait_for_news(int events, int ms)
 	return poll(p, (nfds_t)(1 + n), ms) > 0 && (p[0].revents & POLLIN);
 }
 
+/* Controllers whose driver is bound but whose disks come later, on their own schedule: how
+ * many, their names added to what. */
+static int controllers_pending(char *what, size_t len)
+{
+	int n = 0;
+	char path[700], buf[64];
+	/* NVMe controllers probe asynchronously: namespaces come after the state is live. */
+	DIR *d = opendir("/sys/class/nvme");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/sys/class/nvme/%s/state", e->d_name);
+		if (file_first_line(path, buf, sizeof buf) == 0 && strcmp(buf, "live") != 0 &&
+		    strcmp(buf, "dead") != 0) {
+			n++;
+			what_add(what, len, e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	/* usb-storage scans its SCSI host only after delay_use (1 s by default). */
+	d = opendir("/sys/class/scsi_host");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/proc_name", e->d_name);
+		if (file_first_line(path, buf, sizeof buf) < 0 || (strcmp(buf, "usb-storage") && strcmp(buf, "uas")))
+			continue;
+		snprintf(path, sizeof path, "/sys/class/scsi_host/%s/device", e->d_name);
+		DIR *h = opendir(path);
+		struct dirent *t;
+		int targets = 0;
+		while (h && (t = readdir(h)))
+			if (strncmp(t->d_name, "target", 6) == 0)
+				targets++;
+		if (h)
+			closedir(h);
+		if (!targets) {
+			n++;
+			what_add(what, len, e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /* A CPU free for the caller: no more tasks runnable (the caller included) than CPUs. */
 static int cpu_free(void)
 {
@@ -238,7 +286,8 @@ int settle_wait(struct settle *st, int quiet)
 			start_also(st);
 			continue;
 		}
-		int pending = modules_pending(what, sizeof what);
+		int pending = modules_pending(what, sizeof what);   /* empties what first */
+		pending += controllers_pending(what, sizeof what);
 		long long now = boottime_ms();
 		block_names(cur, sizeof cur);
 		if (st->usb_since < 0 && usb_root_hubs() > 0)
