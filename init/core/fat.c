@@ -1,13 +1,9 @@
 /* core/fat.c: a FAT boot sector's BIOS parameter block, read once for the probe and the
  * results mount. */
 #include "core/fat.h"
+#include "core/le.h"
 #include <string.h>
 
-static uint16_t le16(const unsigned char *b) { return (uint16_t)(b[0] | b[1] << 8); }
-static uint32_t le32(const unsigned char *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
 static int power_of_two(unsigned x) { return x && !(x & (x - 1)); }
 
 int fat_layout(const unsigned char *b, size_t len, struct fat_layout *out)

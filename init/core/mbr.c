@@ -1,5 +1,6 @@
 /* core/mbr.c: see core/mbr.h. */
 #include "core/mbr.h"
+#include "core/le.h"
 
 int mbr_parts(const unsigned char *s, struct mbr_part out[MBR_PARTS])
 {
@@ -9,8 +10,7 @@ int mbr_parts(const unsigned char *s, struct mbr_part out[MBR_PARTS])
 		const unsigned char *e = s + 446 + 16 * i;
 		out[i].boot = e[0];
 		out[i].type = e[4];
-		out[i].lba = (uint32_t)e[8] | (uint32_t)e[9] << 8 | (uint32_t)e[10] << 16 |
-			     (uint32_t)e[11] << 24;
+		out[i].lba = le32(e + 8);
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * before the MBR (a GPT disk carries a protective MBR), and "data" last. */
 #include "core/probe.h"
 #include "core/fat.h"
+#include "core/le.h"
 #include "core/mbr.h"
 
 #include <errno.h>
@@ -37,11 +38,6 @@ static int has(const struct view *v, uint64_t off, const char *magic)
 	return b && memcmp(b, magic, n) == 0;
 }
 
-static uint16_t le16(const unsigned char *b) { return (uint16_t)(b[0] | b[1] << 8); }
-static uint32_t le32(const unsigned char *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
 
 /* Copies a fixed-size on-disk label: stops at NUL, drops trailing blanks and anything a
  * terminal would choke on. */
@@ -287,7 +283,6 @@ static int probe_content(const struct view *v, struct probe *p)
 
 /* ------------------------------------------------------------------ partition starts */
 
-static uint64_t le64(const unsigned char *b) { return le32(b) | (uint64_t)le32(b + 4) << 32; }
 
 /* Where partitioning tools start a first partition (DOS tools at sector 63, today's at 1
  * MiB, some at 2 MiB); a table zapped with `dd bs=1M count=1` leaves its partitions there. */
