@@ -128,6 +128,8 @@ struct settle {
 	int block_dirty;              /* /sys/block changed since the disks were last probed */
 	long long block_changed;      /* the last block uevent */
 	const char *const *also;
+	int loadavg;                  /* /proc/loadavg, open: read every IDLE_POLL_MS */
+	long cpus;                    /* online at the start */
 	char prev[8192];              /* /sys/block's disks as last seen */
 };
 void settle_start(struct settle *st, int settle_ms, const char *const *also);
