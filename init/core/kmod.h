@@ -19,8 +19,8 @@ struct kmod_mod {
 };
 
 struct kmod_alias {
-	char *pattern;        /* fnmatch glob, normalized */
-	char *module;         /* normalized module name */
+	char *pattern;        /* fnmatch glob, normalized; in one of kmod_db's texts */
+	char *module;         /* normalized module name; in the same text */
 	size_t fixed;         /* pattern's length before its first *, ?, [ or \: compared first */
 };
 
@@ -29,6 +29,8 @@ struct kmod_db {
 	int nmods, capmods;
 	struct kmod_alias *aliases;
 	int naliases, capaliases;
+	char **texts;           /* each alias file's text, cut and normalized in place */
+	int ntexts;
 	/* kmod_match's index, made by kmod_parse_alias: the aliases grouped by their pattern's
 	 * fixed start, in a hash table keyed by that start. A modalias is compared with the
 	 * patterns whose fixed start it begins with: one lookup for each length of fixed start
