@@ -10,6 +10,13 @@
 # moment. The plan is tests/bench/boot.ini (one small ext4 cell).
 # shellcheck shell=bash
 
+# The hypervisor's steal time on this machine so far, in seconds (/proc/stat, all CPUs): time
+# it ran other guests on the CPUs this machine was given. A TCG guest's clock runs on through
+# it, so a boot that had more steal reads slower; the bench shows it beside each figure.
+_host_steal_s() {
+	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f\n", $9 / hz; exit }' /proc/stat
+}
+
 _hello_initrd() { # the boot tests' tiny initramfs with out/hello-init as /init
 	(FSM_TEST_OUT=/dev/null; . "$FSM_ROOT/tests/boot/lib.sh" 3>/dev/null && hello_initrd)
 }
@@ -20,7 +27,7 @@ _boot_figure() {
 	local key=$1 tag=$2 pairs=$3 goal=$4
 	shift 4
 	local runs=$BENCH_DIR/runs hello i rc ours_s=() hello_s=() mods=() mod_ms=() run rec
-	local init_s=() work_s=() diff_s=() steps=()
+	local init_s=() work_s=() diff_s=() steps=() steal0 ours_steal=() hello_steal=()
 	local q=("$FSM_ROOT/qemu/run" --disks 1 --size 256M --mem 1024M --timeout 300 "$@")
 	echo "== boot: our /init to its first cell against a hello-world /init (guest seconds, $pairs boots each, interleaved${1:+, qemu/run $*})"
 	[ -s "$FSM_ROOT/out/initramfs.img" ] || { unmeasured "$key" "out/initramfs.img is missing (make image)"; return; }
@@ -29,8 +36,10 @@ _boot_figure() {
 	for i in $(seq 1 "$pairs"); do
 		run=$runs/$tag-ours-$i
 		rm -rf "$run"
+		steal0=$(_host_steal_s)
 		"${q[@]}" --run-dir "$run" --plan "$FSM_ROOT/tests/bench/boot.ini" </dev/null >"$run.out" 2>&1
 		rc=$?
+		ours_steal+=("$(jq -n "($(_host_steal_s) - $steal0) * 100 | round / 100")")
 		rec=$("$FSM_ROOT/qemu/records" "$run/console.log" 2>/dev/null)
 		local t m ms
 		t=$(jq -s '[.[] | select(.type == "trailer") | .ready_ms / 1000] | first // empty' <<<"$rec")
@@ -50,8 +59,10 @@ _boot_figure() {
 			| [range(0; $k | length) | {key: $k[.], value: ($t[. + 1] - $t[.])}] | from_entries' <<<"$rec")")
 		run=$runs/$tag-hello-$i
 		rm -rf "$run"
+		steal0=$(_host_steal_s)
 		"${q[@]}" --run-dir "$run" --initrd "$hello" </dev/null >"$run.out" 2>&1
 		rc=$?
+		hello_steal+=("$(jq -n "($(_host_steal_s) - $steal0) * 100 | round / 100")")
 		t=$("$FSM_ROOT/qemu/records" "$run/console.log" 2>/dev/null |
 			jq -s '[.[] | select(.type == "trailer") | .uptime_s] | first // empty')
 		[ "$rc" = 0 ] && [ -n "$t" ] ||
@@ -66,18 +77,21 @@ _boot_figure() {
 		--argjson m "$(stats "${mods[@]}")" --argjson mms "$(stats "${mod_ms[@]}")" --argjson names "$names" \
 		--arg accel "$accel" --argjson init "$(stats "${init_s[@]}")" --argjson work "$(stats "${work_s[@]}")" \
 		--argjson pairs "$(stats "${diff_s[@]}")" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
+		--argjson osteal "$(stats "${ours_steal[@]}")" --argjson hsteal "$(stats "${hello_steal[@]}")" \
 		--argjson steps "$(printf '%s\n' "${steps[@]}" | jq -s '
 			[.[] | to_entries[]] | group_by(.key)
 			| map({key: .[0].key, value: (map(.value) | sort | .[length / 2 | floor])}) | from_entries')" '
 		{value: $pairs.median, goal: $goal,
 		 medians_difference_s: ($o.median - $h.median),
 		 ours_ready_s: $o, hello_s: $h, accel: $accel, host_loadavg: $load,
+		 host_steal_s: {ours: $osteal, hello: $hsteal},
 		 ours_init_started_s: $init, ours_init_to_ready_s: $work, pair_differences_s: $pairs,
 		 modules: {count: $m, load_ms: $mms, first_boot: $names}, step_ms_median: $steps,
 		 mark: "ours: trailer ready_ms (right before the first cell); hello: /proc/uptime as /init starts"}')"
 	jq -r --arg k "$key" '.[$k] | "\(.value * 1000 | round / 1000) s  (median of \(.pair_differences_s.n) pairs: ours to the first cell - the hello-init boot after it; medians \(.ours_ready_s.median * 1000 | round / 1000) s and \(.hello_s.median * 1000 | round / 1000) s; goal \(.goal))"' \
 		"$FIGS/$key.json" | sed "s/^/$(printf '%-20s ' "$key")/"
 	note "$(jq -r --arg k "$key" '.[$k] | "split (medians): kernel to our /init \(.ours_init_started_s.median * 1000 | round / 1000) s (hello-init: \(.hello_s.median * 1000 | round / 1000) s; the difference is mostly unpacking the bigger image), our /init to ready \(.ours_init_to_ready_s.median * 1000 | round / 1000) s; pairwise differences \(.pair_differences_s.values | map(. * 1000 | round / 1000))"' "$FIGS/$key.json")"
+	note "$(jq -r --arg k "$key" '.[$k] | "host steal time during each boot (all this machine'"'"'s CPUs, /proc/stat): ours \(.host_steal_s.ours.values), hello-init \(.host_steal_s.hello.values) s; a TCG guest'"'"'s clock runs on through it, an --icount one does not"' "$FIGS/$key.json")"
 	note "$(jq -r --arg k "$key" '.[$k] | "modules loaded: \(.modules.count.median) taking \(.modules.load_ms.median | round) ms (median); accel: \(.accel)"' "$FIGS/$key.json")"
 	note "$(jq -r --arg k "$key" '.[$k] | "our /init step by step (ms, medians; header boot.steps_ms): \(.step_ms_median | to_entries | map("\(.key) \(.value)") | join(", "))"' "$FIGS/$key.json")"
 	note "compared (runs in build/bench/runs/$tag-*):"
