@@ -164,6 +164,9 @@ static void test_names(void)
 	CHECK_STR(db.mods[kmod_find(&db, "ext4")].path, "kernel/fs/ext4/ext4.ko");
 	kmod_normalize("pci:v*d*sv*sd*bc01sc[0-9]i-*", out, sizeof out);
 	CHECK_STR(out, "pci:v*d*sv*sd*bc01sc[0-9]i_*");
+	/* a name is normalized whole, blanks included, and cut to the buffer */
+	kmod_normalize("a-b c-d", out, 6);
+	CHECK_STR(out, "a_b c");
 }
 
 static void test_errors(void)
