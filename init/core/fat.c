@@ -15,13 +15,14 @@ int fat_layout(const unsigned char *b, size_t len, struct fat_layout *out)
 	    fats < 1 || fats > 2)
 		return -1;
 	int fat32 = le16(b + 22) == 0 && le32(b + 36) != 0;
-	/* FAT32 keeps its extended BPB further in: type at 0x52 instead of 0x36. */
-	if (memcmp(b + (fat32 ? 0x52 : 0x36), "FAT", 3) != 0 && !(b[510] == 0x55 && b[511] == 0xAA))
+	unsigned ext = fat32 ? 0x40 : 0x24;
+	if (memcmp(b + ext + 0x12, "FAT", 3) != 0 && !(b[510] == 0x55 && b[511] == 0xAA))
 		return -1;
 	uint64_t fat_sectors = fat32 ? le32(b + 36) : le16(b + 22);
 	uint64_t root_bytes = fat32 ? 0 : (uint64_t)le16(b + 17) * 32;
 	out->sector = bps;
 	out->fat32 = fat32;
+	out->ext = ext;
 	out->fat_off = (uint64_t)reserved * bps;
 	out->fat_bytes = fat_sectors * bps;
 	out->root_off = out->fat_off + fats * out->fat_bytes;

@@ -9,6 +9,8 @@
 struct fat_layout {
 	unsigned sector;        /* bytes per sector: 512, 1024, 2048 or 4096 */
 	int fat32;
+	unsigned ext;           /* the extended BPB (signature, serial, label, type): 0x24, or
+				   0x40 on FAT32, whose own fields come first */
 	uint64_t fat_off;       /* the first FAT, in bytes from the boot sector */
 	uint64_t fat_bytes;     /* the size of one FAT */
 	uint64_t root_off;      /* FAT12/16's root directory (FAT32 keeps it in a cluster) */

@@ -38,7 +38,6 @@ static int has(const struct view *v, uint64_t off, const char *magic)
 	return b && memcmp(b, magic, n) == 0;
 }
 
-
 /* Copies a fixed-size on-disk label: stops at NUL, drops trailing blanks and anything a
  * terminal would choke on. */
 static void copy_label(char *dst, size_t dstlen, const unsigned char *src, size_t n)
@@ -179,8 +178,7 @@ static int probe_vfat(const struct view *v, struct probe *p)
 	struct fat_layout fat;
 	if (!b || fat_layout(b, 512, &fat) < 0)
 		return 0;
-	/* FAT32 keeps its extended BPB further in: label at 0x47, type at 0x52. */
-	const unsigned char *ext = fat.fat32 ? b + 0x40 : b + 0x24;
+	const unsigned char *ext = b + fat.ext;   /* label at 7, type at 0x12 */
 	found(p, "vfat", fat.fat32 ? "FAT32 boot sector at 0" : "FAT12/16 boot sector at 0");
 	if (ext[2] == 0x29) {   /* extended boot signature: label and type fields are valid */
 		copy_label(p->label, sizeof p->label, ext + 7, 11);
@@ -282,7 +280,6 @@ static int probe_content(const struct view *v, struct probe *p)
 }
 
 /* ------------------------------------------------------------------ partition starts */
-
 
 /* Where partitioning tools start a first partition (DOS tools at sector 63, today's at 1
  * MiB, some at 2 MiB); a table zapped with `dd bs=1M count=1` leaves its partitions there. */

@@ -532,6 +532,8 @@ static void test_fat_layout(void)
 		CHECK_INT(n, sizeof img);
 		CHECK_INT(fat_layout(img, n, &l), 0);
 		CHECK_INT(l.fat32, cases[i].fat32);
+		CHECK(img[l.ext + 2] == 0x29 && memcmp(img + l.ext + 7, "FSMRESULTS ", 11) == 0,
+		      "%s: the extended BPB at %#x holds the label", cases[i].args, l.ext);
 		uint64_t root = l.fat32 ? l.data_off : l.root_off;
 		CHECK(root + 12 <= n && memcmp(img + root, "FSMRESULTS ", 11) == 0 && img[root + 11] == 0x08,
 		      "%s: the label entry at %llu", cases[i].args, (unsigned long long)root);
