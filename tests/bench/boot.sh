@@ -16,6 +16,8 @@
 _host_steal_s() {
 	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f\n", $9 / hz; exit }' /proc/stat
 }
+# _host_steal_since START: the steal since START (a _host_steal_s reading), to 0.01 s.
+_host_steal_since() { jq -n "($(_host_steal_s) - $1) * 100 | round / 100"; }
 
 _hello_initrd() { # the boot tests' tiny initramfs with out/hello-init as /init
 	(FSM_TEST_OUT=/dev/null; . "$FSM_ROOT/tests/boot/lib.sh" 3>/dev/null && hello_initrd)
@@ -39,7 +41,7 @@ _boot_figure() {
 		steal0=$(_host_steal_s)
 		"${q[@]}" --run-dir "$run" --plan "$FSM_ROOT/tests/bench/boot.ini" </dev/null >"$run.out" 2>&1
 		rc=$?
-		ours_steal+=("$(jq -n "($(_host_steal_s) - $steal0) * 100 | round / 100")")
+		ours_steal+=("$(_host_steal_since "$steal0")")
 		rec=$("$FSM_ROOT/qemu/records" "$run/console.log" 2>/dev/null)
 		local t m ms
 		t=$(jq -s '[.[] | select(.type == "trailer") | .ready_ms / 1000] | first // empty' <<<"$rec")
@@ -62,7 +64,7 @@ _boot_figure() {
 		steal0=$(_host_steal_s)
 		"${q[@]}" --run-dir "$run" --initrd "$hello" </dev/null >"$run.out" 2>&1
 		rc=$?
-		hello_steal+=("$(jq -n "($(_host_steal_s) - $steal0) * 100 | round / 100")")
+		hello_steal+=("$(_host_steal_since "$steal0")")
 		t=$("$FSM_ROOT/qemu/records" "$run/console.log" 2>/dev/null |
 			jq -s '[.[] | select(.type == "trailer") | .uptime_s] | first // empty')
 		[ "$rc" = 0 ] && [ -n "$t" ] ||
