@@ -1,6 +1,7 @@
 # boot: guest-clock seconds from the kernel's start to /init being ready to start its first
-# cell (the trailer's ready_ms: taken after the plan's modules, the header and the disk
-# records, right before the matrix runs), against out/hello-init packed alone in an
+# cell (the trailer's ready_ms: taken after the hardware's modules, the header and the disk
+# records, right before the matrix runs; a cell's filesystem and md modules load as it
+# starts, outside its timed region), against out/hello-init packed alone in an
 # initramfs (its first act is reading /proc/uptime). Same qemu, kernel, memory, accelerator
 # and hardware (one 256 MiB virtio disk each), BOOT_PAIRS boots each, interleaved; both
 # clocks are CLOCK_BOOTTIME inside the guest, so the host's load does not enter the figure
