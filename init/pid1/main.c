@@ -17,10 +17,24 @@
 
 struct boot boot;
 
-/* Loaded whatever the hardware and the plan: the results partition is FAT, and the kernel's
- * default codepage and iocharset need their nls modules (Debian's; see results.c's
- * mount_fat); every watchdog driver, softdog included, needs the watchdog core. */
-static const char *const boot_modules[] = { "vfat", "nls_cp437", "nls_ascii", "watchdog", NULL };
+/* Loaded whatever the hardware and the plan, while the drivers leave a CPU free: the results
+ * partition is FAT, and the kernel's default codepage and iocharset need their nls modules
+ * (Debian's; see results.c's mount_fat); every watchdog driver, softdog included, needs the
+ * watchdog core, unless the command line says no watchdog will be armed. */
+static const struct { const char *name; int for_watchdog; } boot_modules[] = {
+	{ "vfat", 0 }, { "nls_cp437", 0 }, { "nls_ascii", 0 }, { "watchdog", 1 },
+};
+
+/* boot_modules' names for this boot, into names (NULL-terminated). */
+static void boot_module_names(const char **names, const struct cmdline *cmd)
+{
+	int watchdog = !cmd->dry && cmd->watchdog_s != 0;
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof boot_modules / sizeof boot_modules[0]; i++)
+		if (watchdog || !boot_modules[i].for_watchdog)
+			names[n++] = boot_modules[i].name;
+	names[n] = NULL;
+}
 
 static void read_cmdline(void)
 {
@@ -112,9 +126,11 @@ int main(void)
 	/* Without module metadata the drivers may be built in: still wait for their disks. */
 	modules_init();
 	step_done("modules_image");
-	/* the results partition's modules load while the drivers leave a CPU free */
+	/* boot_modules load while the drivers leave a CPU free */
+	const char *idle_names[sizeof boot_modules / sizeof boot_modules[0] + 1];
+	boot_module_names(idle_names, &boot.cmd);
 	struct settle settle;
-	settle_start(&settle, boot.cmd.settle_ms, boot_modules);
+	settle_start(&settle, boot.cmd.settle_ms, idle_names);
 	/* The disks already there are probed while a driver's probe leaves the CPU idle (an
 	 * ATA port reset sleeps 150 ms), then while /sys/block proves still, and again after
 	 * every change: the last probe always follows the last change. */

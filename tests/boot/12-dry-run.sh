@@ -18,6 +18,15 @@ expect_console "the console shows the cells as fsmatrix check does" '^  mkfs +mk
 expect_record "no cell record" '[select(.type == "cell")] | length == 0'
 expect_record "the trailer: 12 cells planned, none run" \
 	'select(.type == "trailer") | .cells == 12 and ([.counts[]] | add) == 0'
+# A dry run arms no watchdog, so the watchdog core is not loaded in the drivers' idle time
+# either: every module it loads is one the hardware or the results partition asked for.
+no_watchdog_core() {
+	local names
+	names=$(records_console | jq -c -s '[.[] | select(.type == "event" and .event == "modules") | .modules[].name]')
+	jq -e -n --argjson n "$names" '($n | length > 0) and ($n | index(["watchdog"]) == null)' >/dev/null ||
+		{ echo "modules loaded: $names"; return 1; }
+}
+check "no watchdog core loaded: a dry run arms no watchdog" no_watchdog_core
 zeros() {
 	local f
 	for f in "$RUN"/disks/fsmtest*.img; do
