@@ -28,7 +28,7 @@ static const struct { const char *name; int for_watchdog; } boot_modules[] = {
 /* boot_modules' names for this boot, into names (NULL-terminated). */
 static void boot_module_names(const char **names, const struct cmdline *cmd)
 {
-	int watchdog = !cmd->dry && cmd->watchdog_s != 0;
+	int watchdog = !watchdog_ruled_out(cmd);
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof boot_modules / sizeof boot_modules[0]; i++)
 		if (watchdog || !boot_modules[i].for_watchdog)

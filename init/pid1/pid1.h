@@ -159,6 +159,7 @@ void resume_event(void);          /* the "resume" event, on a resumed boot */
  * a margin over the longest step, petted between steps, closed with the magic 'V' before a
  * clean power-off. */
 void watchdog_start(const struct plan *p);
+int watchdog_ruled_out(const struct cmdline *c);   /* no watchdog whatever the plan and disks */
 void watchdog_pet(void);
 void watchdog_stop(void);
 void watchdog_json(struct jw *w); /* the header's "watchdog" field */

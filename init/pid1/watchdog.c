@@ -42,6 +42,13 @@ static const struct { const char *module, *only_if; } fallbacks[] = {
 	{ "softdog", NULL },
 };
 
+/* A dry run runs no cell, and fsmatrix.watchdog=0 turns it off: then nothing is armed,
+ * whatever the plan and the disks (watchdog_start says why in the header). */
+int watchdog_ruled_out(const struct cmdline *c)
+{
+	return c->dry || c->watchdog_s == 0;
+}
+
 void watchdog_start(const struct plan *p)
 {
 	int want = boot.cmd.watchdog_s;
