@@ -35,24 +35,23 @@ void kmod_db_free(struct kmod_db *db)
 	kmod_db_init(db);
 }
 
-/* kmod_normalize's rule applied where the text lies, up to its end (with words, up to its
- * first blank too): '-' becomes '_' outside a [...] set. Returns where it stopped; *fixed gets
- * the length before the first wildcard (*, ?, [ or \), which kmod_match compares first. The
- * table marks the few characters that need a look: ~1,800 aliases a boot come through here. */
-static char *normalize_here(char *text, int words, size_t *fixed)
+/* kmod_normalize's rule applied where the text lies: '-' becomes '_' outside a [...] set.
+ * Returns the length before the first wildcard (*, ?, [ or \), which kmod_match compares
+ * first. The table marks the few characters that need a look: ~1,800 aliases a boot come
+ * through here. */
+static size_t normalize_here(char *text)
 {
-	enum { PLAIN, BLANK, END, SPECIAL };
-	static const unsigned char class[256] = { [' '] = BLANK, ['\t'] = BLANK, ['\r'] = BLANK,
-		['\0'] = END, ['*'] = SPECIAL, ['?'] = SPECIAL, ['['] = SPECIAL, ['\\'] = SPECIAL,
-		[']'] = SPECIAL, ['-'] = SPECIAL };
+	enum { PLAIN, END, SPECIAL };
+	static const unsigned char class[256] = { ['\0'] = END, ['*'] = SPECIAL, ['?'] = SPECIAL,
+		['['] = SPECIAL, ['\\'] = SPECIAL, [']'] = SPECIAL, ['-'] = SPECIAL };
 	unsigned char *s = (unsigned char *)text;
 	size_t first = (size_t)-1;
 	int bracket = 0;
 	for (;; s++) {
 		unsigned char c = *s;
-		if (class[c] == PLAIN || (class[c] == BLANK && !words))
+		if (class[c] == PLAIN)
 			continue;
-		if (class[c] != SPECIAL)
+		if (class[c] == END)
 			break;
 		if (first == (size_t)-1 && c != ']' && c != '-')
 			first = (size_t)(s - (unsigned char *)text);
@@ -63,19 +62,17 @@ static char *normalize_here(char *text, int words, size_t *fixed)
 		else if (c == '-' && !bracket)
 			*s = '_';
 	}
-	*fixed = first == (size_t)-1 ? (size_t)(s - (unsigned char *)text) : first;
-	return (char *)s;
+	return first == (size_t)-1 ? (size_t)(s - (unsigned char *)text) : first;
 }
 
 void kmod_normalize(const char *in, char *out, size_t outlen)
 {
-	size_t fixed;
 	if (!outlen)
 		return;
 	size_t n = strnlen(in, outlen - 1);
 	memcpy(out, in, n);
 	out[n] = '\0';
-	normalize_here(out, 0, &fixed);
+	normalize_here(out);
 }
 
 /* "kernel/fs/ext4/ext4.ko" (or .ko.xz, .ko.zst) -> "ext4" */
@@ -192,24 +189,6 @@ static char *next_word(char **at)
 	return (char *)w;
 }
 
-/* The next word of a line, cut out and normalized in place (normalize_here), or NULL at its
- * end: an alias's pattern and module stay in the file's text, without a copy each. */
-static char *next_name(char **at, size_t *fixed)
-{
-	char *w = *at;
-	while (*w == ' ' || *w == '\t' || *w == '\r')
-		w++;
-	if (!*w) {
-		*at = w;
-		return NULL;
-	}
-	char *end = normalize_here(w, 1, fixed);
-	if (*end)
-		*end++ = '\0';
-	*at = end;
-	return w;
-}
-
 static int dep_line(struct kmod_db *db, char *line, const char **why)
 {
 	char *colon = strchr(line, ':'), *rest, *tok;
@@ -270,13 +249,15 @@ static int softdep_line(struct kmod_db *db, char *line, const char **why)
 
 static int alias_line(struct kmod_db *db, char *line, const char **why)
 {
-	size_t fixed, module_fixed;
 	char *rest = line, *kw = next_word(&rest);
-	char *pat = next_name(&rest, &fixed), *mod = next_name(&rest, &module_fixed);
+	char *pat = next_word(&rest), *mod = next_word(&rest);
 	if (!kw || strcmp(kw, "alias") != 0 || !pat || !mod) {
 		*why = "expected \"alias PATTERN MODULE\"";
 		return -1;
 	}
+	/* pattern and module stay in the file's text, normalized where they lie */
+	size_t fixed = normalize_here(pat);
+	normalize_here(mod);
 	if (db->naliases == db->capaliases) {
 		int cap = db->capaliases ? db->capaliases * 2 : 256;
 		struct kmod_alias *na = realloc(db->aliases, sizeof *na * (size_t)cap);
