@@ -6,12 +6,14 @@
 #include "core/cellcmd.h"
 #include "core/cellshow.h"
 #include "core/disk.h"
+#include "core/fio_cmd.h"
 #include "core/diskname.h"
 #include "core/matrix.h"
 #include "core/plan.h"
 #include "core/plan_size.h"
 #include "core/removedopts.h"
 #include "core/shard.h"
+#include "lib/file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +145,35 @@ static void print_totals(const struct plan *p, const struct estimate_model *m, d
 	       m->disk_bytes / 1048576, m->resync_mbps);
 }
 
+/* The fio job files the plan names, screened as a cell screens them, where the host has
+ * them: absolute, or beside the plan (where qemu/run --file and make usb FILES= put them).
+ * One "JOB:LINE: why" each on stderr; returns how many. */
+static int check_fio_jobs(const struct plan *p, const char *plan_path)
+{
+	int bad = 0;
+	const char *slash = strrchr(plan_path, '/');
+	int dirlen = slash ? (int)(slash - plan_path) + 1 : 0;
+	for (int i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *w = &p->workloads[i];
+		char path[4096], why[256];
+		size_t len;
+		int line;
+		if (w->type != WL_FIO || !w->job[0])
+			continue;
+		snprintf(path, sizeof path, "%.*s%s", w->job[0] == '/' ? 0 : dirlen, plan_path,
+			 w->job);
+		char *text = file_read(path, 1 << 20, &len);
+		if (!text)
+			continue;   /* looked for at boot, on the results disk and in the image */
+		if (fio_unsafe(text, 1, &line, why, sizeof why) < 0) {
+			fprintf(stderr, "%s:%d: %s\n", path, line, why);
+			bad++;
+		}
+		free(text);
+	}
+	return bad;
+}
+
 int host_cmd_check(int argc, char **argv)
 {
 	static struct plan p;
@@ -183,6 +214,7 @@ int host_cmd_check(int argc, char **argv)
 		fprintf(stderr, "%s\n", warning);
 		nwarn++;
 	}
+	bad += check_fio_jobs(&p, a.path);
 	struct cell c;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
 		int r = cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn,

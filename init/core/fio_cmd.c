@@ -1,6 +1,7 @@
 /* core/fio_cmd.c: fio's command line from a plan's keys, the screen for job text, and the
  * reading of fio's JSON output (fio_cmd.h). */
 #include "core/fio_cmd.h"
+#include "lib/confine.h"
 #include "lib/jscan.h"
 
 #include <math.h>
@@ -15,7 +16,7 @@ void fio_argv(const struct plan_workload *w, const char *job, struct argv *a)
 	argv_add(a, "fio");
 	argv_add(a, "--output-format=json");
 	if (job && job[0]) {
-		argv_add(a, job);
+		argv_add(a, CONFINE_JOB);
 		return;
 	}
 	argv_addf(a, "--name=%s", w->name[0] ? w->name : "fio");
@@ -44,66 +45,168 @@ void fio_argv(const struct plan_workload *w, const char *job, struct argv *a)
 
 /* ------------------------------------------------------------------ the screen */
 
-/* Job options that name paths: fio would open whatever they say, devices included. */
-static const char *const path_keys[] = {
-	"filename", "directory", "filename_format", "opendir", "include", "ioscheduler",
-	"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "exec_prerun",
-	"exec_postrun", "read_iolog", "write_iolog", "replay_redirect", "trigger", NULL,
-};
-/* fio command-line options (not job options) that have no place among a plan's words. */
-static const char *const cmd_keys[] = {
-	"output", "output-format", "client", "server", "daemonize", "remote-config",
-	"trigger-file", "trigger-timeout", "trigger", "trigger-remote", "aux-path", "inflate-log",
-	"latency-log", "bandwidth-log", "status-interval", "eta", NULL,
+/* The screen is a courtesy, not the defence: fio runs confined to the cell's mount
+ * (lib/confine.h) whatever its job says. It turns away, with the job file's line, what
+ * cannot work there, so that `fsmatrix check` says so before a boot rather than a cell's
+ * error after it. */
+enum key_kind {
+	KEY_PROGRAM,    /* runs a program: there is none but fio in reach */
+	KEY_INCLUDE,    /* reads another file: only the job is in reach */
+	KEY_DEVICE,     /* sets a device's queue: no device is in reach */
+	KEY_PATH,       /* names files: relative ones land in the cell's mount */
+	KEY_ENGINE,     /* an engine: exec and external ones run or load programs */
+	KEY_COMMAND,    /* a command-line option fsmatrix sets itself, or one of fio's
+	                   client/server mode */
 };
 
-static int listed(const char *const *list, const char *key, size_t n)
+static const struct {
+	const char *name;
+	enum key_kind kind;
+} keys[] = {
+	{ "exec_prerun", KEY_PROGRAM }, { "exec_postrun", KEY_PROGRAM },
+	{ "trigger", KEY_PROGRAM }, { "trigger-remote", KEY_PROGRAM },
+	{ "include", KEY_INCLUDE }, { "ioscheduler", KEY_DEVICE },
+	{ "filename", KEY_PATH }, { "directory", KEY_PATH }, { "filename_format", KEY_PATH },
+	{ "opendir", KEY_PATH }, { "write_bw_log", KEY_PATH }, { "write_lat_log", KEY_PATH },
+	{ "write_iops_log", KEY_PATH }, { "write_hist_log", KEY_PATH },
+	{ "read_iolog", KEY_PATH }, { "write_iolog", KEY_PATH }, { "replay_redirect", KEY_PATH },
+	{ "ioengine", KEY_ENGINE },
+	{ "output", KEY_COMMAND }, { "output-format", KEY_COMMAND }, { "client", KEY_COMMAND },
+	{ "server", KEY_COMMAND }, { "daemonize", KEY_COMMAND }, { "remote-config", KEY_COMMAND },
+	{ "trigger-file", KEY_COMMAND }, { "trigger-timeout", KEY_COMMAND },
+	{ "aux-path", KEY_COMMAND }, { "inflate-log", KEY_COMMAND }, { "latency-log", KEY_COMMAND },
+	{ "bandwidth-log", KEY_COMMAND }, { "status-interval", KEY_COMMAND }, { "eta", KEY_COMMAND },
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+/* The row of key (n bytes), or -1. abbrev: also a row key is the start of, as fio's
+ * command line (getopt_long) takes "--exec_pre" for --exec_prerun; *full says which. */
+static int key_row(const char *key, size_t n, int abbrev, const char **full)
 {
-	for (size_t i = 0; list[i]; i++)
-		if (strlen(list[i]) == n && strncmp(list[i], key, n) == 0)
+	int found = -1;
+	for (size_t i = 0; i < NKEYS; i++) {
+		size_t kl = strlen(keys[i].name);
+		if (n == kl && strncmp(keys[i].name, key, n) == 0) {
+			*full = keys[i].name;
+			return (int)i;
+		}
+		if (abbrev && n && n < kl && strncmp(keys[i].name, key, n) == 0 && found < 0)
+			found = (int)i;
+	}
+	if (found >= 0)
+		*full = keys[found].name;
+	return found;
+}
+
+/* A path value (fio's ':' separates several files) names only places in the mount when
+ * none of its parts is absolute. */
+static int path_outside(const char *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == '/' && (i == 0 || v[i - 1] == ':'))
 			return 1;
 	return 0;
 }
 
-/* One "key[=value]" of a job file line (blanks allowed around '='). */
-static int screen_line(const char *s, size_t n, int line, char *why, size_t len)
+/* Why key=value (the key's row, the value n bytes) is turned away, into why; 0 when not. */
+static int screen_pair(int row, const char *full, const char *v, size_t n, char *why,
+		       size_t len)
 {
-	while (n && (*s == ' ' || *s == '\t'))
-		s++, n--;
-	if (!n || *s == '#' || *s == ';' || *s == '[')
-		return 0;
-	size_t k = 0;
-	/* "\r": a job file saved with CRLF line ends */
-	while (k < n && s[k] != '=' && s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
-		k++;
-	if (listed(path_keys, s, k)) {
-		snprintf(why, len, "line %d: %.*s is not allowed: fio runs in the cell's mount and "
-			 "names its own files there", line, (int)k, s);
+	switch (keys[row].kind) {
+	case KEY_PROGRAM:
+		snprintf(why, len, "%s runs a program: fio runs confined to the cell's mount, "
+			 "with no program but itself", full);
+		return -1;
+	case KEY_INCLUDE:
+		snprintf(why, len, "include reads another file: fio runs confined to the cell's "
+			 "mount with only its job; put the options in the job");
+		return -1;
+	case KEY_DEVICE:
+		snprintf(why, len, "%s sets a device's queue: fio runs confined to the cell's "
+			 "mount, with no device in reach", full);
+		return -1;
+	case KEY_PATH:
+		if (!path_outside(v, n))
+			return 0;
+		snprintf(why, len, "%s=%.*s names a path outside the cell's mount: fio runs "
+			 "confined to it, and relative names land in it", full, (int)(n > 80 ? 80 : n),
+			 v);
+		return -1;
+	case KEY_ENGINE:
+		/* exec runs programs; external:LIB, or a path, loads one */
+		if (!(n == 4 && strncmp(v, "exec", 4) == 0) &&
+		    !(n >= 8 && strncmp(v, "external", 8) == 0) && !memchr(v, '/', n))
+			return 0;
+		snprintf(why, len, "ioengine=%.*s runs or loads a program: fio runs confined to "
+			 "the cell's mount, with no program but itself", (int)(n > 40 ? 40 : n), v);
+		return -1;
+	case KEY_COMMAND:
+		snprintf(why, len, "--%s is not allowed: fsmatrix runs fio confined to the cell's "
+			 "mount and reads its JSON output", full);
 		return -1;
 	}
 	return 0;
 }
 
-int fio_unsafe(const char *text, int job_file, char *why, size_t len)
+/* A control character in a line: fio's parser takes \v and \f for blanks, so a key behind
+ * one is still a key; they have no place in a job. Returns it, or 0. */
+static int control_char(const char *s, size_t n)
 {
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && !(c == '\r' && i + 1 == n)) || c == 0x7f)
+			return c;
+	}
+	return 0;
+}
+
+/* One "key[=value]" of a job file line (blanks allowed around '='). */
+static int screen_line(const char *s, size_t n, char *why, size_t len)
+{
+	int c = control_char(s, n);
+	if (c) {
+		snprintf(why, len, "a control character (0x%02x): fio reads it as a blank", c);
+		return -1;
+	}
+	while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	if (!n || *s == '#' || *s == ';' || *s == '[')
+		return 0;
+	size_t k = 0;
+	while (k < n && s[k] != '=' && s[k] != ' ' && s[k] != '\t')
+		k++;
+	const char *full, *v = s + k;
+	size_t vn = n - k;
+	while (vn && (*v == ' ' || *v == '\t' || *v == '='))
+		v++, vn--;
+	int row = key_row(s, k, 0, &full);
+	return row < 0 ? 0 : screen_pair(row, full, v, vn, why, len);
+}
+
+int fio_unsafe(const char *text, int job_file, int *line, char *why, size_t len)
+{
+	*line = 0;
 	if (job_file) {
-		int line = 1;
-		for (const char *s = text; *s; line++) {
+		for (const char *s = text; *s;) {
 			size_t n = strcspn(s, "\n");
-			if (screen_line(s, n, line, why, len) < 0)
+			++*line;
+			if (screen_line(s, n, why, len) < 0)
 				return -1;
 			s += n;
 			s += *s == '\n';
 		}
+		*line = 0;
 		return 0;
 	}
 	struct argv a;
 	char err[128];
-	for (const char *c = text; *c; c++)
-		if ((unsigned char)*c < 0x20 && *c != '\t') {
-			snprintf(why, len, "options hold a control character (0x%02x)", (unsigned char)*c);
-			return -1;
-		}
+	int c = control_char(text, strlen(text));
+	if (c) {
+		snprintf(why, len, "options hold a control character (0x%02x)", c);
+		return -1;
+	}
 	argv_init(&a);
 	if (argv_split(&a, text, err, sizeof err) < 0) {
 		snprintf(why, len, "%s", err);
@@ -116,11 +219,10 @@ int fio_unsafe(const char *text, int job_file, char *why, size_t len)
 			return -1;
 		}
 		size_t k = strcspn(w + 2, "=");
-		if (listed(path_keys, w + 2, k) || listed(cmd_keys, w + 2, k)) {
-			snprintf(why, len, "\"%s\" is not allowed: fsmatrix runs fio in the cell's "
-				 "mount and reads its JSON output", w);
+		const char *full, *v = w[2 + k] ? w + 3 + k : "";
+		int row = key_row(w + 2, k, 1, &full);
+		if (row >= 0 && screen_pair(row, full, v, strlen(v), why, len) < 0)
 			return -1;
-		}
 	}
 	return 0;
 }

@@ -12,17 +12,20 @@
 #define FIO_JOBS_MAX 16
 #define FIO_NAME_MAX 48
 
-/* fio's argv: `fio --output-format=json JOB` when job is not "" (the job file, as found),
- * else `fio --output-format=json --name=NAME --rw=... --size=...` from the inline keys the
- * plan gave, then the words of options. fio runs with the cell's mount as its working
- * directory, so its files land there. */
+/* fio's argv: `fio --output-format=json /job` when job is not "" (the job file, which the
+ * confinement puts at CONFINE_JOB), else `fio --output-format=json --name=NAME --rw=...
+ * --size=...` from the inline keys the plan gave, then the words of options. fio runs
+ * confined to the cell's mount (lib/confine.h), its working directory, so its files land
+ * there and nothing else is in reach. */
 void fio_argv(const struct plan_workload *w, const char *job, struct argv *a);
 
 /* Screens a job file's text (job_file 1) or the words of `options` (job_file 0) for what
- * would let fio touch anything but files in the cell's mount: filename, directory,
- * filename_format, opendir, include (and fio's command-line options such as --output or
- * --client among the options words). Returns 0, or -1 with why ("line 3: filename= ...").*/
-int fio_unsafe(const char *text, int job_file, char *why, size_t len);
+ * cannot work where fio runs, confined to the cell's mount: a program to run (exec_prerun,
+ * ioengine=exec), another file to include, a device's queue to set, an absolute path, a
+ * control character, a command-line option fsmatrix sets itself (an abbreviation too, as
+ * fio's getopt takes them). A courtesy that names the line, not the defence (confine.h).
+ * Returns 0, or -1 with why and *line the job file's line (0 for options). */
+int fio_unsafe(const char *text, int job_file, int *line, char *why, size_t len);
 
 /* One direction of one job: NaN where fio did no I/O that way. */
 struct fio_dir {

@@ -4,6 +4,7 @@
 #include "core/workload_kinds.h"
 #include "core/fio_cmd.h"
 #include "lib/argv.h"
+#include "lib/confine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -171,9 +172,12 @@ static void fio_describe(const struct plan_workload *w, char *buf, size_t len)
 {
 	struct argv a;
 	fio_argv(w, w->job, &a);
-	int n = snprintf(buf, len, "fio, run in the cell's mount: ");
+	int n = snprintf(buf, len, "fio, confined to the cell's mount: ");
 	if (n >= 0 && (size_t)n < len)
 		argv_join(&a, buf + n, len - (size_t)n);
+	n = (int)strlen(buf);
+	if (w->job[0] && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (%s: %s)", CONFINE_JOB, w->job);
 }
 
 /* A job file brings every option; inline keys describe one job and need rw and size. */
@@ -198,8 +202,9 @@ static int fio_check(const struct plan_workload *w,
 			 "as wanted)");
 		return -1;
 	}
+	int line;
 	snprintf(kbuf, klen, "options");
-	return fio_unsafe(w->options, 0, msg, mlen);
+	return fio_unsafe(w->options, 0, &line, msg, mlen);
 }
 
 /* ------------------------------------------------------------------ the table */

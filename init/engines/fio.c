@@ -5,6 +5,7 @@
 #include "core/fio_cmd.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
+#include "lib/confine.h"
 #include "lib/file.h"
 #include "lib/run.h"
 #include <errno.h>
@@ -62,20 +63,19 @@ static void fio_message(const char *err, char *out, size_t len)
 	snprintf(out, len, "%.*s", l ? (int)strcspn(l, "\n") : 0, l ? l : "");
 }
 
-/* Runs fio with argv in dir; fills r from its JSON. Returns 0 or -1. */
+/* Runs fio with argv confined to dir (lib/confine.h): whatever its job says, fio reaches
+ * nothing but dir, where its relative files land. Fills r from its JSON. Returns 0 or -1. */
 static int fio_run(const char *dir, struct argv *a, int timeout_ms, struct fio_res *r)
 {
-	struct run_opts ro = { .timeout_ms = timeout_ms, .out_cap = FIO_OUT_CAP };
+	char prog[4096];
+	struct confine c = { .work = dir, .prog = prog, .job = r->job_path[0] ? r->job_path : NULL };
+	struct run_opts ro = { .timeout_ms = timeout_ms, .out_cap = FIO_OUT_CAP,
+			       .setup = confine_setup, .setup_arg = &c, .path = CONFINE_PROG };
 	struct run_result rr;
 	char why[256];
 	argv_join(a, r->command, sizeof r->command);
-	/* fio's files are relative to its working directory: the filesystem under test */
-	int back = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (back < 0 || chdir(dir) < 0) {
-		if (back >= 0)
-			close(back);
-		return wl_fail(&r->err, r->errmsg, errno, "enter %s", dir);
-	}
+	if (confine_which(a->v[0], prog, sizeof prog) < 0)
+		return wl_fail(&r->err, r->errmsg, ENOENT, "find %s in PATH", a->v[0]);
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
 	double t0 = mono_s();
@@ -83,9 +83,6 @@ static int fio_run(const char *dir, struct argv *a, int timeout_ms, struct fio_r
 	r->time_s = mono_s() - t0;
 	wl_cpu_end(&cpu, &r->cpu);
 	int e = errno;
-	if (fchdir(back) < 0 && rc == 0)
-		rc = -1, e = errno;
-	close(back);
 	if (rc < 0)
 		return wl_fail(&r->err, r->errmsg, e, "run fio");
 	r->status = rr.status;
@@ -109,8 +106,9 @@ static int fio_run(const char *dir, struct argv *a, int timeout_ms, struct fio_r
 static int prepare(const struct plan_workload *w, const char *const *dirs, struct fio_res *r)
 {
 	char why[256];
+	int line;
 	if (!w->job[0]) {
-		if (fio_unsafe(w->options, 0, why, sizeof why) < 0) {
+		if (fio_unsafe(w->options, 0, &line, why, sizeof why) < 0) {
 			r->err = EINVAL;
 			snprintf(r->errmsg, WL_ERR_MAX, "refusing fio options: %s", why);
 			return -1;
@@ -128,11 +126,12 @@ static int prepare(const struct plan_workload *w, const char *const *dirs, struc
 	if (!text)
 		return wl_fail(&r->err, r->errmsg, errno, "read the fio job %s", r->job_path);
 	snprintf(r->job, sizeof r->job, "%s", text);
-	int bad = fio_unsafe(text, 1, why, sizeof why);
+	int bad = fio_unsafe(text, 1, &line, why, sizeof why);
 	free(text);
 	if (bad) {
 		r->err = EINVAL;
-		snprintf(r->errmsg, WL_ERR_MAX, "refusing the fio job %.90s: %.190s", r->job_path, why);
+		snprintf(r->errmsg, WL_ERR_MAX, "refusing the fio job %.90s:%d: %.190s", r->job_path,
+			 line, why);
 		return -1;
 	}
 	return 0;

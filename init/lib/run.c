@@ -23,7 +23,12 @@ static void child(char *const argv[], const struct run_opts *o, int out, int err
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], argv);
+	if (o->setup && o->setup(o->setup_arg) < 0)
+		_exit(126);
+	if (o->path)
+		execv(o->path, argv);
+	else
+		execvp(argv[0], argv);
 	int e = errno;
 	dprintf(2, "fsmatrix: unable to run %s: %s\n", argv[0], strerror(e));
 	_exit(e == ENOENT ? 127 : 126);

@@ -12,6 +12,11 @@ struct run_opts {
 	int grace_ms;         /* between SIGTERM and SIGKILL; 0 means 2000 */
 	size_t out_cap;       /* stdout kept up to this many bytes; 0 means 1 MiB */
 	const char *stdin_path; /* NULL: /dev/null */
+	/* In the child, after its descriptors are set and before exec: -1 stops it there
+	 * (status 126). For a confinement (lib/confine.h). */
+	int (*setup)(const void *arg);
+	const void *setup_arg;
+	const char *path;     /* exec this file, not argv[0] searched in PATH; NULL: argv[0] */
 };
 
 struct run_result {

@@ -26,7 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (int job_file = 0; job_file <= 1; job_file++) {
 		why[0] = '\0';
-		if (fio_unsafe(text, job_file, why, sizeof why) != 0) {
+		int line;
+		if (fio_unsafe(text, job_file, &line, why, sizeof why) != 0) {
 			fuzz_one_line(why, sizeof why);
 			FUZZ_ASSERT(why[0], "refused without a reason");
 		}

@@ -26,8 +26,9 @@ static void test_argv(void)
 		  "fio --output-format=json --name=aio --rw=randwrite --bs=4096 --size=1048576 "
 		  "--ioengine=libaio --iodepth=16 --numjobs=2 --direct=1 --fsync=8 --runtime=30s "
 		  "--time_based --rwmixread=70 --norandommap" },
+		/* the job file is where the confinement puts it, whatever its name */
 		{ { .name = "x", .rw = "read" }, "/results/fsmatrix/a b.fio",
-		  "fio --output-format=json \"/results/fsmatrix/a b.fio\"" },
+		  "fio --output-format=json /job" },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct argv a;
@@ -42,49 +43,74 @@ static void test_argv(void)
 
 static void test_unsafe(void)
 {
+	static const char outside[] = "names a path outside the cell's mount: fio runs confined "
+				      "to it, and relative names land in it";
+	static const char program[] = "runs a program: fio runs confined to the cell's mount, "
+				      "with no program but itself";
 	static const struct {
 		const char *text;
-		int job_file;
-		const char *why;   /* NULL: accepted */
+		int job_file, line;
+		const char *why;   /* NULL: accepted; else what why ends with */
 	} rows[] = {
-		{ "[global]\nbs=4k\n[a]\nrw=randread\nsize=4m\n", 1, NULL },
-		{ "; filename=/dev/sda in a comment\n# directory=/\n[a]\nrw=read\n", 1, NULL },
-		{ "[a]\nrw=read\nfilename=/dev/vda\n", 1,
-		  "line 3: filename is not allowed: fio runs in the cell's mount and names its own "
-		  "files there" },
-		{ "[a]\n  directory = /results\n", 1, "line 2: directory is not allowed: fio runs "
-		  "in the cell's mount and names its own files there" },
-		{ "include other.fio\n", 1, "line 1: include is not allowed: fio runs in the cell's "
-		  "mount and names its own files there" },
-		{ "[a]\nfilename_format=x\n", 1, "line 2: filename_format is not allowed: fio runs "
-		  "in the cell's mount and names its own files there" },
-		{ "[a]\nfilenames=1\n", 1, NULL },
-		{ "[a]\r\nrw=read\r\ndirectory\r\n", 1, "line 3: directory is not allowed: fio runs "
-		  "in the cell's mount and names its own files there" },
-		{ "--a=\"x\ny\"", 0, "options hold a control character (0x0a)" },   /* not an option of fio's, but not a path key */
-		{ "", 0, NULL },
-		{ "--rwmixread=70 --norandommap", 0, NULL },
-		{ "--filename=/dev/vdb", 0, "\"--filename=/dev/vdb\" is not allowed: fsmatrix runs "
-		  "fio in the cell's mount and reads its JSON output" },
-		{ "--output=/results/x", 0, "\"--output=/results/x\" is not allowed: fsmatrix runs "
-		  "fio in the cell's mount and reads its JSON output" },
-		{ "--client=host", 0, "\"--client=host\" is not allowed: fsmatrix runs fio in the "
+		{ "[global]\nbs=4k\n[a]\nrw=randread\nsize=4m\n", 1, 0, NULL },
+		{ "; filename=/dev/sda in a comment\n# directory=/\n[a]\nrw=read\n", 1, 0, NULL },
+		/* relative names land in the cell's mount, where fio is confined */
+		{ "[a]\nrw=read\nfilename=data:more\ndirectory=sub\nwrite_bw_log=bw\n", 1, 0, NULL },
+		{ "[../../x]\nfilename=../../dev/vdb\n", 1, 0, NULL },
+		{ "[a]\nrw=read\nfilename=/dev/vda\n", 1, 3, outside },
+		{ "[a]\nfilename=data:/dev/vdc\n", 1, 2, outside },
+		{ "[a]\n  directory = /results\n", 1, 2, outside },
+		{ "[a]\nwrite_iolog=/results/fsmatrix/x\n", 1, 2, outside },
+		{ "include other.fio\n", 1, 1, "include reads another file: fio runs confined to the "
+		  "cell's mount with only its job; put the options in the job" },
+		{ "[a]\nexec_prerun=dd if=/init of=/dev/vdc\n", 1, 2, program },
+		{ "[a]\nexec_postrun = sh\n", 1, 2, program },
+		{ "[a]\nioengine=exec\nprogram=/bin/dd\n", 1, 2, "ioengine=exec runs or loads a "
+		  "program: fio runs confined to the cell's mount, with no program but itself" },
+		{ "[a]\nioengine=external:/x.so\n", 1, 2, "ioengine=external:/x.so runs or loads a "
+		  "program: fio runs confined to the cell's mount, with no program but itself" },
+		{ "[a]\nioengine=libaio\n", 1, 0, NULL },
+		{ "[a]\nioscheduler=none\n", 1, 2, "ioscheduler sets a device's queue: fio runs "
+		  "confined to the cell's mount, with no device in reach" },
+		{ "[a]\nfilenames=1\n", 1, 0, NULL },
+		/* fio takes \v and \f for blanks: "\vfilename=" is filename= */
+		{ "[a]\nrw=write\n\vfilename=/dev/vdc\n", 1, 3, "a control character (0x0b): fio "
+		  "reads it as a blank" },
+		{ "[a]\r\nrw=read\r\ndirectory=/\r\n", 1, 3, outside },
+		{ "--a=\"x\ny\"", 0, 0, "options hold a control character (0x0a)" },
+		{ "", 0, 0, NULL },
+		{ "--rwmixread=70 --norandommap --filename=data", 0, 0, NULL },
+		{ "--filename=/dev/vdb", 0, 0, outside },
+		/* fio's command line takes abbreviations (getopt_long) */
+		{ "--exec_pre=touch", 0, 0, program },
+		{ "--filen=/dev/vdb", 0, 0, outside },
+		{ "--outp=/results/x", 0, 0, "--output is not allowed: fsmatrix runs fio confined "
+		  "to the cell's mount and reads its JSON output" },
+		{ "--output=/results/x", 0, 0, "--output is not allowed: fsmatrix runs fio confined "
+		  "to the cell's mount and reads its JSON output" },
+		{ "--client=host", 0, 0, "--client is not allowed: fsmatrix runs fio confined to the "
 		  "cell's mount and reads its JSON output" },
-		{ "rwmixread=70", 0, "\"rwmixread=70\": expected fio options such as --rwmixread=70" },
-		{ "\"--a b", 0, "unterminated quote" },
+		{ "rwmixread=70", 0, 0, "\"rwmixread=70\": expected fio options such as "
+		  "--rwmixread=70" },
+		{ "\"--a b", 0, 0, "unterminated quote" },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		char why[256] = "";
-		int rc = fio_unsafe(rows[i].text, rows[i].job_file, why, sizeof why);
+		int line = -1;
+		int rc = fio_unsafe(rows[i].text, rows[i].job_file, &line, why, sizeof why);
 		if (!rows[i].why) {
 			CHECK(rc == 0, "row %zu accepted: %s", i, why);
+			CHECK_INT(line, 0);
 			continue;
 		}
 		CHECK(rc == -1, "row %zu refused", i);
+		CHECK_INT(line, rows[i].line);
+		size_t wl = strlen(why), el = strlen(rows[i].why);
 		if (strcmp(rows[i].why, "unterminated quote") == 0)
 			CHECK(strstr(why, "quote") != NULL, "row %zu: %s", i, why);
 		else
-			CHECK_STR(why, rows[i].why);
+			CHECK(wl >= el && strcmp(why + wl - el, rows[i].why) == 0,
+			      "row %zu: \"%s\" ends with \"%s\"", i, why, rows[i].why);
 	}
 }
 
