@@ -128,14 +128,14 @@ static void test_describe(void)
 		  "streams through 256m", 0.005 + 1 + 4096.0 / 1048576 / 40 },
 		{ { .type = WL_FIO, .name = "rr", .rw = "randread", .bs = 4096, .size = 40 << 20,
 		    .ioengine = "io_uring", .iodepth = 8 },
-		  "fio, run in the cell's mount: fio --output-format=json --name=rr --rw=randread "
+		  "fio, confined to the cell's mount: fio --output-format=json --name=rr --rw=randread "
 		  "--bs=4096 --size=41943040 --ioengine=io_uring --iodepth=8", 1.0 },
 		{ { .type = WL_FIO, .name = "t", .rw = "randwrite", .bs = 4096, .size = 40 << 20,
 		    .runtime_s = 20, .time_based = 1 },
-		  "fio, run in the cell's mount: fio --output-format=json --name=t --rw=randwrite "
+		  "fio, confined to the cell's mount: fio --output-format=json --name=t --rw=randwrite "
 		  "--bs=4096 --size=41943040 --runtime=20s --time_based", 20 },
 		{ { .type = WL_FIO, .job = "rand.fio" },
-		  "fio, run in the cell's mount: fio --output-format=json rand.fio", 30 },
+		  "fio, confined to the cell's mount: fio --output-format=json /job (/job: rand.fio)", 30 },
 	};
 	struct estimate_model m;
 	estimate_model_default(&m);
