@@ -110,7 +110,7 @@ int cell_mkfs_argv(const struct plan *p, const struct cell *c, const char *dev,
 		}
 		argv_add(a, wd);
 	}
-	geom_derive(ar->level, ar->devices, c->chunk, block, g);
+	geom_derive(ar->level, ar->devices, ar->layout, c->chunk, block, g);
 	/* A stride is counted in blocks, and mke2fs picks 1k blocks on small devices by
 	 * itself: name the block size the stride was computed with. */
 	if (!xfs && g->valid && !block) {
@@ -263,7 +263,7 @@ double cell_estimate(const struct plan *p, const struct cell *c,
 	}
 	/* ext* mkfs writes inode tables and a journal (lazy init off): about 1/24 of the fs. */
 	if (f->type != FS_XFS)
-		t += geom_data_disks(a->level, a->devices) * m->disk_bytes / 24 / mb / m->write_mbps;
+		t += geom_data_disks(a->level, a->devices, a->layout) * m->disk_bytes / 24 / mb / m->write_mbps;
 	if (f->tune[0] && f->type != FS_XFS)
 		t += m->tune_s;
 	const struct wl_kind *wk = wl_kind_of(w->type);

@@ -18,21 +18,28 @@ void warn_add(struct warnings *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-int geom_data_disks(int level, int devices)
+int geom_data_disks(int level, int devices, const char *layout)
 {
 	const struct md_level *l = level_find(level);
 	/* One disk's worth: a raw disk, or raid1's copies of the same data on every member. */
 	if (!l->md || l->copies == LEVEL_COPIES_ALL)
 		return 1;
-	int n = (devices - l->parity) / l->copies;
+	/* Copies across members (raid10): md's own rule for its optimal I/O size
+	 * (raid10_nr_stripes): the members over the near copies when that divides evenly, else
+	 * every member, whatever the far or offset copies. */
+	if (l->copies > 1) {
+		int near = level_near_copies(level, layout);
+		return devices % near ? devices : devices / near;
+	}
+	int n = devices - l->parity;
 	return n > 0 ? n : 1;
 }
 
-void geom_derive(int level, int devices, uint64_t chunk, unsigned block_size,
-		 struct geometry *g)
+void geom_derive(int level, int devices, const char *layout, uint64_t chunk,
+		 unsigned block_size, struct geometry *g)
 {
 	memset(g, 0, sizeof *g);
-	g->data_disks = geom_data_disks(level, devices);
+	g->data_disks = geom_data_disks(level, devices, layout);
 	g->chunk = chunk;
 	g->block_size = block_size ? block_size : 4096;
 	if (!level_find(level)->striped || !chunk)

@@ -26,13 +26,15 @@ struct warnings {
 
 void warn_add(struct warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Data disks for a level over devices members, from its parity and copies (core/level.c):
- * raid5/4 n-1, raid6 n-2, raid10 n/2 (near-2), raid1 and none 1, raid0 n; at least 1. */
-int geom_data_disks(int level, int devices);
+/* Data disks for a level over devices members with the plan's layout ("" = mdadm's
+ * default), as md itself counts them for its optimal I/O size: raid5/4 n-1, raid6 n-2,
+ * raid10 n / near copies when that divides evenly else n (n2 on 4: 2; n2 on 5, f2, o2: n),
+ * raid1 and none 1, raid0 n; at least 1. */
+int geom_data_disks(int level, int devices, const char *layout);
 
 /* Fills g; chunk 0 (mdadm's default) or a level without striping gives valid = 0. */
-void geom_derive(int level, int devices, uint64_t chunk, unsigned block_size,
-		 struct geometry *g);
+void geom_derive(int level, int devices, const char *layout, uint64_t chunk,
+		 unsigned block_size, struct geometry *g);
 
 /* ext*: the value for mke2fs -E. plan_e is what the plan gave (comma-separated, may be ""):
  * its options come first and win; stride and stripe_width are added when g is valid, and

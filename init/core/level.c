@@ -2,6 +2,7 @@
 #include "core/level.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* raid10 is counted as mdadm's default layout, near-2. Other layouts (f2, o2, n3) keep other
@@ -33,6 +34,18 @@ const struct md_level *level_by_key(const char *key)
 		if (strcmp(l->key, key) == 0)
 			return l;
 	return NULL;
+}
+
+int level_near_copies(int level, const char *layout)
+{
+	const struct md_level *l = level_find(level);
+	int copies = l->copies > 0 ? l->copies : 1;
+	if (l->copies < 2 || !layout || !layout[0] || !layout[1])
+		return copies;
+	int n = atoi(layout + 1);
+	if (n < 1)
+		return copies;
+	return layout[0] == 'n' ? n : layout[0] == 'f' || layout[0] == 'o' ? 1 : copies;
 }
 
 const char *level_name(int level)

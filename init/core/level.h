@@ -34,6 +34,10 @@ const char *level_name(int level);
 /* The keys plans may give, as an error lists them: "none, 0, 1, 4, 5, 6 or 10". */
 void level_keys_text(char *buf, size_t len);
 
+/* The near copies of a raid10 layout as mdadm spells it ("n2", "f2", "o3"; "" = mdadm's
+ * default, near-2): N for nN, 1 for far and offset layouts. The level's copies for other
+ * levels or a layout it cannot read. */
+int level_near_copies(int level, const char *layout);
 /* How many of devices members may be missing while the array still has all its data. */
 int level_max_missing(int level, int devices);
 /* Whether member slot (0 .. devices-1) is one of the missing ones: the later copies of each

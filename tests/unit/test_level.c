@@ -48,8 +48,9 @@ static const struct level_case {
 	  { 0, 1, 1, 2, 3, 4, 5, 6, 7 }, { 0, 0, 1, 1, 1, 1, 1, 1, 1 }, "raid456" },
 	{ "6", "raid6", 6, 1, 4, 1,
 	  { 0, 1, 1, 1, 2, 3, 4, 5, 6 }, { 0, 0, 0, 0, 2, 2, 2, 2, 2 }, "raid456" },
+	/* md's optimal I/O size: n / near copies when that divides evenly, else n */
 	{ "10", "raid10", 10, 1, 2, 1,
-	  { 0, 1, 1, 1, 2, 2, 3, 3, 4 }, { 0, 0, 1, 1, 2, 2, 3, 3, 4 }, "raid10" },
+	  { 0, 1, 1, 3, 2, 5, 3, 7, 4 }, { 0, 0, 1, 1, 2, 2, 3, 3, 4 }, "raid10" },
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -218,6 +219,30 @@ static void test_max_missing(void)
 	CHECK_INT(plan_array_disks(&p.arrays[0]), 1);
 }
 
+/* raid10's layouts as md counts them (raid10_nr_stripes): the near copies divide the
+ * members when they can; far and offset copies never do. */
+static void test_raid10_layouts(void)
+{
+	static const struct {
+		const char *layout;
+		int devices, data;
+	} rows[] = {
+		{ "", 4, 2 }, { "n2", 4, 2 }, { "n2", 5, 5 }, { "", 31, 31 }, { "n3", 31, 31 },
+		{ "n3", 6, 2 }, { "f2", 4, 4 }, { "f3", 31, 31 }, { "o2", 4, 4 }, { "o3", 31, 31 },
+		{ "n4", 8, 2 }, { "f2", 3, 3 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct geometry g;
+		int got = geom_data_disks(10, rows[i].devices, rows[i].layout);
+		CHECK(got == rows[i].data, "raid10 %s x %d: %d data disks, want %d",
+		      rows[i].layout, rows[i].devices, got, rows[i].data);
+		geom_derive(10, rows[i].devices, rows[i].layout, 16384, 4096, &g);
+		CHECK_INT(g.stripe_width, 4 * rows[i].data);
+	}
+	/* raid5's layouts move parity, not data */
+	CHECK_INT(geom_data_disks(5, 4, "left-symmetric"), 3);
+}
+
 /* Data disks over any member count, and whether a chunk makes a stripe geometry. */
 static void test_geometry(void)
 {
@@ -225,12 +250,12 @@ static void test_geometry(void)
 		const struct level_case *r = &rows[i];
 		for (int n = 1; n <= NMAX; n++) {
 			struct geometry g;
-			CHECK(geom_data_disks(r->level, n) == r->data[n], "%s x %d: %d data disks",
-			      r->key, n, geom_data_disks(r->level, n));
-			geom_derive(r->level, n, 65536, 4096, &g);
+			CHECK(geom_data_disks(r->level, n, "") == r->data[n], "%s x %d: %d data disks",
+			      r->key, n, geom_data_disks(r->level, n, ""));
+			geom_derive(r->level, n, "", 65536, 4096, &g);
 			CHECK(g.valid == r->striped && g.data_disks == r->data[n],
 			      "%s x %d: valid %d data %d", r->key, n, g.valid, g.data_disks);
-			geom_derive(r->level, n, 0, 4096, &g);
+			geom_derive(r->level, n, "", 0, 4096, &g);
 			CHECK_INT(g.valid, 0);
 		}
 	}
@@ -375,6 +400,7 @@ int main(void)
 	test_keys();
 	test_max_missing();
 	test_geometry();
+	test_raid10_layouts();
 	test_mdadm();
 	test_resync();
 	test_show();
