@@ -14,7 +14,7 @@
 # The hypervisor's steal time on this machine so far, in seconds (/proc/stat, all CPUs): time
 # it ran other guests on the CPUs this machine was given. A TCG guest's clock runs on through
 # it, so a boot that had more steal reads slower; the bench shows it beside each figure. It
-# is not all of the spread: the speed of a CPU-second moves more (README, boot time).
+# is not all of the spread: the speed of a CPU-second moves more (docs/performance.md, boot time).
 _host_steal_s() {
 	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f\n", $9 / hz; exit }' /proc/stat
 }
