@@ -3,9 +3,12 @@
  * members come from boot.sel alone, and the wipe checks that again before it opens anything. */
 #include "pid1/cell_ctx.h"
 #include "core/cellcmd.h"
+#include "core/geometry.h"
+#include "core/level.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -129,6 +132,24 @@ static int wait_resync(struct cell_ctx *x)
 	return 0;
 }
 
+/* The stripe geometry mkfs is given is derived from the plan (core/geometry.c); md says
+ * what it makes of its own array as the queue's optimal I/O size. A difference means the
+ * filesystem is made with a geometry md itself would not suggest: a warning, not a guess. */
+static void compare_io_opt(struct cell_ctx *x)
+{
+	const struct plan_array *ar = &x->p->arrays[x->c->array];
+	char v[32];
+	if (!x->c->chunk || !level_find(ar->level)->striped ||
+	    file_first_line("/sys/block/" MD_NAME "/queue/optimal_io_size", v, sizeof v) < 0)
+		return;
+	unsigned long long got = strtoull(v, NULL, 10);
+	unsigned long long want = x->c->chunk * (uint64_t)geom_data_disks(ar->level, ar->devices,
+									  ar->layout);
+	if (got != want)
+		warn_add(&x->warn, "md reports an optimal I/O size of %llu bytes; the stripe "
+			 "geometry given to mkfs assumes %llu", got, want);
+}
+
 int cell_create_array(struct cell_ctx *x)
 {
 	struct argv a;
@@ -140,6 +161,7 @@ int cell_create_array(struct cell_ctx *x)
 	if (step_must(x, (const char *const *)a.v, NULL) < 0)
 		return -1;
 	x->created = 1;
+	compare_io_opt(x);
 	if (x->p->resync == RESYNC_WAIT)
 		return wait_resync(x);
 	if (x->p->resync == RESYNC_ASSUME_CLEAN)

@@ -52,6 +52,7 @@ void probe_md_json(struct jw *w, const char *md)
 	kv_sysfs(w, "degraded", md, "md/degraded");
 	kv_sysfs(w, "chunk_size", md, "md/chunk_size");
 	kv_sysfs(w, "layout", md, "md/layout");
+	kv_sysfs(w, "optimal_io_size", md, "queue/optimal_io_size");
 	jw_end_obj(w);
 }
 
