@@ -53,27 +53,34 @@ int kmsg_ignored_option(const char *text, char *opt, size_t len)
 }
 
 /* How the kernel shows an option that is in effect: shown is the token /proc/mounts then
- * carries, or "" for a default it never shows. fs "ext" covers ext2, ext3 and ext4 (one
- * driver); "" any filesystem (the VFS flags). Anything not listed is in effect when the same
- * word, or the same key= with the kernel's spelling of the value, is shown. */
+ * carries, or "" for a default it never shows. Such a default is in effect only if none of
+ * its opposites is shown (delalloc with nodelalloc after it: the later wins), nor, for a
+ * key=value, the same key with another value (data=ordered against data=writeback). fs
+ * "ext" covers ext2, ext3 and ext4 (one driver); "" any filesystem (the VFS flags). Anything
+ * not listed is in effect when the same word, or the same key= with the kernel's spelling of
+ * the value, is shown. */
 static const struct spelling {
-	const char *fs, *option, *shown;
+	const char *fs, *option, *shown, *opposite;   /* opposite: '|'-separated, or NULL */
 } spellings[] = {
-	{ "", "defaults", "" },     { "", "async", "" },        { "", "suid", "" },
-	{ "", "dev", "" },          { "", "exec", "" },         { "", "atime", "" },
-	{ "", "diratime", "" },     { "", "norelatime", "" },   { "", "strictatime", "" },
-	{ "", "nolazytime", "" },   { "", "nomand", "" },       { "", "silent", "" },
-	{ "", "loud", "" },
-	{ "ext", "data=ordered", "" },      { "ext", "barrier", "" },
-	{ "ext", "barrier=1", "" },         { "ext", "barrier=0", "nobarrier" },
-	{ "ext", "commit=5", "" },          { "ext", "delalloc", "" },
-	{ "ext", "auto_da_alloc", "" },     { "ext", "user_xattr", "" },
-	{ "ext", "acl", "" },               { "ext", "errors=continue", "" },
-	{ "ext", "journal_ioprio=3", "" },  { "ext", "inode_readahead_blks=32", "" },
-	{ "ext", "max_batch_time=15000", "" }, { "ext", "min_batch_time=0", "" },
-	{ "ext", "dioread_nolock", "" },    { "ext", "block_validity", "" },
-	{ "ext", "nodiscard", "" },         { "ext", "init_itable", "" },
-	{ "xfs", "barrier", "" },           { "xfs", "noikeep", "" },
+	{ "", "defaults", "", NULL },           { "", "async", "", "sync" },
+	{ "", "suid", "", "nosuid" },           { "", "dev", "", "nodev" },
+	{ "", "exec", "", "noexec" },           { "", "atime", "", "noatime" },
+	{ "", "diratime", "", "nodiratime|noatime" },
+	{ "", "norelatime", "", "relatime" },   { "", "strictatime", "", "relatime|noatime" },
+	{ "", "nolazytime", "", "lazytime" },   { "", "nomand", "", "mand" },
+	{ "", "silent", "", NULL },             { "", "loud", "", NULL },
+	{ "ext", "data=ordered", "", NULL },    { "ext", "barrier", "", "nobarrier" },
+	{ "ext", "barrier=1", "", "nobarrier" }, { "ext", "barrier=0", "nobarrier", NULL },
+	{ "ext", "commit=5", "", NULL },        { "ext", "delalloc", "", "nodelalloc" },
+	{ "ext", "auto_da_alloc", "", "noauto_da_alloc" },
+	{ "ext", "user_xattr", "", "nouser_xattr" }, { "ext", "acl", "", "noacl" },
+	{ "ext", "errors=continue", "", NULL }, { "ext", "journal_ioprio=3", "", NULL },
+	{ "ext", "inode_readahead_blks=32", "", NULL },
+	{ "ext", "max_batch_time=15000", "", NULL }, { "ext", "min_batch_time=0", "", NULL },
+	{ "ext", "dioread_nolock", "", "dioread_lock|nodioread_nolock" },
+	{ "ext", "block_validity", "", "noblock_validity" },
+	{ "ext", "nodiscard", "", "discard" },  { "ext", "init_itable", "", "noinit_itable" },
+	{ "xfs", "barrier", "", "nobarrier" },  { "xfs", "noikeep", "", "ikeep" },
 };
 
 static int fs_matches(const char *row, const char *fstype)
@@ -124,6 +131,36 @@ static int shows(const char *opts, const char *item)
 	return 0;
 }
 
+/* A default the kernel never shows is overruled when opts show one of its opposites
+ * ('|'-separated), or for key=value the same key with another value. */
+static int opposed(const char *opts, const char *item, const char *opposite)
+{
+	for (const char *o = opposite; o && *o;) {
+		char tok[64];
+		size_t n = strcspn(o, "|");
+		snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), o);
+		if (shows(opts, tok))
+			return 1;
+		o += n + (o[n] == '|');
+	}
+	const char *eq = strchr(item, '=');
+	if (!eq)
+		return 0;
+	size_t klen = (size_t)(eq - item) + 1;
+	for (const char *p = opts; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len > klen && strncmp(p, item, klen) == 0) {
+			const char *v = p + klen, *want = eq + 1;
+			size_t vn = len - klen;
+			double a = size_value(want, strlen(want)), b = size_value(v, vn);
+			if (!(vn == strlen(want) && strncmp(v, want, vn) == 0) && !(a >= 0 && a == b))
+				return 1;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
 static const char *options_of(const char *effective, char *buf, size_t len)
 {
 	/* "dev dir type opts freq passno": the fourth field; a bare option list is taken whole */
@@ -154,7 +191,8 @@ int mount_not_in_effect(const char *fstype, const char *requested, const char *e
 		for (size_t i = 0; i < sizeof spellings / sizeof spellings[0] && !sp; i++)
 			if (fs_matches(spellings[i].fs, fstype) && strcmp(spellings[i].option, item) == 0)
 				sp = &spellings[i];
-		if (sp ? !sp->shown[0] || shows(opts, sp->shown) : shows(opts, item))
+		if (sp ? (sp->shown[0] ? shows(opts, sp->shown) : !opposed(opts, item, sp->opposite))
+		       : shows(opts, item))
 			continue;
 		missing++;
 		int w = snprintf(out + used, len > used ? len - used : 0, "%s%s", used ? "," : "", item);

@@ -2,7 +2,9 @@
 # mounts with nobh and oldalloc and only logs "Ignoring removed ... option": each such cell
 # carries the kernel's line in its warnings and the option in mount_ignored, and the report
 # lists it under Problems. Options the kernel applied, defaults it never shows and values in
-# its own spelling are not flagged.
+# its own spelling are not flagged. Of two conflicting options (delalloc,nodelalloc) the one
+# the kernel did not apply is flagged: a default it never shows is in effect only if its
+# opposite is not shown.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -22,6 +24,8 @@ expect_record "defaults spelled out: nothing flagged" \
 	"$(cell disk/ext4/data=ordered,barrier=1,commit=5/seq) | .status == \"ok\" and .mount_ignored == [] and .warnings == []"
 expect_record "options the kernel shows in its own words: nothing flagged" \
 	"$(cell disk/ext4/noatime,data=writeback,barrier=0,commit=30/seq) | .status == \"ok\" and .mount_ignored == []"
+expect_record "delalloc,nodelalloc: the kernel applies the later, delalloc is flagged" \
+	"$(cell disk/ext4/delalloc,nodelalloc/seq) | .status == \"ok\" and .mount_ignored == [\"delalloc\"] and (.mount_effective | test(\"nodelalloc\"))"
 expect_record "xfs logbsize=262144 shown as 256k: nothing flagged" \
 	"$(cell disk/xfs/noatime,logbsize=262144/seq) | .status == \"ok\" and .mount_ignored == []"
 expect_console "the console says so during the run" '^  warning   nobh was ignored by the kernel'

@@ -70,6 +70,25 @@ static void test_not_in_effect(void)
 		{ "ext4", "ro,nodiratime", "/dev/vdb /mnt/test ext4 ro,relatime,nodiratime 0 0", "" },
 		{ "ext4", "mand", "/dev/vdb /mnt/test ext4 rw,relatime 0 0", "mand" },
 		{ "ext4", "", "/dev/vdb /mnt/test ext4 rw,relatime 0 0", "" },
+		/* a default the kernel never shows is in effect only if its opposite is not: the
+		 * later of two conflicting options wins */
+		{ "ext4", "delalloc,nodelalloc", "/dev/vdb /mnt/test ext4 rw,relatime,nodelalloc 0 0",
+		  "delalloc" },
+		{ "ext4", "barrier,nobarrier", "/dev/vdb /mnt/test ext4 rw,relatime,nobarrier 0 0",
+		  "barrier" },
+		{ "ext4", "barrier=1", "/dev/vdb /mnt/test ext4 rw,relatime,nobarrier 0 0", "barrier=1" },
+		{ "ext4", "data=ordered", "/dev/vdb /mnt/test ext4 rw,relatime,data=writeback 0 0",
+		  "data=ordered" },
+		{ "ext4", "commit=5", "/dev/vdb /mnt/test ext4 rw,relatime,commit=30 0 0", "commit=5" },
+		{ "ext4", "atime", "/dev/vdb /mnt/test ext4 rw,noatime 0 0", "atime" },
+		{ "ext4", "strictatime", "/dev/vdb /mnt/test ext4 rw,relatime 0 0", "strictatime" },
+		{ "ext4", "diratime", "/dev/vdb /mnt/test ext4 rw,relatime,nodiratime 0 0", "diratime" },
+		{ "ext4", "auto_da_alloc", "/dev/vdb /mnt/test ext4 rw,noauto_da_alloc 0 0",
+		  "auto_da_alloc" },
+		{ "xfs", "barrier", "/dev/vdb /mnt/test xfs rw,relatime,nobarrier 0 0", "barrier" },
+		/* and when the opposite is absent, still in effect */
+		{ "ext4", "nodelalloc,delalloc", "/dev/vdb /mnt/test ext4 rw,relatime 0 0", "nodelalloc" },
+		{ "ext4", "atime,delalloc", "/dev/vdb /mnt/test ext4 rw,relatime 0 0", "" },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		char out[256] = "";
