@@ -210,13 +210,13 @@ static int fio_check(const struct plan_workload *w,
 /* ------------------------------------------------------------------ the table */
 
 const struct wl_kind wl_kinds[] = {
-	[WL_SEQWRITE] = { "seqwrite", WL_SEQWRITE, "size bs direct data", "size",
+	[WL_SEQWRITE] = { "seqwrite", WL_SEQWRITE, "size bs direct data seed", "size",
 			  seqwrite_metrics, seqwrite_estimate, seqwrite_describe, NULL },
 	[WL_SMALLFILES] = { "smallfiles", WL_SMALLFILES, "size passes sync seed files", "size",
 			    smallfiles_metrics, smallfiles_estimate, smallfiles_describe, NULL },
 	[WL_TAR] = { "tar", WL_TAR, "sync file", "file", tar_metrics, tar_estimate, tar_describe,
 		     NULL },
-	[WL_SEQREAD] = { "seqread", WL_SEQREAD, "size bs direct data", "size", seqread_metrics,
+	[WL_SEQREAD] = { "seqread", WL_SEQREAD, "size bs direct data seed", "size", seqread_metrics,
 			 seqread_estimate, seqread_describe, NULL },
 	[WL_FSYNC] = { "fsync", WL_FSYNC, "size bs background", "size bs", fsync_metrics,
 		       fsync_estimate, fsync_describe, NULL },

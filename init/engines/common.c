@@ -180,20 +180,40 @@ const char *wl_errno_name(int e)
 
 /* splitmix64 (Steele, Lea, Flood 2014): one add and a few multiply-xorshifts per 8 bytes,
  * passes BigCrush, so the data cannot be compressed by anything on the I/O path. */
+uint64_t wl_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 void wl_fill_random(void *buf, size_t len, uint64_t seed)
 {
 	unsigned char *p = buf;
 	uint64_t x = seed;
 	while (len > 0) {
-		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
+		uint64_t z = wl_mix64(x += 0x9e3779b97f4a7c15ull);
 		size_t n = len < 8 ? len : 8;
 		memcpy(p, &z, n);
 		p += n;
 		len -= n;
 	}
+}
+
+void wl_random_block(void *buf, size_t len, const uint64_t *pool, uint64_t seed,
+		     uint64_t block)
+{
+	uint64_t h = wl_mix64(seed ^ wl_mix64(block + 1));
+	size_t words = (len + 7) / 8;
+	const uint64_t *from = pool + (size_t)(h % words);
+	uint64_t key = wl_mix64(h), w;
+	unsigned char *p = buf;
+	for (size_t i = 0; i + 1 < words; i++) {
+		w = from[i] ^ key;
+		memcpy(p + 8 * i, &w, 8);
+	}
+	w = from[words - 1] ^ key;   /* the last word: the block's tail, up to 8 bytes */
+	memcpy(p + 8 * (words - 1), &w, len - 8 * (words - 1));
 }
 
 int wl_fail(int *err, char *msg, int e, const char *fmt, ...)

@@ -94,6 +94,8 @@ static void fields(struct jw *w, const void *res)
 	jw_kint(w, "bs", (long long)r->w.bs);
 	jw_kbool(w, "direct", r->w.direct);
 	jw_kstr(w, "data", r->w.zero ? "zero" : "random");
+	if (!r->w.zero)
+		jw_kint(w, "seed", (long long)r->w.seed);
 	jw_kdouble(w, "read_s", r->read_s, 6);
 	jw_kdouble(w, "mbps", r->mbps, 2);
 	jw_kdouble(w, "write_mbps", r->write_mbps, 2);
@@ -107,7 +109,7 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 	struct seqread_res *r = res;
 	char path[4096];
 	struct wl_seqwrite_opts so = { .size = w->size, .bs = w->bs, .direct = w->direct,
-				       .zero = w->data == DATA_ZERO, .keep = 1 };
+				       .zero = w->data == DATA_ZERO, .seed = w->seed, .keep = 1 };
 	snprintf(path, sizeof path, "%s/seqread.dat", env->dir);
 	(void)env->drop;   /* the drop between write and read is the engine's own, always */
 	if (seqread(path, &so, r) < 0) {

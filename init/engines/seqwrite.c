@@ -1,6 +1,6 @@
-/* engines/seqwrite.c: one file written sequentially, as `fio --rw=write --end_fsync=1` does:
- * the same buffer every block, filled once before timing, then fdatasync in the timed
- * region. */
+/* engines/seqwrite.c: one file written sequentially, as `fio --rw=write --end_fsync=1` does,
+ * then fdatasync in the timed region. Random data is a fresh block each time, made from a
+ * pool filled before timing (wl_random_block); zero data one zeroed buffer. */
 #include "engines/engine.h"
 #include "engines/workload.h"
 #include <errno.h>
@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SEQ_SEED 0x5eedf11e5eedf11eull
 
 static double rate(uint64_t bytes, double s) { return s > 0 ? (double)bytes / s / 1e6 : 0; }
 
@@ -37,17 +36,20 @@ static int open_target(const char *path, const struct wl_seqwrite_opts *o,
 	return fd;
 }
 
-/* size bytes in blocks of bs from buf. A short write (a signal, or a full disk about to
- * report ENOSPC) goes on where it stopped; the next call then reports the real error.
- * Returns the bytes written; r->err set on a failure. */
-static uint64_t write_blocks(int fd, const char *path, const void *buf, uint64_t size,
-			     uint64_t bs, struct wl_seqwrite_res *r)
+/* size bytes in blocks of bs from buf; with a pool, each block made afresh from it first.
+ * A short write (a signal, or a full disk about to report ENOSPC) goes on where it stopped;
+ * the next call then reports the real error. Returns the bytes written; r->err set on a
+ * failure. */
+static uint64_t write_blocks(int fd, const char *path, void *buf, const uint64_t *pool,
+			     uint64_t size, uint64_t bs, struct wl_seqwrite_res *r)
 {
 	uint64_t done = 0;
-	while (done < size) {
+	for (uint64_t block = 0; done < size; block++) {
 		uint64_t left = size - done;
 		size_t want = left < bs ? (size_t)left : (size_t)bs;
 		size_t off = 0;
+		if (pool)
+			wl_random_block(buf, (size_t)bs, pool, r->seed, block);
 		while (off < want) {
 			ssize_t n = write(fd, (const char *)buf + off, want - off);
 			if (n < 0 && errno == EINTR)
@@ -67,11 +69,13 @@ static uint64_t write_blocks(int fd, const char *path, const void *buf, uint64_t
 int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_seqwrite_res *r)
 {
 	void *buf = NULL;
+	uint64_t *pool = NULL;
 
 	memset(r, 0, sizeof *r);
 	r->bs = o->bs;
 	r->direct = o->direct;
 	r->zero = o->zero;
+	r->seed = o->zero ? 0 : o->seed ? o->seed : PLAN_DEFAULT_SEED;
 	if (o->bs == 0 || o->bs > (1u << 30))
 		return wl_fail(&r->err, r->errmsg, EINVAL, "write %s with a block size of %llu bytes",
 			    path, (unsigned long long)o->bs);
@@ -79,12 +83,18 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 	if ((errno = posix_memalign(&buf, 4096, o->bs)) != 0)
 		return wl_fail(&r->err, r->errmsg, errno, "allocate a %llu-byte buffer",
 			    (unsigned long long)o->bs);
+	size_t pool_bytes = 2 * ((o->bs + 7) / 8 * 8);
 	if (o->zero)
 		memset(buf, 0, o->bs);
-	else
-		wl_fill_random(buf, o->bs, SEQ_SEED);
+	else if (!(pool = malloc(pool_bytes))) {
+		free(buf);
+		return wl_fail(&r->err, r->errmsg, ENOMEM, "allocate a %zu-byte random pool",
+			       pool_bytes);
+	} else
+		wl_fill_random(pool, pool_bytes, r->seed);
 	int fd = open_target(path, o, r);
 	if (fd < 0) {
+		free(pool);
 		free(buf);
 		return -1;
 	}
@@ -92,7 +102,7 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
 	double t0 = mono_s();
-	uint64_t done = write_blocks(fd, path, buf, o->size, o->bs, r);
+	uint64_t done = write_blocks(fd, path, buf, pool, o->size, o->bs, r);
 	double t1 = mono_s();
 	if (!r->err && fdatasync(fd) < 0)
 		wl_fail(&r->err, r->errmsg, errno, "fdatasync %s", path);
@@ -102,6 +112,7 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 		wl_fail(&r->err, r->errmsg, errno, "close %s", path);
 	if (!o->keep)
 		unlink(path);
+	free(pool);
 	free(buf);
 
 	r->bytes = done;
@@ -119,6 +130,8 @@ void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r)
 	jw_kint(w, "bs", (long long)r->bs);
 	jw_kbool(w, "direct", r->direct);
 	jw_kstr(w, "data", r->zero ? "zero" : "random");
+	if (!r->zero)
+		jw_kint(w, "seed", (long long)r->seed);
 	jw_kdouble(w, "write_s", r->write_s, 6);
 	jw_kdouble(w, "flush_s", r->flush_s, 6);
 	jw_kdouble(w, "total_s", r->total_s, 6);
@@ -138,7 +151,7 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 	char path[4096];
 	/* kept: df after the workload then shows the file; the filesystem goes anyway */
 	struct wl_seqwrite_opts so = { .size = w->size, .bs = w->bs, .direct = w->direct,
-				       .zero = w->data == DATA_ZERO, .keep = 1 };
+				       .zero = w->data == DATA_ZERO, .seed = w->seed, .keep = 1 };
 	snprintf(path, sizeof path, "%s/seqwrite.dat", env->dir);
 	if (engine_drop(env->drop, err, msg) == 0 && wl_seqwrite(path, &so, r) < 0) {
 		*err = r->err;
@@ -163,7 +176,7 @@ static int host(const struct engine_host *h, char *const *operands)
 {
 	const char *file = operands[0];
 	struct wl_seqwrite_opts o = { .size = h->w.size, .bs = h->w.bs, .direct = h->direct,
-				      .zero = h->zero, .keep = h->keep };
+				      .zero = h->zero, .seed = h->w.seed, .keep = h->keep };
 	struct wl_seqwrite_res r;
 
 	engine_host_drop(h);

@@ -76,6 +76,7 @@ struct wl_seqwrite_opts {
 	uint64_t bs;               /* block size; the last block is short if size is not a multiple */
 	int direct;                /* O_DIRECT: size and bs should be multiples of 4096 */
 	int zero;                  /* data: zeroes instead of incompressible pseudo-random bytes */
+	uint64_t seed;             /* data = random: the stream's seed (0: PLAN_DEFAULT_SEED) */
 	int keep;                  /* leave the file in place (default: unlink it afterwards,
 	                              if it is a regular file) */
 };
@@ -84,6 +85,7 @@ struct wl_seqwrite_res {
 	uint64_t bytes;            /* written (less than size only on error) */
 	uint64_t bs;
 	int direct, zero;
+	uint64_t seed;             /* of the random data, as written */
 	double write_s;            /* first write to last write returning */
 	double flush_s;            /* fdatasync */
 	double total_s;            /* write_s + flush_s */
@@ -95,8 +97,9 @@ struct wl_seqwrite_res {
 };
 
 /* Creates (O_CREAT|O_TRUNC|O_WRONLY) path, writes size bytes in bs blocks from one aligned
- * buffer filled before timing starts, then fdatasync inside the timed region, as fio's
- * end_fsync=1. Open happens before, close and unlink after the timed region.
+ * buffer, then fdatasync inside the timed region, as fio's end_fsync=1. Random data is a
+ * fresh block each time (wl_random_block): no two blocks alike, so a layer that deduplicates
+ * or compresses sees none of it; zero data is one zeroed buffer. Open happens before, close and unlink after the timed region.
  * Returns 0, or -1 with res->err and res->errmsg set. */
 int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_seqwrite_res *r);
 /* bytes, bs, direct, data, write_s, flush_s, total_s, mbps, mbps_noflush, cpu_*, and
@@ -105,6 +108,14 @@ void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r);
 
 /* Fills buf with the splitmix64 stream of seed: fast, incompressible, reproducible. */
 void wl_fill_random(void *buf, size_t len, uint64_t seed);
+/* splitmix64's output for x: one step of the stream, a 64-bit hash of x. */
+uint64_t wl_mix64(uint64_t x);
+/* Block number block of a seed's random data, len bytes into buf, from pool (2 * len bytes
+ * of wl_fill_random, rounded up to 8, filled once): the pool's words from an offset the
+ * block's number picks, each XORed with a key from it. Every block differs from every
+ * other at every 8-byte alignment and none compresses, for one pass over the block. */
+void wl_random_block(void *buf, size_t len, const uint64_t *pool, uint64_t seed,
+		     uint64_t block);
 
 /* ---------------------------------------------------------------- smallfiles */
 

@@ -3,12 +3,14 @@
  * determinism and totals, a written tree read back, tar through the runner, the /proc/stat
  * parser and the CPU percentages. */
 #include "check.h"
+#include "core/plan.h"
 #include "engines/workload.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -52,14 +54,24 @@ static void test_seqwrite(void)
 		CHECK(isnan(r.cpu.sys_pct) || (r.cpu.sys_pct >= 0 && r.cpu.sys_pct <= 100),
 		      "sys %g", r.cpu.sys_pct);
 
-		/* the data: zeroes, or the seeded random stream repeated every block */
-		unsigned char got[64], want[64] = { 0 };
+		/* the data: zeroes, or block 1 of the seed's random data (the default seed) */
+		unsigned char got[64], want[64] = { 0 }, first[64];
 		int fd = open(f, O_RDONLY);
 		CHECK(pread(fd, got, sizeof got, (off_t)rows[i].bs) == (ssize_t)sizeof got, "read back");
+		CHECK(pread(fd, first, sizeof first, 0) == (ssize_t)sizeof first, "read back");
 		close(fd);
-		if (!rows[i].zero)
-			wl_fill_random(want, sizeof want, 0x5eedf11e5eedf11eull);
-		CHECK(memcmp(got, want, sizeof got) == 0, "block 1 holds the %s buffer",
+		if (!rows[i].zero) {
+			size_t words = (size_t)(rows[i].bs + 7) / 8;
+			uint64_t *pool = malloc(16 * words), *block = malloc(8 * words);
+			wl_fill_random(pool, 16 * words, PLAN_DEFAULT_SEED);
+			wl_random_block(block, (size_t)rows[i].bs, pool, PLAN_DEFAULT_SEED, 1);
+			memcpy(want, block, sizeof want);
+			free(pool);
+			free(block);
+			CHECK_INT(r.seed, PLAN_DEFAULT_SEED);
+			CHECK(memcmp(got, first, sizeof got) != 0, "block 1 differs from block 0");
+		}
+		CHECK(memcmp(got, want, sizeof got) == 0, "block 1 holds the %s block",
 		      rows[i].zero ? "zero" : "random");
 	}
 	/* without keep the file is gone afterwards */
@@ -67,6 +79,54 @@ static void test_seqwrite(void)
 	struct wl_seqwrite_res r;
 	CHECK_INT(wl_seqwrite(at("gone"), &o, &r), 0);
 	CHECK(access(at("gone"), F_OK) < 0, "file removed");
+}
+
+/* data = random defeats a layer that deduplicates: 256 blocks of 64 KiB cut into 4 KiB
+ * chunks at every 8-byte shift of the cut hold no chunk twice; it does not compress (each
+ * byte value about as frequent as any other); the same seed and number give the same block,
+ * a short block (not a multiple of 8) included. */
+static void test_random_blocks(void)
+{
+	enum { BS = 64 * 1024, NB = 256, CH = 4096 };
+	static uint64_t pool[2 * BS / 8];
+	static unsigned char data[NB][BS];
+	wl_fill_random(pool, sizeof pool, 42);
+	for (int b = 0; b < NB; b++)
+		wl_random_block(data[b], BS, pool, 42, (uint64_t)b);
+	/* 4 KiB chunks by their first 16 bytes (collisions of random 128-bit keys: none) */
+	static uint64_t keys[NB * (BS / CH) * 2][2];
+	size_t n = 0, dup = 0;
+	for (int shift = 0; shift <= 8; shift += 8)
+		for (int b = 0; b < NB; b++)
+			for (int c = 0; c + 1 < BS / CH || (c < BS / CH && !shift); c++) {
+				memcpy(keys[n], data[b] + c * CH + shift, 16);
+				n++;
+			}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n && j < i + 4096; j++)
+			dup += memcmp(keys[i], keys[j], 16) == 0;
+	CHECK_INT(dup, 0);
+	unsigned long hist[256] = { 0 };
+	for (int b = 0; b < NB; b++)
+		for (int i = 0; i < BS; i++)
+			hist[data[b][i]]++;
+	unsigned long lo = hist[0], hi = hist[0];
+	for (int i = 1; i < 256; i++) {
+		lo = hist[i] < lo ? hist[i] : lo;
+		hi = hist[i] > hi ? hist[i] : hi;
+	}
+	/* 65,536 expected per value; a repeated block would not move this, the chunk test does */
+	CHECK(lo > 63000 && hi < 68000, "byte values %lu..%lu", lo, hi);
+	unsigned char again[BS], tail[13], tail2[13];
+	wl_random_block(again, BS, pool, 42, 7);
+	CHECK(memcmp(again, data[7], BS) == 0, "block 7 again");
+	wl_random_block(again, BS, pool, 43, 7);
+	CHECK(memcmp(again, data[7], BS) != 0, "another seed, another block");
+	uint64_t small_pool[4];
+	wl_fill_random(small_pool, sizeof small_pool, 42);
+	wl_random_block(tail, sizeof tail, small_pool, 42, 3);
+	wl_random_block(tail2, sizeof tail2, small_pool, 42, 3);
+	CHECK(memcmp(tail, tail2, sizeof tail) == 0, "a 13-byte block, twice");
 }
 
 static void test_seqwrite_errors(void)
@@ -350,6 +410,7 @@ int main(void)
 		return 1;
 	}
 	test_seqwrite();
+	test_random_blocks();
 	test_seqwrite_errors();
 	test_tree();
 	test_smallfiles_write();
