@@ -135,6 +135,10 @@ static void test_parse(void)
 	CHECK_INT(r0->total_ios, 242);
 	CHECK_INT(r0->io_bytes, 991232);
 	CHECK(near(r0->mbps, 41.301333), "read mbps %g", r0->mbps);
+	/* MB/s is 10^6 B/s: fio's bw_bytes / 10^6, which its own bw (KiB/s, 40333 in the
+	 * fixture) gives too, within fio's rounding to a whole KiB/s */
+	CHECK(fabs(r0->mbps - 40333 * 1024.0 / 1e6) < 1024.0 / 1e6, "read mbps %g against bw",
+	      r0->mbps);
 	CHECK(near(r0->iops, 10083.333333), "read iops %g", r0->iops);
 	CHECK(near(r0->clat_mean_us, 92.335582645), "read mean %g", r0->clat_mean_us);
 	CHECK(near(r0->clat_p50_us, 83.456) && near(r0->clat_p90_us, 130.560) &&
