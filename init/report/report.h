@@ -50,6 +50,8 @@ struct rcell {
 	int has[REPORT_MAX_METRICS];     /* st is valid */
 	struct rseries *ser;    /* the time series of its ok repeats (report/series.c) */
 	size_t nser;
+	json_t *ser_bad;        /* why a series record was left out: "rep 2: time goes back at
+	                           row 7", each a Problem; NULL when none */
 };
 
 struct rrun {
@@ -177,6 +179,8 @@ int report_ignored_text(const struct rcell *c, char *out, size_t len);
 /* report/series.c: each cell's time series. Attaches to every cell the series records of
  * its ok repeats with their figures (called by report_model). */
 void report_series_attach(struct rrun *r);
+/* Why a series record is not the documented shape, into why; 0 when it is. */
+int report_series_invalid(json_t *rec, char *why, size_t len);
 /* The cell's figures over its repeats: the median of each, but the longest stall of any.
  * Returns 0, or -1 when the cell has no series. busiest gets the busiest member's name. */
 int report_series_cell(const struct rcell *c, struct series_figs *out, char *busiest, size_t len);

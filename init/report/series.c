@@ -26,6 +26,65 @@ double *report_series_column(json_t *rec, const char *name, size_t n)
 	return out;
 }
 
+/* Beyond this, a value is no measurement (MB/s, %, MB, s): printed with %.1f it would run
+ * to hundreds of digits. */
+#define SERIES_VALUE_BOUND 1e12
+
+/* Why a series record cannot be read as the documented shape (SERIES_ROWS_MAX rows and
+ * SERIES_VALUES_MAX numbers at most, every row as long as columns, numbers or null, time
+ * never going back), into why; 0 when it can. Such a record gives no figure and is a
+ * Problem, rather than a table that vanishes or a figure of 309 digits. */
+int report_series_invalid(json_t *rec, char *why, size_t len)
+{
+	json_t *cols = json_object_get(rec, "columns"), *rows = json_object_get(rec, "rows"), *row;
+	if (!json_is_array(cols) || !json_is_array(rows)) {
+		snprintf(why, len, "no columns or rows");
+		return -1;
+	}
+	size_t nc = json_array_size(cols), nr = json_array_size(rows), i, k, ti = (size_t)-1;
+	json_t *v;
+	json_array_foreach(cols, k, v) {
+		if (!json_is_string(v)) {
+			snprintf(why, len, "column %zu is not a name", k + 1);
+			return -1;
+		}
+		if (strcmp(json_string_value(v), "t") == 0)
+			ti = k;
+	}
+	if (nr > SERIES_ROWS_MAX || nr * nc > SERIES_VALUES_MAX) {
+		snprintf(why, len, "%zu rows of %zu columns, past the limit of %d rows and %d numbers",
+			 nr, nc, SERIES_ROWS_MAX, SERIES_VALUES_MAX);
+		return -1;
+	}
+	double last_t = -INFINITY;
+	json_array_foreach(rows, i, row) {
+		if (json_array_size(row) != nc) {
+			snprintf(why, len, "row %zu has %zu values for %zu columns", i + 1,
+				 json_array_size(row), nc);
+			return -1;
+		}
+		json_array_foreach(row, k, v) {
+			if (json_is_null(v))
+				continue;
+			double x = json_is_number(v) ? json_number_value(v) : NAN;
+			if (!json_is_number(v) || !isfinite(x) || fabs(x) > SERIES_VALUE_BOUND) {
+				snprintf(why, len, "row %zu, column %s: %s", i + 1,
+					 json_string_value(json_array_get(cols, k)),
+					 json_is_number(v) ? "not a plausible value" : "not a number");
+				return -1;
+			}
+			if (k == ti && x < last_t) {
+				snprintf(why, len, "time goes back at row %zu (%.3f s after %.3f s)", i + 1,
+					 x, last_t);
+				return -1;
+			}
+			if (k == ti)
+				last_t = x;
+		}
+	}
+	return 0;
+}
+
 /* The figures of one record; -1 when it lacks t or write_mbps. */
 static int record_figs(json_t *rec, struct rseries *s)
 {
@@ -98,6 +157,15 @@ void report_series_attach(struct rrun *r)
 			if (strcmp(x->id, id) != 0)
 				continue;
 			struct rseries s = { .rec = rec, .rep = (int)json_integer_value(json_object_get(rec, "rep")) };
+			char why[200], line[260];
+			if (report_series_invalid(rec, why, sizeof why) < 0) {
+				if (!x->ser_bad)
+					x->ser_bad = json_array();
+				snprintf(line, sizeof line, "rep %d/%d: time series left out: %s", s.rep,
+					 x->reps, why);
+				json_array_append_new(x->ser_bad, json_string(line));
+				break;
+			}
 			struct rseries *more = record_figs(rec, &s) == 0 ? realloc(x->ser, (x->nser + 1) * sizeof *more) : NULL;
 			if (more) {
 				x->ser = more;
@@ -153,7 +221,15 @@ int report_series_cell(const struct rcell *c, struct series_figs *out, char *bus
 int report_series_problems(const struct rcell *c, void (*line)(void *ctx, const char *s), void *ctx)
 {
 	int n = 0;
-	for (size_t i = 0; i < c->nser; i++) {
+	size_t i;
+	json_t *v;
+	json_array_foreach(c->ser_bad, i, v) {
+		char buf[600];
+		snprintf(buf, sizeof buf, "  %s %s", c->id, json_string_value(v));
+		line(ctx, buf);
+		n++;
+	}
+	for (i = 0; i < c->nser; i++) {
 		const struct series_figs *f = &c->ser[i].f;
 		if (f->stall_s <= REPORT_STALL_S)
 			continue;

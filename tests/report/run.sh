@@ -61,6 +61,15 @@ golden compare-ignored   compare-ignored.txt   compare "$F/ignored-old.jsonl" "$
 golden text-series       series.txt            report "$F/series.jsonl"
 golden md-series         series.md             report --format md "$F/series.jsonl"
 golden json-series       series.json           report --format json "$F/series.jsonl"
+# series records past their limits or out of shape (a short row, time going back, 1e308, a
+# string, 600 rows): each left out and named under Problems, no figure of hundreds of digits
+golden text-series-bad   series-bad.txt        report "$F/series-bad.jsonl"
+if "$FSM" html "$F/series-bad.jsonl" -o "$TMP/series-bad.html" 2>"$TMP/err" &&
+	! grep -qE "[0-9]{20,}" "$TMP/series-bad.html"; then
+	ok html-series-bad
+else
+	fail html-series-bad "html failed, or printed a figure of 20 digits or more"
+fi
 # LAVA: real lava-run logs (tests/boot/24-lava.sh: the default plan at scale 0.05 as two
 # shards side by side, and whole), kept xz'd in tests/fixtures/lava/ and unpacked where the
 # sources the outputs name read the same everywhere.
