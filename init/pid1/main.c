@@ -173,7 +173,9 @@ int main(void)
 	/* Every record from here on is fsynced as it is written, the first one (a cell's start,
 	 * before the cell touches a disk) with the boot's records before it. */
 	console_sync_each();
+	bootmenu_mark();
 	matrix_run(plan);
 	trailer_emit();
+	bootmenu_unmark();
 	power_off();
 }

@@ -70,6 +70,11 @@ _Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do wh
 void reap_orphans(void);          /* between steps only: never while run_argv() waits */
 void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 
+/* pid1/bootmenu.c: while the run is unfinished, the stick's boot menu boots it again
+ * (core/bootmenu.h): mark before the first cell, unmark after the trailer. */
+void bootmenu_mark(void);
+void bootmenu_unmark(void);
+
 /* pid1/mounts.c: the boot mounts. Returns 0, or -1 with the first required failure. */
 int mounts_boot(char *err, size_t errlen);
 

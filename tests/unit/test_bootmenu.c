@@ -1,0 +1,65 @@
+/* test_bootmenu.c: the stick's boot menu while a run is unfinished (core/bootmenu.c), on the
+ * menu the stick ships (media/syslinux.cfg): the resume entry becomes the default with the
+ * command line as booted, less syslinux's own words; a second resume replaces the first;
+ * restoring gives back the shipped bytes; a menu with ONTIMEOUT has it pointed at the entry
+ * too; a command line not from syslinux is refused. */
+#include "check.h"
+#include "core/bootmenu.h"
+#include "lib/file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char out[32768], back[32768], twice[32768];
+
+int main(void)
+{
+	size_t len;
+	char why[256] = "";
+	char *cfg = file_read("media/syslinux.cfg", 1 << 20, &len);
+	CHECK(cfg != NULL, "media/syslinux.cfg read");
+	if (!cfg)
+		return check_done("test_bootmenu");
+	const char *cmdline = "BOOT_IMAGE=/vmlinuz initrd=/initramfs.img console=tty0 "
+			      "console=ttyS0,115200 fsmatrix.disks=serial:S4EW* fsmatrix.watchdog=20\n";
+	CHECK_INT(bootmenu_resume(cfg, cmdline, "20261202-1", out, sizeof out, why, sizeof why), 0);
+	CHECK(strstr(out, "\nDEFAULT fsmatrix-resume\n#fsmatrix-was DEFAULT dry\n") != NULL,
+	      "the default is the resume entry:\n%s", out);
+	CHECK(strstr(out, "\nLABEL fsmatrix-resume\n  KERNEL /vmlinuz\n  INITRD /initramfs.img\n"
+		      "  APPEND console=tty0 console=ttyS0,115200 fsmatrix.disks=serial:S4EW* "
+		      "fsmatrix.watchdog=20\n# fsmatrix-resume: end\n") != NULL, "the entry:\n%s", out);
+	CHECK(strstr(out, "run 20261202-1 is unfinished") != NULL, "the run is named");
+	CHECK(strstr(out, "LABEL dry\n") && strstr(out, "LABEL run\n"), "the other entries stay");
+
+	CHECK_INT(bootmenu_restore(out, back, sizeof back), 1);
+	CHECK(strcmp(back, cfg) == 0, "restored byte for byte:\n%s", back);
+	CHECK_INT(bootmenu_restore(cfg, back, sizeof back), 0);
+	CHECK(strcmp(back, cfg) == 0, "nothing to restore: the same text");
+
+	/* a resumed boot marks again: one entry, the newer run's */
+	CHECK_INT(bootmenu_resume(out, cmdline, "20261202-2", twice, sizeof twice, why, sizeof why), 0);
+	char *first = strstr(twice, "LABEL fsmatrix-resume");
+	CHECK(first && !strstr(first + 1, "LABEL fsmatrix-resume"), "one resume entry");
+	CHECK(strstr(twice, "20261202-2") && !strstr(twice, "20261202-1"), "the newer run");
+	CHECK_INT(bootmenu_restore(twice, back, sizeof back), 1);
+	CHECK(strcmp(back, cfg) == 0, "restored after two marks");
+
+	/* ONTIMEOUT decides what a timeout boots: it points at the entry too */
+	const char *menu = "PROMPT 1\nTIMEOUT 50\ndefault dry\nONTIMEOUT run\nLABEL dry\n  KERNEL /k\n"
+			   "LABEL run\n  KERNEL /k\n";
+	CHECK_INT(bootmenu_resume(menu, cmdline, "r", out, sizeof out, why, sizeof why), 0);
+	CHECK(strstr(out, "DEFAULT fsmatrix-resume\n#fsmatrix-was default dry\n") &&
+	      strstr(out, "ONTIMEOUT fsmatrix-resume\n#fsmatrix-was ONTIMEOUT run\n"), "%s", out);
+	CHECK_INT(bootmenu_restore(out, back, sizeof back), 1);
+	CHECK_STR(back, menu);
+
+	/* not from syslinux, or a menu without a default: refused, with why */
+	CHECK_INT(bootmenu_resume(cfg, "console=ttyS0 fsmatrix.disks=serial:x", "r", out, sizeof out,
+				  why, sizeof why), -1);
+	CHECK(strstr(why, "not booted by syslinux") != NULL, "%s", why);
+	CHECK_INT(bootmenu_resume("LABEL a\n", cmdline, "r", out, sizeof out, why, sizeof why), -1);
+	CHECK(strstr(why, "no DEFAULT") != NULL, "%s", why);
+	CHECK_INT(bootmenu_resume(cfg, cmdline, "r", out, 100, why, sizeof why), -1);
+	free(cfg);
+	return check_done("test_bootmenu");
+}
