@@ -436,6 +436,32 @@ static void test_encodings(void)
 	CHECK_STR(p.arrays[0].name, "a");
 	/* Only at the start: elsewhere it is a stray character in a key. */
 	CHECK_INT(parse(MIN_PLAN "\xef\xbb\xbf[global]\n"), -1);
+
+	/* Text in another encoding, or UTF-8 cut or forged, stops at its first byte: its values
+	 * would end up in records, which are JSON and so UTF-8. */
+	static const struct { const char *text, *err; } bad[] = {
+		{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime\xff\n[workload w]\n"
+		  "type = seqwrite\nsize = 1m\n",
+		  "t.ini:5: not UTF-8 text (byte 0xff at column 16): save the plan as UTF-8" },
+		{ "# caf\xe9 au lait\n" MIN_PLAN,   /* Latin-1, in a comment */
+		  "t.ini:1: not UTF-8 text (byte 0xe9 at column 6): save the plan as UTF-8" },
+		{ "[global]\nname = \xc0\xaf\n" MIN_PLAN,   /* an overlong '/' */
+		  "t.ini:2: not UTF-8 text (byte 0xc0 at column 8): save the plan as UTF-8" },
+		{ "[global]\nname = \xed\xa0\x80\n" MIN_PLAN,   /* a UTF-16 surrogate */
+		  "t.ini:2: not UTF-8 text (byte 0xed at column 8): save the plan as UTF-8" },
+		{ MIN_PLAN "# \xe2\x82", "t.ini:8: not UTF-8 text (byte 0xe2 at column 3): save the "
+		  "plan as UTF-8" },   /* cut short at the end of the file */
+		{ MIN_PLAN "# \xe2\x82\n", "t.ini:8: not UTF-8 text (byte 0xe2 at column 3): save the "
+		  "plan as UTF-8" },   /* ... and at the end of a line */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CHECK(parse(bad[i].text) == -1, "case %zu: accepted", i);
+		CHECK(p.nerrors == 1, "case %zu: %d errors, want 1", i, p.nerrors);
+		CHECK(strcmp(p.errors[0], bad[i].err) == 0, "case %zu:\n  got  %s\n  want %s", i,
+		      p.errors[0], bad[i].err);
+	}
+	/* UTF-8 itself is fine, 2, 3 and 4 bytes long. */
+	CHECK_INT(parse("# caf\xc3\xa9, 20 \xe2\x82\xac, \xf0\x9f\x98\x80\n" MIN_PLAN), 0);
 }
 
 /* Input that is not a plan at all stops at the first sign of it, with a position. */
