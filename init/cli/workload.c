@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "core/plan.h"
 #include "engines/engine.h"
+#include "lib/file.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -98,19 +99,6 @@ static int parse(int argc, char **argv, struct engine_host *a)
 	return optind;
 }
 
-static const char *type_name(mode_t m)
-{
-	static const struct { mode_t type; const char *name; } types[] = {
-		{ S_IFBLK, "a block device" }, { S_IFCHR, "a character device" },
-		{ S_IFIFO, "a FIFO" }, { S_IFSOCK, "a socket" }, { S_IFDIR, "a directory" },
-		{ S_IFREG, "a regular file" }, { S_IFLNK, "a symbolic link" },
-	};
-	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-		if ((m & S_IFMT) == types[i].type)
-			return types[i].name;
-	return "not a file";
-}
-
 /* 0 when path may serve in role, else -1 after one line saying why. Symbolic links are
  * judged by what they lead to; the engines check again on the descriptor they open. */
 static int check_operand(const char *cmd, const char *path, enum engine_role role)
@@ -134,7 +122,7 @@ static int check_operand(const char *cmd, const char *path, enum engine_role rol
 	if (role == ROLE_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
 		return 0;
 	fprintf(stderr, "fsmatrix %s: refusing to %s %s: it is %s%s; %s\n", cmd,
-		verb[role], path, linked ? "a symbolic link to " : "", type_name(st.st_mode),
+		verb[role], path, linked ? "a symbolic link to " : "", file_type_name(st.st_mode),
 		want[role]);
 	return -1;
 }

@@ -413,9 +413,10 @@ int plan_load(const char *path, struct plan *p)
 	char *buf = file_read(path, PLAN_FILE_MAX + 1, &len);
 	if (!buf) {
 		int e = errno;
+		char why[64];
 		memset(p, 0, sizeof *p);
 		snprintf(p->file, sizeof p->file, "%s", path);
-		plan_add_error(p, 0, "unable to read: %s", strerror(e));
+		plan_add_error(p, 0, "unable to read: %s", file_why(path, e, why, sizeof why));
 		return -1;
 	}
 	int rc = plan_parse(path, buf, len, p);

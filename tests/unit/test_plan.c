@@ -578,6 +578,10 @@ static void test_files(void)
 	CHECK_INT(plan_load("tests/fixtures/plans/no-such.ini", &p), -1);
 	CHECK_STR(p.errors[0], "tests/fixtures/plans/no-such.ini:0: unable to read: No such file "
 		  "or directory");
+	/* A device is not read: /dev/urandom would never end. */
+	CHECK_INT(plan_load("/dev/urandom", &p), -1);
+	CHECK_STR(p.errors[0], "/dev/urandom:0: unable to read: it is a character device, not a "
+		  "regular file");
 }
 
 int main(void)
