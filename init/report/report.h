@@ -76,7 +76,7 @@ struct rrun {
 /* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB
  * of mdadm --detail and filesystem geometry): a longer one is counted as too long and
  * skipped, never held whole. A source that runs on for REPORT_RUNAWAY bytes without any line
- * break (/dev/zero, a disk named by mistake) is no log: reading it stops there. */
+ * break (a disk image named by mistake) is no log: reading it stops there. */
 #define REPORT_LINE_MAX (4 << 20)
 #define REPORT_RUNAWAY (64 << 20)
 
@@ -86,7 +86,8 @@ struct runset {
 };
 
 /* Reads one source (file, console log, run directory, FAT image, mounted results partition)
- * and appends its runs. Prints the reason and returns -1 when it cannot be read. */
+ * and appends its runs. Prints the reason and returns -1 when it cannot be read; a device or
+ * a FIFO is not read at all. */
 int report_load(const char *source, struct runset *rs);
 /* Groups records into cells and computes statistics; call once per run after loading. */
 void report_model(struct rrun *r);

@@ -169,6 +169,34 @@ gen-tree --size 0 $TMP/v
 EOF
 report workload-values "$n" "zero and out-of-range sizes refused as plans refuse them"
 
+# ------------------------------------------------------------------ sources
+# A SOURCE is a file or a directory. A device never ends (/dev/urandom has line breaks, so
+# the guard against an endless line never trips) and a FIFO blocks until a writer comes:
+# every command that reads sources refuses them at once, saying what they are. A FIFO
+# inside a results directory is passed over with a line, and the rest is read.
+mkfifo "$TMP/fifo.jsonl"
+n=0
+for src in /dev/urandom /dev/zero "$TMP/fifo.jsonl"; do
+	for cmd in report "compare tests/fixtures/report/run-a.jsonl" "html -o $TMP/x.html"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		if refused 1 $cmd "$src" && ! grep -q "^fsmatrix: unable to read $src: it is a" "$TMP/err"; then
+			{ echo "fsmatrix $cmd $src: not the reason"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+		fi
+	done
+done
+mkdir "$TMP/results"
+cp tests/fixtures/report/run-a.jsonl "$TMP/results/20260101-120000-a1a1a1.jsonl"
+mkfifo "$TMP/results/20260102-120000-b2b2b2.jsonl"
+n=$((n + 1))
+timeout 60 "$FSM" report "$TMP/results" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" != 0 ] || ! grep -q '^Run 20260101-120000-a1a1a1' "$TMP/out" ||
+	! grep -q "unable to read $TMP/results/20260102-120000-b2b2b2.jsonl: it is a FIFO" "$TMP/err"; then
+	{ echo "fsmatrix report $TMP/results (a FIFO beside a run): status $rc"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+fi
+report sources "$n" "devices and FIFOs refused at once, a FIFO in a results folder passed over"
+
 # ------------------------------------------------------------------ lava
 # A job that could destroy disks it does not name is never written: bare metal needs
 # --select, and a mistake writes no job at all.
