@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/hostcli/run.sh: the host CLI's own behaviour, outside the report formats: what the
-# workload command refuses to write to, and how every subcommand treats its arguments.
+# workload and html commands refuse to write to, what report and its kin refuse to read, and
+# how every subcommand treats its arguments.
 #
 #   tests/hostcli/run.sh [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
 #
@@ -168,6 +169,35 @@ smallfiles --passes 0 $TMP/v
 gen-tree --size 0 $TMP/v
 EOF
 report workload-values "$n" "zero and out-of-range sizes refused as plans refuse them"
+
+# ------------------------------------------------------------------ html output
+# -o never names a source (the log would be lost for a page), by name, through a symbolic
+# link or a hard link, nor a device: each is refused before anything is read or written, and
+# the source and the loop device keep their bytes. New and existing pages are still written.
+cp tests/fixtures/report/run-a.jsonl "$TMP/src.jsonl"
+ln -s src.jsonl "$TMP/src-link"
+ln "$TMP/src.jsonl" "$TMP/src-hard"
+src_before=$(sha256sum <"$TMP/src.jsonl")
+[ -z "$LOOP" ] || dev_before=$(sha256sum <"$LOOP")
+n=0
+for out in /dev/null $LOOP "$TMP/src-link" "$TMP/src-hard" "$TMP/src.jsonl"; do
+	n=$((n + 1))
+	refused 2 html "$TMP/src.jsonl" -o "$out"
+done
+n=$((n + 1))
+refused 2 html tests/fixtures/report/run-b.jsonl "$TMP/src.jsonl" -o "$TMP/src.jsonl"
+if [ "$(sha256sum <"$TMP/src.jsonl")" != "$src_before" ]; then
+	echo "fsmatrix html: $TMP/src.jsonl was written to" >>"$TMP/why"
+fi
+if [ -n "$LOOP" ] && [ "$(sha256sum <"$LOOP")" != "$dev_before" ]; then
+	echo "fsmatrix html: $LOOP was written to" >>"$TMP/why"
+fi
+for out in "$TMP/page.html" "$TMP/page.html"; do
+	n=$((n + 1))
+	"$FSM" html "$TMP/src.jsonl" -o "$out" >/dev/null 2>"$TMP/err" && grep -q '^<!DOCTYPE html>' "$out" ||
+		{ echo "fsmatrix html -o $out: not written"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+done
+report html-output "$n" "-o onto a source or a device${LOOP:+ ($LOOP)} refused, both unchanged"
 
 # ------------------------------------------------------------------ sources
 # A SOURCE is a file or a directory. A device never ends (/dev/urandom has line breaks, so
