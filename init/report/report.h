@@ -116,14 +116,15 @@ struct report_opts {
 	const char *group_by;             /* html charts */
 };
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
-int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v */
+int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v, v not "" */
 int report_cell_selected(const struct report_opts *o, const struct rcell *c);
 /* The axes of a cell record, in CSV order; whether axis is one of them. */
 extern const char *const report_axes[];
 extern const size_t report_naxes;
 int report_axis_known(const char *axis);
 /* 0 when --where selects some cell of rs (or there is no --where), else 1 after one line on
- * stderr saying that nothing matched. */
+ * stderr saying that nothing matched, with the values the cells have of an axis whose --where
+ * value none has. */
 int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o);
 /* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. A mistake is
  * one line on stderr and -1. */
