@@ -170,6 +170,28 @@ gen-tree --size 0 $TMP/v
 EOF
 report workload-values "$n" "zero and out-of-range sizes refused as plans refuse them"
 
+# ------------------------------------------------------------------ smallfiles passes
+# DIR/pass1 .. DIR/passN are names the command makes up: a symbolic link found there (to a
+# directory outside DIR) is refused, not followed, and what it leads to is left alone.
+n=0
+for link in pass1 pass2; do
+	n=$((n + 1))
+	rm -rf "$TMP/passes" "$TMP/elsewhere"
+	mkdir "$TMP/passes" "$TMP/elsewhere"
+	echo keep >"$TMP/elsewhere/keep"
+	ln -s "$TMP/elsewhere" "$TMP/passes/$link"
+	timeout 60 "$FSM" workload smallfiles --size 64k --passes 2 "$TMP/passes" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" != 1 ] || ! grep -q "^fsmatrix: unable to .*$TMP/passes/$link.*symbolic link" "$TMP/err"; then
+		{ echo "fsmatrix workload smallfiles --passes 2 with $link a symbolic link: status $rc"
+		  sed 's/^/  /' "$TMP/err" | head -n 4; } >>"$TMP/why"
+	fi
+	if [ "$(ls -A "$TMP/elsewhere")" != keep ]; then
+		echo "fsmatrix workload smallfiles: wrote in $TMP/elsewhere through $link" >>"$TMP/why"
+	fi
+done
+report smallfiles-passes "$n" "a symbolic link at DIR/pass1 or DIR/pass2 refused, its target untouched"
+
 # ------------------------------------------------------------------ html output
 # -o never names a source (the log would be lost for a page), by name, through a symbolic
 # link or a hard link, nor a device: each is refused before anything is read or written, and
