@@ -121,6 +121,29 @@ static void test_defaults(void)
 	CHECK_INT(p.workloads[0].seed, PLAN_DEFAULT_SEED);
 }
 
+/* Every yes-or-no key takes yes and no, 1 and 0 (as fio's own direct=1), true and false:
+ * one parser for all of them. */
+static void test_booleans(void)
+{
+	static const struct { const char *text; int want; } rows[] = {
+		{ "yes", 1 }, { "no", 0 }, { "1", 1 }, { "0", 0 }, { "true", 1 }, { "false", 0 },
+	};
+	char text[512];
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *v = rows[i].text;
+		snprintf(text, sizeof text, "[global]\ndrop_caches = %s\n[array a]\nlevel = none\n"
+			 "[fs f]\ntype = ext4\n[workload w]\ntype = fio\nrw = read\nsize = 1m\n"
+			 "direct = %s\nruntime = 10s\ntime_based = %s\n[workload s]\ntype = seqwrite\n"
+			 "size = 1m\ndirect = %s\n", v, v, v, v);
+		int rc = parse(text);
+		CHECK(rc == 0, "%s: %s", v, p.errors[0]);
+		CHECK(p.drop_caches == rows[i].want, "drop_caches = %s", v);
+		CHECK(p.workloads[0].direct == rows[i].want, "fio direct = %s", v);
+		CHECK(p.workloads[0].time_based == rows[i].want, "time_based = %s", v);
+		CHECK(p.workloads[1].direct == rows[i].want, "seqwrite direct = %s", v);
+	}
+}
+
 /* Values of every kind, and the syntax around them. */
 static void test_values(void)
 {
@@ -211,8 +234,10 @@ static const struct bad {
 	  "t.ini:2: repeat: expected a whole number from 1 to 1000 (repeat = -1)", 1 },
 	{ "[global]\nresync = later\n" MIN_PLAN,
 	  "t.ini:2: resync: expected wait, assume-clean or ignore (resync = later)", 1 },
-	{ "[global]\ndrop_caches = true\n" MIN_PLAN,
-	  "t.ini:2: drop_caches: expected yes or no (drop_caches = true)", 1 },
+	{ "[global]\ndrop_caches = maybe\n" MIN_PLAN,
+	  "t.ini:2: drop_caches: expected yes, no, 1, 0, true or false (drop_caches = maybe)", 1 },
+	{ "[global]\ndrop_caches = Yes\n" MIN_PLAN,
+	  "t.ini:2: drop_caches: expected yes, no, 1, 0, true or false (drop_caches = Yes)", 1 },
 	{ "[global]\ntimeout = 30 m\n" MIN_PLAN,
 	  "t.ini:2: timeout: expected a duration such as 90s, 30m or 2h (timeout = 30 m)", 1 },
 	{ "[global]\ntimeout = 1d\n" MIN_PLAN,
@@ -589,6 +614,7 @@ int main(void)
 	test_issue_plan();
 	test_defaults();
 	test_values();
+	test_booleans();
 	test_bad();
 	test_followups();
 	test_long_values();
