@@ -136,7 +136,7 @@ $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $
 ## ---------------------------------------------------------------- our C: /init and the host CLI
 # One folder per layer, each allowed to include only the layers listed before it:
 #   init/lib/      generic helpers (argv, JSON records, the process runner, clocks, files,
-#                  sha256, stats)
+#                  sha256, stats, UTF-8)
 #   init/core/     the pure rules: command line, plans, the md level table, the workload
 #                  kinds, matrix, geometry, disks and their probes, selection, resume;
 #                  tested on the host

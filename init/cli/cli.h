@@ -4,6 +4,7 @@
  * declare both here and add a row to the table in cli/main.c. */
 #ifndef FSM_HOST_H
 #define FSM_HOST_H
+#include "engines/engine.h"   /* enum engine_role */
 
 int host_cmd_disks(int argc, char **argv);
 int host_cmd_check(int argc, char **argv);
@@ -22,6 +23,13 @@ extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
 struct plan;
 struct estimate_model;
 int shards_print(const struct plan *p, const char *path, const struct estimate_model *m, int n);
+
+/* cli/operand.c: 0 when path may serve in role (a file to write, a directory to write in, a
+ * file to read), else -1 after "fsmatrix CMD: refusing to write PATH: it is a block device;
+ * ..." on stderr. A name for a new file or directory will do where one is written. Symbolic
+ * links are judged by what they lead to; the engines check again on the descriptor they
+ * open. */
+int host_check_operand(const char *cmd, const char *path, enum engine_role role);
 
 /* cli/usage.c: whether --help or -h comes before any "--" in argv[1..]; and a usage mistake
  * as "fsmatrix CMD: MESSAGE (try 'fsmatrix CMD --help')" on stderr, returning 2. CMD may

@@ -6,12 +6,10 @@
 #include "core/plan.h"
 #include "engines/engine.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 const char host_workload_usage[] =
 	"usage: fsmatrix workload seqwrite [--size 1g] [--bs 1m] [--direct] [--data random|zero]\n"
@@ -98,47 +96,6 @@ static int parse(int argc, char **argv, struct engine_host *a)
 	return optind;
 }
 
-static const char *type_name(mode_t m)
-{
-	static const struct { mode_t type; const char *name; } types[] = {
-		{ S_IFBLK, "a block device" }, { S_IFCHR, "a character device" },
-		{ S_IFIFO, "a FIFO" }, { S_IFSOCK, "a socket" }, { S_IFDIR, "a directory" },
-		{ S_IFREG, "a regular file" }, { S_IFLNK, "a symbolic link" },
-	};
-	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-		if ((m & S_IFMT) == types[i].type)
-			return types[i].name;
-	return "not a file";
-}
-
-/* 0 when path may serve in role, else -1 after one line saying why. Symbolic links are
- * judged by what they lead to; the engines check again on the descriptor they open. */
-static int check_operand(const char *cmd, const char *path, enum engine_role role)
-{
-	static const char *const want[] = {
-		[ROLE_FILE] = "FILE must be a regular file or a name for a new one",
-		[ROLE_DIR] = "DIR must be a directory or a name for a new one",
-		[ROLE_READ] = "ARCHIVE must be a regular file",
-	};
-	static const char *const verb[] = { [ROLE_FILE] = "write", [ROLE_DIR] = "write in",
-					    [ROLE_READ] = "read" };
-	struct stat st, lst;
-	int linked = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
-	if (stat(path, &st) < 0) {
-		if (errno == ENOENT && role != ROLE_READ && !linked)
-			return 0;   /* the engine creates it, or says why it cannot */
-		fprintf(stderr, "fsmatrix %s: unable to %s %s: %s\n", cmd, verb[role], path,
-			linked && errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
-		return -1;
-	}
-	if (role == ROLE_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
-		return 0;
-	fprintf(stderr, "fsmatrix %s: refusing to %s %s: it is %s%s; %s\n", cmd,
-		verb[role], path, linked ? "a symbolic link to " : "", type_name(st.st_mode),
-		want[role]);
-	return -1;
-}
-
 int host_cmd_workload(int argc, char **argv)
 {
 	struct engine_host a = { 0 };
@@ -165,7 +122,7 @@ int host_cmd_workload(int argc, char **argv)
 	if (nargs != k->nargs)
 		return host_usage_error(cmd, "expected %s", k->operands);
 	for (int i = 0; i < nargs; i++)
-		if (check_operand(cmd, rest[i], k->role[i]) < 0)
+		if (host_check_operand(cmd, rest[i], k->role[i]) < 0)
 			return 2;
 	/* one record per line even when stdout is a pipe to the benchmark script */
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -3,6 +3,7 @@
  * Errors are collected, sorted by line, and kept to PLAN_ERRORS_MAX. Pure except plan_load. */
 #include "core/plan.h"
 #include "lib/file.h"
+#include "lib/utf8.h"
 #include "core/plan_error.h"
 #include "core/plan_keys.h"
 
@@ -325,14 +326,20 @@ static void plan_defaults(struct plan *p, const char *file)
 	p->scale = 1.0;
 }
 
-/* Binary input and endless lines are not plans: stop at the first, say where. */
+/* Binary input, text in another encoding and endless lines are not plans: stop at the
+ * first, say where. A plan's values end up in records, which are JSON and so UTF-8. */
 static int line_is_text(struct plan *p, const char *s, size_t n, int line)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, k; i < n; i += k) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x20 && c != '\t' && c != '\r') {
 			plan_add_error(p, line, "binary data (byte 0x%02x at column %zu): not a plan",
 				       c, i + 1);
+			return 0;
+		}
+		if ((k = utf8_char(s + i, n - i)) == 0) {
+			plan_add_error(p, line, "not UTF-8 text (byte 0x%02x at column %zu): save the "
+				       "plan as UTF-8", c, i + 1);
 			return 0;
 		}
 	}
@@ -406,9 +413,10 @@ int plan_load(const char *path, struct plan *p)
 	char *buf = file_read(path, PLAN_FILE_MAX + 1, &len);
 	if (!buf) {
 		int e = errno;
+		char why[64];
 		memset(p, 0, sizeof *p);
 		snprintf(p->file, sizeof p->file, "%s", path);
-		plan_add_error(p, 0, "unable to read: %s", strerror(e));
+		plan_add_error(p, 0, "unable to read: %s", file_why(path, e, why, sizeof why));
 		return -1;
 	}
 	int rc = plan_parse(path, buf, len, p);

@@ -110,7 +110,8 @@ struct plan {
 int plan_parse(const char *file, const char *buf, size_t len, struct plan *out);
 
 /* Reads path (at most PLAN_FILE_MAX bytes) and parses it. A file that cannot be read gives
- * "PATH:0: unable to read: strerror". */
+ * "PATH:0: unable to read: strerror"; one that is not a regular file (a FIFO, a device) is
+ * not read, "PATH:0: unable to read: it is a FIFO, not a regular file". */
 int plan_load(const char *path, struct plan *out);
 
 /* Multiplies workload sizes by factor (fsmatrix.scale=), keeping a seqwrite a whole number

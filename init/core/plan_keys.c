@@ -18,6 +18,10 @@ static const struct choice fs_types[] = {
 	{ "ext2", FS_EXT2 }, { "ext3", FS_EXT3 }, { "ext4", FS_EXT4 }, { "xfs", FS_XFS },
 	{ NULL, 0 },
 };
+static const struct choice bools[] = {
+	{ "yes", 1 }, { "no", 0 }, { "1", 1 }, { "0", 0 }, { "true", 1 }, { "false", 0 },
+	{ NULL, 0 },
+};
 static const struct choice datas[] = { { "random", DATA_RANDOM }, { "zero", DATA_ZERO }, { NULL, 0 } };
 static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_NONE }, { NULL, 0 } };
 
@@ -323,16 +327,19 @@ static int set_period(const struct key *k, char *base, void *f, const char *val,
 	return 0;
 }
 
+/* yes and no are the plan's words; 1 and 0 are fio's (a job's direct=1 copied into a plan),
+ * true and false many INI files'. */
 static int set_bool(const struct key *k, char *base, void *f, const char *val, char *msg,
 		    size_t mlen)
 {
 	(void)k, (void)base;
-	if (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0) {
-		snprintf(msg, mlen, "expected yes or no");
-		return -1;
-	}
-	*(int *)f = strcmp(val, "yes") == 0;
-	return 0;
+	for (const struct choice *c = bools; c->name; c++)
+		if (strcmp(c->name, val) == 0) {
+			*(int *)f = c->value;
+			return 0;
+		}
+	snprintf(msg, mlen, "expected yes, no, 1, 0, true or false");
+	return -1;
 }
 
 static int set_choice(const struct key *k, char *base, void *f, const char *val, char *msg,

@@ -32,7 +32,7 @@ static int write_file(int fd, const unsigned char *pool, uint64_t off, uint64_t 
 }
 
 int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const char *dir,
-			int no_sync, struct wl_smallfiles_res *r)
+			int flags, struct wl_smallfiles_res *r)
 {
 	char path[4096];
 	int rootfd, curfd;
@@ -42,9 +42,17 @@ int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const c
 	r->seed = t->seed;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return wl_fail(&r->err, r->errmsg, errno, "create directory %s", dir);
-	rootfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-	if (rootfd < 0)
-		return wl_fail(&r->err, r->errmsg, errno, "open directory %s", dir);
+	rootfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC |
+		      (flags & WL_PASS_DIR ? O_NOFOLLOW : 0));
+	if (rootfd < 0) {
+		struct stat st;
+		int e = errno;
+		/* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a link: say what it is */
+		if (flags & WL_PASS_DIR && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+			return wl_fail(&r->err, r->errmsg, ELOOP, "open directory %s, which is a "
+				       "symbolic link (not followed)", dir);
+		return wl_fail(&r->err, r->errmsg, e, "open directory %s", dir);
+	}
 	curfd = rootfd;
 
 	struct wl_cpu_snap cpu;
@@ -90,7 +98,7 @@ int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const c
 		r->bytes += e->size;
 	}
 	t1 = mono_s();
-	if (!no_sync && !r->err && syncfs(rootfd) < 0)
+	if (!(flags & WL_NO_SYNC) && !r->err && syncfs(rootfd) < 0)
 		wl_fail(&r->err, r->errmsg, errno, "syncfs %s", dir);
 	t2 = mono_s();
 	wl_cpu_end(&cpu, &r->cpu);
@@ -120,7 +128,7 @@ int wl_smallfiles(const char *dir, const struct wl_smallfiles_opts *o, struct wl
 		memset(r, 0, sizeof *r);
 		return wl_fail(&r->err, r->errmsg, ENOMEM, "allocate the content pool");
 	}
-	int rc = wl_smallfiles_write(&t, pool, dir, o->no_sync, r);
+	int rc = wl_smallfiles_write(&t, pool, dir, o->no_sync ? WL_NO_SYNC : 0, r);
 	free(pool);
 	tree_free(&t);
 	return rc;
@@ -200,7 +208,8 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 		if (engine_drop(env->drop, err, msg) < 0)
 			break;
 		snprintf(dir, sizeof dir, "%s/pass%d", env->dir, i + 1);
-		wl_smallfiles_write(&t, pool, dir, w->sync == SYNC_NONE, &r);
+		wl_smallfiles_write(&t, pool, dir, WL_PASS_DIR |
+				    (w->sync == SYNC_NONE ? WL_NO_SYNC : 0), &r);
 		if (c->npasses < PASS_REC_MAX)
 			c->pass[c->npasses] = r;
 		add_pass(&c->total, &r, c->npasses == 0);
@@ -288,7 +297,9 @@ static int host_passes(const struct engine_host *h, const char *dir, int timed)
 		}
 		if (timed)
 			engine_host_drop(h);
-		rc = wl_smallfiles_write(&t, pool, target, h->no_sync || !timed, &r) < 0;
+		int flags = (h->w.passes > 1 ? WL_PASS_DIR : 0) |
+			    (h->no_sync || !timed ? WL_NO_SYNC : 0);
+		rc = wl_smallfiles_write(&t, pool, target, flags, &r) < 0;
 		if (timed)
 			engine_emit("smallfiles", fields, &r);
 		if (rc)

@@ -168,12 +168,17 @@ struct wl_smallfiles_res {
 	char errmsg[WL_ERR_MAX];
 };
 
+/* wl_smallfiles_write's flags. */
+#define WL_NO_SYNC 1    /* skip the timed syncfs */
+#define WL_PASS_DIR 2   /* dir is a name the caller made up (DIR/pass2), not the user's: a
+                           symbolic link there is refused, never followed out of DIR */
+
 /* Writes the tree into dir (created if missing; entries must not exist yet) with
  * mkdirat/openat relative to directory fds, one write per file from the shared pool.
  * pool is TREE_POOL bytes from wl_tree_pool (the caller keeps it across passes).
  * One call is one pass; passes go into fresh directories chosen by the caller. */
 int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const char *dir,
-			int no_sync, struct wl_smallfiles_res *r);
+			int flags, struct wl_smallfiles_res *r);
 /* Generates the tree, the pool and writes it: wl_smallfiles_write with setup included. */
 int wl_smallfiles(const char *dir, const struct wl_smallfiles_opts *o, struct wl_smallfiles_res *r);
 /* The random pool for a seed (malloc'd TREE_POOL bytes, NULL on ENOMEM). */

@@ -2,8 +2,10 @@
 #include "lib/file.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define READ_FIRST_CHUNK 65536
@@ -24,9 +26,28 @@ static int grow(char **buf, size_t *cap, size_t used, size_t max)
 	return 0;
 }
 
+int file_open_regular(const char *path)
+{
+	/* O_NONBLOCK: a FIFO would otherwise block the open until a writer came. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	int e;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (S_ISREG(st.st_mode))
+		return fd;
+	else
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
 char *file_read(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = file_open_regular(path);
 	if (fd < 0)
 		return NULL;
 	char *buf = NULL;
@@ -55,6 +76,29 @@ char *file_read(const char *path, size_t max, size_t *len)
 	buf[n] = '\0';
 	if (len)
 		*len = n;
+	return buf;
+}
+
+const char *file_type_name(mode_t m)
+{
+	static const struct { mode_t type; const char *name; } types[] = {
+		{ S_IFBLK, "a block device" }, { S_IFCHR, "a character device" },
+		{ S_IFIFO, "a FIFO" }, { S_IFSOCK, "a socket" }, { S_IFDIR, "a directory" },
+		{ S_IFREG, "a regular file" }, { S_IFLNK, "a symbolic link" },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if ((m & S_IFMT) == types[i].type)
+			return types[i].name;
+	return "not a file";
+}
+
+const char *file_why(const char *path, int e, char *buf, size_t len)
+{
+	struct stat st;
+	if (e == EINVAL && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		snprintf(buf, len, "it is %s, not a regular file", file_type_name(st.st_mode));
+	else
+		snprintf(buf, len, "%s", strerror(e));
 	return buf;
 }
 

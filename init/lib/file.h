@@ -3,11 +3,26 @@
 #ifndef FSM_FILE_H
 #define FSM_FILE_H
 #include <stddef.h>
+#include <sys/types.h>
+
+/* Opens path for reading when it is a regular file (a symbolic link is judged by what it
+ * leads to): a FIFO would block the open and never end, nor would a device named by mistake.
+ * The descriptor, or -1 with errno set: EISDIR for a directory, EINVAL for anything else that
+ * is not a regular file (file_why says what it is). */
+int file_open_regular(const char *path);
 
 /* The file's bytes up to max (0: all of them), NUL-terminated, in a buffer the caller frees;
  * *len (when given) is how many. A caller that wants to tell a file over its limit asks for
- * one byte more than the limit. NULL with errno set when the file cannot be opened or read. */
+ * one byte more than the limit. NULL with errno set when the file cannot be opened or read,
+ * or is not a regular file (as file_open_regular). */
 char *file_read(const char *path, size_t max, size_t *len);
+
+/* What a file of mode m is, for messages: "a FIFO", "a block device", "a directory", ... */
+const char *file_type_name(mode_t m);
+
+/* Why a read of path failed with errno e, for a message: strerror(e), or when path is not a
+ * regular file, what it is instead ("it is a FIFO, not a regular file"). Returns buf. */
+const char *file_why(const char *path, int e, char *buf, size_t len);
 
 /* The first line of a small file (a sysfs or procfs value: one read, as the kernel wants),
  * without its newline and cut to len - 1 bytes. 0, or -1 with errno set and buf "". */

@@ -1,6 +1,7 @@
 /* lib/record.c: JSON writer, CRC-32 and console framing for run records. */
 #include "lib/record.h"
 #include "lib/stats.h"
+#include "lib/utf8.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,16 +95,19 @@ static void quoted(struct jw *w, const char *s, size_t n)
 		case '\n': put(w, "\\n", 2); break;
 		case '\r': put(w, "\\r", 2); break;
 		case '\t': put(w, "\\t", 2); break;
-		default:
-			/* Control bytes and DEL are escaped; bytes >= 0x80 pass through, since
-			 * tool output is UTF-8 or ASCII and JSON carries UTF-8 as is. */
-			if (c < 0x20 || c == 0x7f) {
+		default: {
+			/* Control bytes and DEL are escaped, and so is every byte outside a
+			 * well-formed UTF-8 character (see record.h); characters pass as they are. */
+			size_t k = c < 0x20 || c == 0x7f ? 0 : utf8_char(s + i, n - i);
+			if (k == 0) {
 				esc[4] = hex[c >> 4];
 				esc[5] = hex[c & 15];
 				put(w, esc, 6);
 			} else {
-				putc_(w, (char)c);
+				put(w, s + i, k);
+				i += k - 1;
 			}
+		}
 		}
 	}
 	putc_(w, '"');

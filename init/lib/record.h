@@ -13,7 +13,12 @@
 #define JW_DEPTH 16
 
 /* A JSON writer into a fixed buffer. Commas are placed for the caller; an overflow sets
- * err and every later call is a no-op, so callers check once at the end. */
+ * err and every later call is a no-op, so callers check once at the end.
+ * Strings and keys may hold any bytes, and the output is still valid JSON: a byte that is not
+ * part of a well-formed UTF-8 character (a Latin-1 file name, a plan value typed in another
+ * encoding, a tool's garbled output) is written as \u00XX, its Latin-1 code point. Not
+ * U+FFFD: the byte stays readable in the record, and two values that differ only there
+ * (cell ids made from plan names) stay different. */
 struct jw {
 	char *buf;
 	size_t len, cap;

@@ -2,6 +2,7 @@
  * .jsonl file, a serial console log, a run directory of qemu/run, a FAT results image (read
  * with mtools), or a mounted results partition (a directory holding fsmatrix/results/). */
 #include "report/report.h"
+#include "lib/file.h"
 #include "lib/lavalog.h"
 #include "lib/record.h"
 #include "core/mbr.h"
@@ -214,13 +215,28 @@ static int each_line(struct loader *l, FILE *f, void (*fn)(struct loader *, cons
 	return stopped;
 }
 
+/* A source's file, when it is a regular file: a device named by mistake would never end
+ * (/dev/urandom has line breaks, so no line runs away) and a FIFO would block the open. NULL
+ * after one line on stderr saying what it is. */
+static FILE *open_file(const char *path)
+{
+	int fd = file_open_regular(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f) {
+		int e = errno;
+		char why[64];
+		if (fd >= 0)
+			close(fd);
+		fprintf(stderr, "fsmatrix: unable to read %s: %s\n", path, file_why(path, e, why, sizeof why));
+	}
+	return f;
+}
+
 static int read_lines(struct loader *l, const char *path, int console)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "fsmatrix: unable to open %s: %s\n", path, strerror(errno));
+	FILE *f = open_file(path);
+	if (!f)
 		return -1;
-	}
 	l->from_console = console;
 	l->cur = NULL;
 	l->last_bad = 0;
@@ -431,11 +447,9 @@ static int load_source(struct loader *l, const char *source)
 	if (has_suffix(source, ".jsonl"))
 		return read_lines(l, source, 0);
 	unsigned char sec[512];
-	FILE *f = fopen(source, "rb");
-	if (!f) {
-		fprintf(stderr, "fsmatrix: unable to open %s: %s\n", source, strerror(errno));
+	FILE *f = open_file(source);
+	if (!f)
 		return -1;
-	}
 	size_t n = fread(sec, 1, sizeof sec, f);
 	fclose(f);
 	if (n == sizeof sec) {

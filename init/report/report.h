@@ -78,7 +78,7 @@ struct rrun {
 /* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB
  * of mdadm --detail and filesystem geometry): a longer one is counted as too long and
  * skipped, never held whole. A source that runs on for REPORT_RUNAWAY bytes without any line
- * break (/dev/zero, a disk named by mistake) is no log: reading it stops there. */
+ * break (a disk image named by mistake) is no log: reading it stops there. */
 #define REPORT_LINE_MAX (4 << 20)
 #define REPORT_RUNAWAY (64 << 20)
 
@@ -88,7 +88,8 @@ struct runset {
 };
 
 /* Reads one source (file, console log, run directory, FAT image, mounted results partition)
- * and appends its runs. Prints the reason and returns -1 when it cannot be read. */
+ * and appends its runs. Prints the reason and returns -1 when it cannot be read; a device or
+ * a FIFO is not read at all. */
 int report_load(const char *source, struct runset *rs);
 /* Groups records into cells and computes statistics; call once per run after loading. */
 void report_model(struct rrun *r);
@@ -117,14 +118,15 @@ struct report_opts {
 	const char *group_by;             /* html charts */
 };
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
-int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v */
+int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v, v not "" */
 int report_cell_selected(const struct report_opts *o, const struct rcell *c);
 /* The axes of a cell record, in CSV order; whether axis is one of them. */
 extern const char *const report_axes[];
 extern const size_t report_naxes;
 int report_axis_known(const char *axis);
 /* 0 when --where selects some cell of rs (or there is no --where), else 1 after one line on
- * stderr saying that nothing matched. */
+ * stderr saying that nothing matched, with the values the cells have of an axis whose --where
+ * value none has. */
 int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o);
 /* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. A mistake is
  * one line on stderr and -1. */

@@ -66,18 +66,21 @@ else
 	ok devices-1-to-32
 fi
 
+# refused CASE WANT: the check just run refused its plan (status 1) with exactly WANT on stderr.
+refused() {
+	if [ "$rc" != 1 ]; then
+		fail "$1" "status $rc, want 1"
+	elif [ "$(cat "$TMP/err")" != "$2" ]; then
+		fail "$1" "stderr differs; want: $2"
+	else
+		ok "$1"
+	fi
+}
 # errors CASE WANT PLAN-TEXT: check refuses the plan (status 1) with exactly WANT on stderr.
 errors() {
-	local name=$1 want=$2
 	printf '%b' "$3" >"$TMP/p.ini"
-	run "$name" "$TMP/p.ini"
-	if [ "$rc" != 1 ]; then
-		fail "$name" "status $rc, want 1"
-	elif [ "$(cat "$TMP/err")" != "$want" ]; then
-		fail "$name" "stderr differs; want: $want"
-	else
-		ok "$name"
-	fi
+	run "$1" "$TMP/p.ini"
+	refused "$1" "$2"
 }
 P=$TMP/p.ini
 errors empty-file "$P:1: the plan is empty: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" ''
@@ -85,7 +88,16 @@ errors only-comments "$P:2: the plan holds only comments and blank lines: it nee
 errors global-only "$P:2: no [array NAME], [fs NAME] or [workload NAME] section: a plan needs at least one of each (level = none for a raw disk)" '[global]\nrepeat = 2\n'
 errors duplicate-after-bad "$P:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = nine)
 $P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
+# Records are JSON: a value in another encoding would make them unreadable.
+errors not-utf8 "$P:4: not UTF-8 text (byte 0xff at column 16): save the plan as UTF-8" '[array a]\nlevel = none\n[fs f]\nmount = noatime\xff\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
 errors long-mount-line "$P:4: mount: options are one word, separated by commas (mount = noatime,noatime,noatime,noatime,noatime,...)" "[array a]\\nlevel = none\\n[fs f]\\nmount = $(printf 'noatime,%.0s' $(seq 50)) x\\ntype = ext4\\n[workload w]\\ntype = seqwrite\\nsize = 1m\\n"
+
+# Only a regular file is a plan: a FIFO would block check until a writer came.
+mkfifo "$TMP/fifo.ini"
+run fifo "$TMP/fifo.ini"
+refused fifo "$TMP/fifo.ini:0: unable to read: it is a FIFO, not a regular file"
+run device /dev/zero
+refused device "/dev/zero:0: unable to read: it is a character device, not a regular file"
 
 # A matrix past the cell limit is refused at once, with the factors it multiplies up from.
 {

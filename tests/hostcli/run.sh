@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/hostcli/run.sh: the host CLI's own behaviour, outside the report formats: what the
-# workload command refuses to write to, and how every subcommand treats its arguments.
+# workload and html commands refuse to write to, what report and its kin refuse to read, and
+# how every subcommand treats its arguments.
 #
 #   tests/hostcli/run.sh [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
 #
@@ -168,6 +169,85 @@ smallfiles --passes 0 $TMP/v
 gen-tree --size 0 $TMP/v
 EOF
 report workload-values "$n" "zero and out-of-range sizes refused as plans refuse them"
+
+# ------------------------------------------------------------------ smallfiles passes
+# DIR/pass1 .. DIR/passN are names the command makes up: a symbolic link found there (to a
+# directory outside DIR) is refused, not followed, and what it leads to is left alone.
+n=0
+for link in pass1 pass2; do
+	n=$((n + 1))
+	rm -rf "$TMP/passes" "$TMP/elsewhere"
+	mkdir "$TMP/passes" "$TMP/elsewhere"
+	echo keep >"$TMP/elsewhere/keep"
+	ln -s "$TMP/elsewhere" "$TMP/passes/$link"
+	timeout 60 "$FSM" workload smallfiles --size 64k --passes 2 "$TMP/passes" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" != 1 ] || ! grep -q "^fsmatrix: unable to .*$TMP/passes/$link.*symbolic link" "$TMP/err"; then
+		{ echo "fsmatrix workload smallfiles --passes 2 with $link a symbolic link: status $rc"
+		  sed 's/^/  /' "$TMP/err" | head -n 4; } >>"$TMP/why"
+	fi
+	if [ "$(ls -A "$TMP/elsewhere")" != keep ]; then
+		echo "fsmatrix workload smallfiles: wrote in $TMP/elsewhere through $link" >>"$TMP/why"
+	fi
+done
+report smallfiles-passes "$n" "a symbolic link at DIR/pass1 or DIR/pass2 refused, its target untouched"
+
+# ------------------------------------------------------------------ html output
+# -o never names a source (the log would be lost for a page), by name, through a symbolic
+# link or a hard link, nor a device: each is refused before anything is read or written, and
+# the source and the loop device keep their bytes. New and existing pages are still written.
+cp tests/fixtures/report/run-a.jsonl "$TMP/src.jsonl"
+ln -s src.jsonl "$TMP/src-link"
+ln "$TMP/src.jsonl" "$TMP/src-hard"
+src_before=$(sha256sum <"$TMP/src.jsonl")
+[ -z "$LOOP" ] || dev_before=$(sha256sum <"$LOOP")
+n=0
+for out in /dev/null $LOOP "$TMP/src-link" "$TMP/src-hard" "$TMP/src.jsonl"; do
+	n=$((n + 1))
+	refused 2 html "$TMP/src.jsonl" -o "$out"
+done
+n=$((n + 1))
+refused 2 html tests/fixtures/report/run-b.jsonl "$TMP/src.jsonl" -o "$TMP/src.jsonl"
+if [ "$(sha256sum <"$TMP/src.jsonl")" != "$src_before" ]; then
+	echo "fsmatrix html: $TMP/src.jsonl was written to" >>"$TMP/why"
+fi
+if [ -n "$LOOP" ] && [ "$(sha256sum <"$LOOP")" != "$dev_before" ]; then
+	echo "fsmatrix html: $LOOP was written to" >>"$TMP/why"
+fi
+for out in "$TMP/page.html" "$TMP/page.html"; do
+	n=$((n + 1))
+	"$FSM" html "$TMP/src.jsonl" -o "$out" >/dev/null 2>"$TMP/err" && grep -q '^<!DOCTYPE html>' "$out" ||
+		{ echo "fsmatrix html -o $out: not written"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+done
+report html-output "$n" "-o onto a source or a device${LOOP:+ ($LOOP)} refused, both unchanged"
+
+# ------------------------------------------------------------------ sources
+# A SOURCE is a file or a directory. A device never ends (/dev/urandom has line breaks, so
+# the guard against an endless line never trips) and a FIFO blocks until a writer comes:
+# every command that reads sources refuses them at once, saying what they are. A FIFO
+# inside a results directory is passed over with a line, and the rest is read.
+mkfifo "$TMP/fifo.jsonl"
+n=0
+for src in /dev/urandom /dev/zero "$TMP/fifo.jsonl"; do
+	for cmd in report "compare tests/fixtures/report/run-a.jsonl" "html -o $TMP/x.html"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		if refused 1 $cmd "$src" && ! grep -q "^fsmatrix: unable to read $src: it is a" "$TMP/err"; then
+			{ echo "fsmatrix $cmd $src: not the reason"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+		fi
+	done
+done
+mkdir "$TMP/results"
+cp tests/fixtures/report/run-a.jsonl "$TMP/results/20260101-120000-a1a1a1.jsonl"
+mkfifo "$TMP/results/20260102-120000-b2b2b2.jsonl"
+n=$((n + 1))
+timeout 60 "$FSM" report "$TMP/results" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" != 0 ] || ! grep -q '^Run 20260101-120000-a1a1a1' "$TMP/out" ||
+	! grep -q "unable to read $TMP/results/20260102-120000-b2b2b2.jsonl: it is a FIFO" "$TMP/err"; then
+	{ echo "fsmatrix report $TMP/results (a FIFO beside a run): status $rc"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+fi
+report sources "$n" "devices and FIFOs refused at once, a FIFO in a results folder passed over"
 
 # ------------------------------------------------------------------ lava
 # A job that could destroy disks it does not name is never written: bare metal needs

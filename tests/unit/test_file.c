@@ -58,6 +58,37 @@ static void test_read(void)
 	}
 }
 
+/* Only a regular file is read: a FIFO would block the open until a writer came, and a
+ * device (/dev/urandom named by mistake) would never end. What it is goes in the message. */
+static void test_not_regular(void)
+{
+	char fifo[300], link[300], why[128];
+	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+	snprintf(link, sizeof link, "%s/link", dir);
+	CHECK(mkfifo(fifo, 0644) == 0, "mkfifo %s: %s", fifo, strerror(errno));
+	const char *path = make("regular", 10, 0);
+	CHECK(symlink(path, link) == 0, "symlink %s: %s", link, strerror(errno));
+	alarm(10);   /* a blocking open fails the test instead of hanging it */
+	const struct { const char *path; int err; const char *why; } rows[] = {
+		{ fifo, EINVAL, "it is a FIFO, not a regular file" },
+		{ "/dev/null", EINVAL, "it is a character device, not a regular file" },
+		{ dir, EISDIR, "Is a directory" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		errno = 0;
+		CHECK(file_read(rows[i].path, 0, NULL) == NULL, "%s read", rows[i].path);
+		CHECK_INT(errno, rows[i].err);
+		CHECK_STR(file_why(rows[i].path, errno, why, sizeof why), rows[i].why);
+	}
+	alarm(0);
+	/* a symbolic link is judged by what it leads to */
+	size_t len = 0;
+	char *b = file_read(link, 0, &len);
+	CHECK(b && len == 10, "%s: %s", link, b ? "short" : strerror(errno));
+	free(b);
+	CHECK_STR(file_why(fifo, ENOENT, why, sizeof why), "No such file or directory");
+}
+
 static void test_first_line(void)
 {
 	const struct { const char *text; size_t len; const char *want; } rows[] = {
@@ -114,6 +145,7 @@ int main(void)
 		return 1;
 	}
 	test_read();
+	test_not_regular();
 	test_first_line();
 	test_write_all();
 	char cmd[300];

@@ -121,6 +121,29 @@ static void test_defaults(void)
 	CHECK_INT(p.workloads[0].seed, PLAN_DEFAULT_SEED);
 }
 
+/* Every yes-or-no key takes yes and no, 1 and 0 (as fio's own direct=1), true and false:
+ * one parser for all of them. */
+static void test_booleans(void)
+{
+	static const struct { const char *text; int want; } rows[] = {
+		{ "yes", 1 }, { "no", 0 }, { "1", 1 }, { "0", 0 }, { "true", 1 }, { "false", 0 },
+	};
+	char text[512];
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *v = rows[i].text;
+		snprintf(text, sizeof text, "[global]\ndrop_caches = %s\n[array a]\nlevel = none\n"
+			 "[fs f]\ntype = ext4\n[workload w]\ntype = fio\nrw = read\nsize = 1m\n"
+			 "direct = %s\nruntime = 10s\ntime_based = %s\n[workload s]\ntype = seqwrite\n"
+			 "size = 1m\ndirect = %s\n", v, v, v, v);
+		int rc = parse(text);
+		CHECK(rc == 0, "%s: %s", v, p.errors[0]);
+		CHECK(p.drop_caches == rows[i].want, "drop_caches = %s", v);
+		CHECK(p.workloads[0].direct == rows[i].want, "fio direct = %s", v);
+		CHECK(p.workloads[0].time_based == rows[i].want, "time_based = %s", v);
+		CHECK(p.workloads[1].direct == rows[i].want, "seqwrite direct = %s", v);
+	}
+}
+
 /* Values of every kind, and the syntax around them. */
 static void test_values(void)
 {
@@ -211,8 +234,10 @@ static const struct bad {
 	  "t.ini:2: repeat: expected a whole number from 1 to 1000 (repeat = -1)", 1 },
 	{ "[global]\nresync = later\n" MIN_PLAN,
 	  "t.ini:2: resync: expected wait, assume-clean or ignore (resync = later)", 1 },
-	{ "[global]\ndrop_caches = true\n" MIN_PLAN,
-	  "t.ini:2: drop_caches: expected yes or no (drop_caches = true)", 1 },
+	{ "[global]\ndrop_caches = maybe\n" MIN_PLAN,
+	  "t.ini:2: drop_caches: expected yes, no, 1, 0, true or false (drop_caches = maybe)", 1 },
+	{ "[global]\ndrop_caches = Yes\n" MIN_PLAN,
+	  "t.ini:2: drop_caches: expected yes, no, 1, 0, true or false (drop_caches = Yes)", 1 },
 	{ "[global]\ntimeout = 30 m\n" MIN_PLAN,
 	  "t.ini:2: timeout: expected a duration such as 90s, 30m or 2h (timeout = 30 m)", 1 },
 	{ "[global]\ntimeout = 1d\n" MIN_PLAN,
@@ -436,6 +461,32 @@ static void test_encodings(void)
 	CHECK_STR(p.arrays[0].name, "a");
 	/* Only at the start: elsewhere it is a stray character in a key. */
 	CHECK_INT(parse(MIN_PLAN "\xef\xbb\xbf[global]\n"), -1);
+
+	/* Text in another encoding, or UTF-8 cut or forged, stops at its first byte: its values
+	 * would end up in records, which are JSON and so UTF-8. */
+	static const struct { const char *text, *err; } bad[] = {
+		{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime\xff\n[workload w]\n"
+		  "type = seqwrite\nsize = 1m\n",
+		  "t.ini:5: not UTF-8 text (byte 0xff at column 16): save the plan as UTF-8" },
+		{ "# caf\xe9 au lait\n" MIN_PLAN,   /* Latin-1, in a comment */
+		  "t.ini:1: not UTF-8 text (byte 0xe9 at column 6): save the plan as UTF-8" },
+		{ "[global]\nname = \xc0\xaf\n" MIN_PLAN,   /* an overlong '/' */
+		  "t.ini:2: not UTF-8 text (byte 0xc0 at column 8): save the plan as UTF-8" },
+		{ "[global]\nname = \xed\xa0\x80\n" MIN_PLAN,   /* a UTF-16 surrogate */
+		  "t.ini:2: not UTF-8 text (byte 0xed at column 8): save the plan as UTF-8" },
+		{ MIN_PLAN "# \xe2\x82", "t.ini:8: not UTF-8 text (byte 0xe2 at column 3): save the "
+		  "plan as UTF-8" },   /* cut short at the end of the file */
+		{ MIN_PLAN "# \xe2\x82\n", "t.ini:8: not UTF-8 text (byte 0xe2 at column 3): save the "
+		  "plan as UTF-8" },   /* ... and at the end of a line */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CHECK(parse(bad[i].text) == -1, "case %zu: accepted", i);
+		CHECK(p.nerrors == 1, "case %zu: %d errors, want 1", i, p.nerrors);
+		CHECK(strcmp(p.errors[0], bad[i].err) == 0, "case %zu:\n  got  %s\n  want %s", i,
+		      p.errors[0], bad[i].err);
+	}
+	/* UTF-8 itself is fine, 2, 3 and 4 bytes long. */
+	CHECK_INT(parse("# caf\xc3\xa9, 20 \xe2\x82\xac, \xf0\x9f\x98\x80\n" MIN_PLAN), 0);
 }
 
 /* Input that is not a plan at all stops at the first sign of it, with a position. */
@@ -552,6 +603,10 @@ static void test_files(void)
 	CHECK_INT(plan_load("tests/fixtures/plans/no-such.ini", &p), -1);
 	CHECK_STR(p.errors[0], "tests/fixtures/plans/no-such.ini:0: unable to read: No such file "
 		  "or directory");
+	/* A device is not read: /dev/urandom would never end. */
+	CHECK_INT(plan_load("/dev/urandom", &p), -1);
+	CHECK_STR(p.errors[0], "/dev/urandom:0: unable to read: it is a character device, not a "
+		  "regular file");
 }
 
 int main(void)
@@ -559,6 +614,7 @@ int main(void)
 	test_issue_plan();
 	test_defaults();
 	test_values();
+	test_booleans();
 	test_bad();
 	test_followups();
 	test_long_values();

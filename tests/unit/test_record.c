@@ -2,6 +2,7 @@
 #include "check.h"
 #include "lib/record.h"
 #include "lib/sha256.h"
+#include <jansson.h>
 #include <stdint.h>
 
 static void test_crc(void)
@@ -139,6 +140,50 @@ static void test_sha256(void)
 	CHECK_INT(sha256_file("tests/fixtures/does-not-exist", hex), -1);
 }
 
+/* Text that is not UTF-8 (a plan value, a tool's output) still makes valid JSON: each byte
+ * outside a well-formed sequence is escaped as its Latin-1 code point, and jansson, which
+ * refuses invalid UTF-8, reads every record back. */
+static void test_utf8(void)
+{
+	static const struct { const char *in, *want; } rows[] = {
+		{ "noatime\xff", "\"noatime\\u00ff\"" },
+		/* well-formed: 2, 3 and 4 bytes, and the last code point */
+		{ "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf",
+		  "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"" },
+		{ "\x80", "\"\\u0080\"" },                              /* a lone continuation */
+		{ "a\xc3", "\"a\\u00c3\"" },                            /* cut short at the end */
+		{ "\xe2\x82x", "\"\\u00e2\\u0082x\"" },                 /* cut short inside */
+		{ "\xc0\xaf", "\"\\u00c0\\u00af\"" },                   /* overlong '/' */
+		{ "\xe0\x80\xaf", "\"\\u00e0\\u0080\\u00af\"" },        /* overlong, 3 bytes */
+		{ "\xf0\x8f\xbf\xbf", "\"\\u00f0\\u008f\\u00bf\\u00bf\"" }, /* overlong, 4 bytes */
+		{ "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"" },        /* a UTF-16 surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"" }, /* past U+10FFFF */
+		{ "\xf5\xfe", "\"\\u00f5\\u00fe\"" },
+		{ "\xc3\xa9\xa9", "\"\xc3\xa9\\u00a9\"" },              /* one continuation too many */
+	};
+	char buf[256];
+	struct jw w;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		jw_init(&w, buf, sizeof buf);
+		jw_str(&w, rows[i].in);
+		CHECK_STR(buf, rows[i].want);
+		json_t *j = json_loads(buf, JSON_DECODE_ANY, NULL);
+		CHECK(json_is_string(j), "row %zu: jansson cannot read %s", i, buf);
+		json_decref(j);
+	}
+	/* keys too, in a whole record */
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "fatal");
+	jw_kstr(&w, "k\xff", "plan.ini:4: mount: bad (mount = noatime\xff)");
+	jw_end_obj(&w);
+	CHECK_INT(jw_done(&w), 0);
+	CHECK_STR(buf, "{\"v\":1,\"type\":\"fatal\",\"k\\u00ff\":\"plan.ini:4: mount: bad "
+		  "(mount = noatime\\u00ff)\"}");
+	json_t *j = json_loads(buf, 0, NULL);
+	CHECK(json_is_object(j), "jansson cannot read %s", buf);
+	json_decref(j);
+}
+
 /* jw_raw: a value made by another writer, placed with the same commas as any value */
 static void test_raw(void)
 {
@@ -170,6 +215,7 @@ int main(void)
 {
 	test_crc();
 	test_writer();
+	test_utf8();
 	test_raw();
 	test_frame();
 	test_run_id();

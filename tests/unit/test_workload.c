@@ -1,7 +1,7 @@
 /* test_workload.c: the workload engines on small sizes in a temporary directory: seqwrite's
  * file and figures, errors by name (EFBIG past the file size limit), device nodes refused, the smallfiles generator's
- * determinism and totals, a written tree read back, tar through the runner, the /proc/stat
- * parser and the CPU percentages. */
+ * determinism and totals, a written tree read back, a pass directory's link not followed,
+ * tar through the runner, the /proc/stat parser and the CPU percentages. */
 #include "check.h"
 #include "core/plan.h"
 #include "engines/workload.h"
@@ -339,6 +339,32 @@ static void test_smallfiles_write(void)
 	tree_free(&t);
 }
 
+/* A pass directory is a name the caller made up: a symbolic link there is refused and its
+ * target left alone; a directory the user named may be a link, and is followed. */
+static void test_pass_dir(void)
+{
+	struct wl_smallfiles_res r;
+	struct tree t;
+	uint64_t files, bytes;
+	unsigned char *pool = wl_tree_pool(3);
+
+	CHECK_INT(tree_generate(&t, 64 * 1024, 0, 3), 0);
+	CHECK(mkdir(at("outside"), 0755) == 0 && symlink(at("outside"), at("pass1")) == 0,
+	      "setting up %s", at("pass1"));
+	int rc = wl_smallfiles_write(&t, pool, at("pass1"), WL_PASS_DIR | WL_NO_SYNC, &r);
+	CHECK_INT(rc, -1);
+	CHECK_INT(r.err, ELOOP);
+	CHECK(strstr(r.errmsg, "which is a symbolic link (not followed)") != NULL, "%s", r.errmsg);
+	CHECK_INT(wl_count_tree(at("outside"), &files, &bytes), 0);
+	CHECK_INT(files, 0);
+	rc = wl_smallfiles_write(&t, pool, at("pass1"), WL_NO_SYNC, &r);
+	CHECK_INT(rc, 0);
+	CHECK_INT(wl_count_tree(at("outside"), &files, &bytes), 0);
+	CHECK_INT(files, t.files);
+	tree_free(&t);
+	free(pool);
+}
+
 static void test_procstat(void)
 {
 	static const char linux61[] =
@@ -414,6 +440,7 @@ int main(void)
 	test_seqwrite_errors();
 	test_tree();
 	test_smallfiles_write();
+	test_pass_dir();
 	test_procstat();
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
 	if (system(cmd) != 0)
