@@ -94,7 +94,7 @@ static void test_cells(void)
 	const char *j = cell(engine_of(WL_SEQWRITE), &w, &env, &err, msg, head);
 	CHECK_INT(err, 0);
 	CHECK(starts(j, "{\"bytes\":2097152,\"bs\":1048576,\"direct\":false,\"data\":\"random\","
-		     "\"write_s\":"), "seqwrite fields: %s", j);
+		     "\"seed\":20240601,\"write_s\":"), "seqwrite fields: %s", j);
 	CHECK(strstr(head, " MB/s before the flush)") != NULL, "seqwrite headline: %s", head);
 
 	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
@@ -133,7 +133,7 @@ static void test_cells(void)
 	if (geteuid() == 0) {
 		CHECK_INT(err, 0);
 		CHECK(starts(j, "{\"bytes\":2097152,\"bs\":1048576,\"direct\":false,"
-			     "\"data\":\"random\",\"read_s\":"), "seqread fields: %s", j);
+			     "\"data\":\"random\",\"seed\":20240601,\"read_s\":"), "seqread fields: %s", j);
 	} else {
 		CHECK_INT(err, EACCES);
 	}

@@ -301,8 +301,8 @@ static const struct bad {
 	  "other fio keys as wanted)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\n"
 	  "rw = read\nsize = 1m\noptions = --filename=/dev/vda\n", "t.ini:9: [workload w]: "
-	  "\"--filename=/dev/vda\" is not allowed: fsmatrix runs fio in the cell's mount and "
-	  "reads its JSON output", 1 },
+	  "filename=/dev/vda names a path outside the cell's mount: fio runs confined to it, "
+	  "and relative names land in it", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fsync\n"
 	  "size = 1m\n", "t.ini:5: [workload w]: missing required key \"bs\"", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
