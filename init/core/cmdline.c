@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD };
+enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD, K_CONTROL };
 
 struct param {
 	const char *key;       /* after "fsmatrix." */
@@ -30,6 +30,13 @@ static const struct param params[] = {
 	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s) },
 	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
 	{ "shard",  K_SHARD,  offsetof(struct cmdline, shard_k) },
+	{ "governor", K_CONTROL, offsetof(struct cmdline, controls[COND_GOVERNOR]) },
+	{ "turbo", K_CONTROL, offsetof(struct cmdline, controls[COND_TURBO]) },
+	{ "cstates", K_CONTROL, offsetof(struct cmdline, controls[COND_CSTATES]) },
+	{ "thp", K_CONTROL, offsetof(struct cmdline, controls[COND_THP]) },
+	{ "swap", K_CONTROL, offsetof(struct cmdline, controls[COND_SWAP]) },
+	{ "nmi_watchdog", K_CONTROL, offsetof(struct cmdline, controls[COND_NMI_WATCHDOG]) },
+	{ "clocksource", K_CONTROL, offsetof(struct cmdline, controls[COND_CLOCKSOURCE]) },
 };
 
 #define PREFIX "fsmatrix."
@@ -76,6 +83,13 @@ static const char *set_value(const struct param *p, const char *val, int has_val
 	switch (p->kind) {
 	case K_SHARD:
 		return set_shard(val, has_val, out);
+	case K_CONTROL: {
+		static char why[200];
+		if (!has_val || cond_check(cond_find(p->key), val, why, sizeof why) < 0)
+			return has_val ? why : "expected a value";
+		snprintf(field, COND_VALUE_MAX, "%s", val);
+		return NULL;
+	}
 	case K_STRING:
 		if (!has_val || !*val)
 			return "expected a value";
@@ -219,8 +233,11 @@ int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errle
 		}
 		const struct param *p = find_param(key);
 		if (!p) {
-			snprintf(err, errlen, PREFIX "%s: unknown parameter (known: disks, wipe, plan, "
-				 "dry, shell, debug, scale, settle, watchdog, debug_hang, shard)", key);
+			char known[400] = "";
+			for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+				snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+					 i ? ", " : "", params[i].key);
+			snprintf(err, errlen, PREFIX "%s: unknown parameter (known: %s)", key, known);
 			return one_line(err, errlen);
 		}
 		const char *why = too_long ? "value too long" : set_value(p, val, eq != NULL, out);

@@ -3,6 +3,7 @@
 #ifndef FSM_CMDLINE_H
 #define FSM_CMDLINE_H
 #include <stddef.h>
+#include "core/conditions.h"
 
 #define CMDLINE_VALUE_MAX 512
 #define CMDLINE_SHELL_NOW 2
@@ -27,6 +28,9 @@ struct cmdline {
 	                                  watchdog test; 0 = never */
 	int shard_k, shard_n;          /* fsmatrix.shard=K/N: run only shard K (1..N) of the
 	                                  plan's cells (core/shard.h); 0/0 = every cell */
+	char controls[COND_COUNT][COND_VALUE_MAX]; /* fsmatrix.governor=, turbo=, cstates=, thp=,
+	                                  swap=, nmi_watchdog=, clocksource=: the machine's
+	                                  controls (core/conditions.h); "" = not given */
 	char raw[4096];                /* the whole command line, for the run header */
 };
 

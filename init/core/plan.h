@@ -4,6 +4,7 @@
  * Every error is one line, "FILE:LINE: message". Fixed-size storage, no allocation. */
 #ifndef FSM_PLAN_H
 #define FSM_PLAN_H
+#include "core/conditions.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "core/level.h"
@@ -95,6 +96,8 @@ struct plan {
 	int retries;                 /* default 1 */
 	unsigned monitor_ms;         /* period of each cell's time series, default
 				        PLAN_MONITOR_MS; 0 = off */
+	char controls[COND_COUNT][COND_VALUE_MAX]; /* governor, turbo, cstates, thp as the
+				        plan asks (core/conditions.h); "" = not given */
 	double scale;                /* applied by plan_scale, 1.0 until then */
 	int narrays, nfs, nworkloads;
 	struct plan_array arrays[PLAN_SECTIONS_MAX];

@@ -38,6 +38,10 @@ const struct key global_keys[] = {
 	{ "timeout", K_DUR, G(timeout_s), 0, 0, NULL, NULL, 0 },
 	{ "retries", K_INT, G(retries), 0, 100, NULL, NULL, 0 },
 	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
+	{ "governor", K_CONTROL, G(controls[COND_GOVERNOR]), 0, 0, NULL, NULL, 0 },
+	{ "turbo", K_CONTROL, G(controls[COND_TURBO]), 0, 0, NULL, NULL, 0 },
+	{ "cstates", K_CONTROL, G(controls[COND_CSTATES]), 0, 0, NULL, NULL, 0 },
+	{ "thp", K_CONTROL, G(controls[COND_THP]), 0, 0, NULL, NULL, 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 const struct key array_keys[] = {
@@ -371,12 +375,22 @@ static int set_wl_type(const struct key *k, char *base, void *f, const char *val
 	return -1;
 }
 
+static int set_control(const struct key *k, char *base, void *f, const char *val, char *msg,
+		       size_t mlen)
+{
+	(void)base;
+	if (cond_check(cond_find(k->name), val, msg, mlen) < 0)
+		return -1;
+	snprintf(f, COND_VALUE_MAX, "%s", val);
+	return 0;
+}
+
 static const setter setters[] = {
 	[K_NAME] = set_name,     [K_STR] = set_str,       [K_WORDS] = set_words,
 	[K_MOUNT] = set_nothing, [K_INT] = set_int,       [K_U64] = set_int,
 	[K_SIZE] = set_size,     [K_CHUNKS] = set_chunks, [K_LEVEL] = set_level,
 	[K_DUR] = set_dur,       [K_BOOL] = set_bool,     [K_CHOICE] = set_choice,
-	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period,
+	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period, [K_CONTROL] = set_control,
 };
 
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)

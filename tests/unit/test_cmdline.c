@@ -38,9 +38,18 @@ static const struct bad {
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard)" },
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
+	  "thp, swap, nmi_watchdog, clocksource)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard)" },
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
+	  "thp, swap, nmi_watchdog, clocksource)" },
+	/* the machine's controls (core/conditions.c) */
+	{ "fsmatrix.turbo=maybe", "fsmatrix.turbo=maybe: expected on or off, or keep" },
+	{ "fsmatrix.cstates=-1", "fsmatrix.cstates=-1: expected the wakeup latency allowed, in "
+	  "microseconds (0: the shallowest idle state only), or keep" },
+	{ "fsmatrix.thp=sometimes", "fsmatrix.thp=sometimes: expected always, madvise or never, or keep" },
+	{ "fsmatrix.swap=on", "fsmatrix.swap=on: expected none, or keep" },
+	{ "fsmatrix.governor", "fsmatrix.governor: expected a value" },
 	{ "fsmatrix.disks=", "fsmatrix.disks=: expected a value" },
 	{ "fsmatrix.disks", "fsmatrix.disks: expected a value" },
 	{ "fsmatrix.scale=0", "fsmatrix.scale=0: expected a number greater than 0 and at most 1000" },
@@ -55,7 +64,8 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "dry, shell, debug, scale, settle, watchdog, debug_hang, shard)" },
+	  "dry, shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, "
+	  "cstates, thp, swap, nmi_watchdog, clocksource)" },
 	{ "fsmatrix.watchdog=-1", "fsmatrix.watchdog=-1: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=on", "fsmatrix.watchdog=on: expected auto, or seconds 0 to 65535" },
@@ -76,6 +86,28 @@ static const struct bad {
 };
 
 /* The watchdog, debug_hang and shard values, which the table above does not carry. */
+/* The controls as asked: the command line's value wins over the plan's, else the default. */
+static void test_controls(void)
+{
+	struct cmdline c;
+	char err[256];
+	CHECK_INT(cmdline_parse("fsmatrix.governor=powersave fsmatrix.thp=never fsmatrix.cstates=keep",
+				&c, err, sizeof err), 0);
+	CHECK_STR(c.controls[COND_GOVERNOR], "powersave");
+	CHECK_STR(c.controls[COND_THP], "never");
+	CHECK_STR(c.controls[COND_TURBO], "");
+	CHECK_STR(cond_asked(COND_GOVERNOR, c.controls[COND_GOVERNOR], "schedutil"), "powersave");
+	CHECK_STR(cond_asked(COND_TURBO, c.controls[COND_TURBO], "off"), "off");
+	CHECK_STR(cond_asked(COND_TURBO, "", ""), "keep");
+	CHECK_STR(cond_asked(COND_CSTATES, c.controls[COND_CSTATES], ""), "keep");
+	CHECK_STR(cond_asked(COND_CSTATES, "", ""), "0");
+	CHECK_STR(cond_asked(COND_GOVERNOR, "", ""), "performance");
+	CHECK_STR(cond_asked(COND_SWAP, "", ""), "none");
+	CHECK_INT(cond_find("nmi_watchdog"), COND_NMI_WATCHDOG);
+	CHECK_INT(cond_find("turbos"), -1);
+	CHECK_STR(cond_status_name(COND_UNAVAILABLE), "unavailable");
+}
+
 static void test_watchdog(void)
 {
 	static const struct { const char *in; int watchdog_s, debug_hang, shard_k, shard_n; } rows[] = {
@@ -104,6 +136,7 @@ static void test_watchdog(void)
 
 int main(void)
 {
+	test_controls();
 	test_watchdog();
 	struct cmdline c;
 	char err[256];

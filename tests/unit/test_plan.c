@@ -218,7 +218,12 @@ static const struct bad {
 	{ MIN_PLAN "[fs f]\n", "t.ini:8: duplicate section [fs f] (first at line 3)", 1 },
 	/* Keys. */
 	{ "[global]\nrepaet = 2\n" MIN_PLAN, "t.ini:2: unknown key \"repaet\" in [global] (known: "
-	  "name, repeat, resync, drop_caches, timeout, retries, monitor)", 1 },
+	  "name, repeat, resync, drop_caches, timeout, retries, monitor, governor, turbo, cstates, thp)", 1 },
+	{ "[global]\nturbo = maybe\n" MIN_PLAN, "t.ini:2: turbo: expected on or off, or keep "
+	  "(turbo = maybe)", 1 },
+	{ "[global]\ngovernor = Perf!\n" MIN_PLAN, "t.ini:2: governor: expected a cpufreq governor "
+	  "(performance, powersave, schedutil, ondemand, conservative, userspace), or keep "
+	  "(governor = Perf!)", 1 },
 	{ "[array a]\nlevel = none\nsize = 1g\n" MIN_TAIL, "t.ini:3: unknown key \"size\" in "
 	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options)", 1 },
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
@@ -388,7 +393,7 @@ static void test_bad(void)
 	}
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
-		  "resync, drop_caches, timeout, retries, monitor)");
+		  "resync, drop_caches, timeout, retries, monitor, governor, turbo, cstates, thp)");
 }
 
 /* What a user sees after the first error of a line is fixed by adding another. */

@@ -1,0 +1,107 @@
+/* core/conditions.c: the machine's controls as a table (conditions.h). */
+#include "core/conditions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The defaults are what a storage engineer sets before measuring (as LKP-tests and pyperf's
+ * `system tune` do): the performance governor and C-states held at 0 µs of exit latency, so
+ * that neither a frequency ramp nor a deep idle state sits between an I/O's completion and
+ * the CPU that handles it. Turbo, THP, the NMI watchdog and the clocksource are recorded as
+ * found unless asked: changing them changes what is measured, and there is no one right
+ * value. The image never enables swap; `none` is verified. */
+const struct cond_row cond_rows[COND_COUNT] = {
+	[COND_GOVERNOR] = { "governor", "performance",
+			    "a cpufreq governor (performance, powersave, schedutil, ondemand, "
+			    "conservative, userspace)", 1 },
+	[COND_TURBO] = { "turbo", "keep", "on or off", 1 },
+	[COND_CSTATES] = { "cstates", "0", "the wakeup latency allowed, in microseconds (0: "
+			   "the shallowest idle state only)", 1 },
+	[COND_THP] = { "thp", "keep", "always, madvise or never", 1 },
+	[COND_SWAP] = { "swap", "none", "none", 0 },
+	[COND_NMI_WATCHDOG] = { "nmi_watchdog", "keep", "0 or 1", 0 },
+	[COND_CLOCKSOURCE] = { "clocksource", "keep", "a clocksource name (tsc, hpet, acpi_pm, "
+			       "kvm-clock, ...)", 0 },
+};
+
+static const char *const status_names[] = { "applied", "kept", "refused", "unavailable" };
+
+int cond_find(const char *name)
+{
+	for (int i = 0; i < COND_COUNT; i++)
+		if (strcmp(cond_rows[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int is_word(const char *v)
+{
+	if (!*v || strlen(v) >= 24)
+		return 0;
+	for (const char *c = v; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
+			return 0;
+	return 1;
+}
+
+static int one_of(const char *v, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (strcmp(v, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int cond_check(int id, const char *v, char *why, size_t len)
+{
+	static const char *const onoff[] = { "on", "off", NULL };
+	static const char *const thp[] = { "always", "madvise", "never", NULL };
+	static const char *const none[] = { "none", NULL };
+	static const char *const bit[] = { "0", "1", NULL };
+	char *end;
+	int ok = strcmp(v, "keep") == 0;
+	switch (id) {
+	case COND_GOVERNOR:
+	case COND_CLOCKSOURCE:
+		ok = ok || is_word(v);
+		break;
+	case COND_TURBO:
+		ok = ok || one_of(v, onoff);
+		break;
+	case COND_CSTATES: {
+		long us = strtol(v, &end, 10);
+		ok = ok || (*v >= '0' && *v <= '9' && !*end && us >= 0 && us <= 2000000000L);
+		break;
+	}
+	case COND_THP:
+		ok = ok || one_of(v, thp);
+		break;
+	case COND_SWAP:
+		ok = ok || one_of(v, none);
+		break;
+	case COND_NMI_WATCHDOG:
+		ok = ok || one_of(v, bit);
+		break;
+	default:
+		ok = 0;
+	}
+	if (!ok)
+		snprintf(why, len, "expected %s, or keep", id >= 0 && id < COND_COUNT ?
+			 cond_rows[id].values : "a known control");
+	return ok ? 0 : -1;
+}
+
+const char *cond_asked(int id, const char *from_cmdline, const char *from_plan)
+{
+	if (from_cmdline && *from_cmdline)
+		return from_cmdline;
+	if (from_plan && *from_plan)
+		return from_plan;
+	return cond_rows[id].dflt;
+}
+
+const char *cond_status_name(enum cond_status s)
+{
+	return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : "?";
+}
