@@ -105,3 +105,23 @@ const char *cond_status_name(enum cond_status s)
 {
 	return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : "?";
 }
+
+void cond_cmdline(const char *raw, char *out, size_t len)
+{
+	static const char *const dropped[] = { "BOOT_IMAGE=", "initrd=", "fsmatrix.disks=",
+					       "fsmatrix.wipe=", "fsmatrix.shard=", NULL };
+	size_t used = 0;
+	out[0] = '\0';
+	for (const char *s = raw; *s;) {
+		s += strspn(s, " \t\n");
+		size_t n = strcspn(s, " \t\n");
+		int keep = n > 0;
+		for (int i = 0; keep && dropped[i]; i++)
+			keep = strncmp(s, dropped[i], strlen(dropped[i])) != 0;
+		if (keep && used + n + 1 < len) {
+			used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? " " : "",
+						 (int)n, s);
+		}
+		s += n;
+	}
+}

@@ -161,6 +161,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kint(w, "index", x->c->index + 1);
 	jw_kint(w, "total", matrix_count(x->p));
 	jw_kint(w, "attempt", x->attempt);
+	jw_kstr(w, "fingerprint", conditions_fingerprint());
 	axes_json(w, x);
 	jw_kstr(w, "status", cell_status_names[x->status]);
 	figure_json(w, x);

@@ -1,6 +1,7 @@
 /* pid1/header.c: the run header (what ran, on what, with which tools and image) and the
  * trailer with counts. Field names follow docs/records.md. */
 #include "pid1/pid1.h"
+#include "core/conditions.h"
 #include "lib/sha256.h"
 #include <errno.h>
 #include <stdio.h>
@@ -46,13 +47,13 @@ static long long mem_bytes(void)
 
 /* Each tool's version as it printed it when the image was built (recipes/tool-versions:
  * the same binaries, asked once instead of at every boot), then /init's own. */
-static void tools_json(struct jw *w)
+static void tools_json(struct jw *w, int tell)
 {
 	FILE *f = fopen(TOOLS_PATH, "re");
 	char line[300];
 	jw_key(w, "tools");
 	jw_obj(w);
-	if (!f)
+	if (!f && tell)
 		say("fsmatrix: unable to read the tools' versions from %s: %s", TOOLS_PATH, strerror(errno));
 	while (f && fgets(line, sizeof line, f)) {
 		char *tab = strchr(line, '\t');
@@ -60,13 +61,15 @@ static void tools_json(struct jw *w)
 			continue;
 		*tab = '\0';
 		tab[1 + strcspn(tab + 1, "\n")] = '\0';
-		say("fsmatrix: %s: %s", line, tab + 1);
+		if (tell)
+			say("fsmatrix: %s: %s", line, tab + 1);
 		jw_kstr(w, line, tab + 1);
 	}
 	if (f)
 		fclose(f);
 	jw_kstr(w, "init", FSM_VERSION);
-	say("fsmatrix: init: %s", FSM_VERSION);
+	if (tell)
+		say("fsmatrix: init: %s", FSM_VERSION);
 	jw_end_obj(w);
 }
 
@@ -103,6 +106,92 @@ static void disks_json(struct jw *w)
 		jw_end_obj(w);
 	}
 	jw_end_arr(w);
+}
+
+/* A taken disk's firmware revision, as the kernel read it at probe: SCSI and ATA disks
+ * (device/rev), NVMe controllers (device/firmware_rev); "" for virtio. */
+static void firmware_of(const char *name, char *v, size_t len)
+{
+	static const char *const attrs[] = { "device/rev", "device/firmware_rev", NULL };
+	char path[160];
+	v[0] = '\0';
+	for (int i = 0; attrs[i] && !v[0]; i++) {
+		snprintf(path, sizeof path, "/sys/block/%s/%s", name, attrs[i]);
+		if (file_first_line(path, v, len) < 0)
+			v[0] = '\0';
+	}
+}
+
+/* What decides a figure and does not change during the boot (docs/records.md, conditions):
+ * written as the header's conditions.inputs, and hashed into the fingerprint every cell
+ * record carries. */
+static void inputs_json(struct jw *w, const struct utsname *u, const char *model, int ncpu,
+			long long mem, const char *sha)
+{
+	static char cl[4096];
+	cond_cmdline(boot.cmd.raw, cl, sizeof cl);
+	jw_obj(w);
+	jw_key(w, "kernel");
+	jw_obj(w);
+	jw_kstr(w, "release", u->release);
+	jw_kstr(w, "cmdline", cl);
+	jw_end_obj(w);
+	tools_json(w, 0);
+	jw_kstr(w, "manifest_sha256", sha);
+	jw_key(w, "cpu");
+	jw_obj(w);
+	jw_kstr(w, "model", model);
+	jw_kint(w, "count", ncpu);
+	jw_end_obj(w);
+	jw_kint(w, "mem_bytes", mem);
+	conditions_effective_json(w);
+	jw_key(w, "disks");
+	jw_arr(w);
+	for (int i = 0; i < boot.ndisks; i++) {
+		const struct disk *d = &boot.disks[i];
+		char fw[64], wc[32], path[160];
+		if (boot.sel[i].verdict != VERDICT_TAKEN)
+			continue;
+		firmware_of(d->name, fw, sizeof fw);
+		snprintf(path, sizeof path, "/sys/block/%s/queue/write_cache", d->name);
+		if (file_first_line(path, wc, sizeof wc) < 0)
+			wc[0] = '\0';
+		jw_obj(w);
+		jw_kstr(w, "serial", d->serial);
+		jw_kstr(w, "model", d->model);
+		jw_kstr(w, "firmware", fw);
+		jw_kstr(w, "write_cache", wc);
+		jw_end_obj(w);
+	}
+	jw_end_arr(w);
+	jw_end_obj(w);
+}
+
+/* "conditions": the controls, the fingerprint, and the inputs it is the sha256 of. */
+static void conditions_json(struct jw *w, const struct utsname *u, const char *model, int ncpu,
+			    long long mem, const char *sha)
+{
+	static char buf[16 * 1024];
+	struct jw in;
+	char hex[65];
+	jw_init(&in, buf, sizeof buf);
+	inputs_json(&in, u, model, ncpu, mem, sha);
+	int ok = jw_done(&in) == 0;
+	if (ok) {
+		sha256_hex(buf, strlen(buf), hex);
+		conditions_set_fingerprint(hex);
+		say("fsmatrix: conditions fingerprint %s", hex);
+	}
+	jw_key(w, "conditions");
+	jw_obj(w);
+	conditions_controls_json(w);
+	jw_kstr(w, "fingerprint", ok ? hex : NULL);
+	jw_key(w, "inputs");
+	if (ok)
+		jw_raw(w, buf, strlen(buf));
+	else
+		jw_null(w);
+	jw_end_obj(w);
 }
 
 void header_emit(void)
@@ -146,10 +235,11 @@ void header_emit(void)
 	else
 		jw_int(&w, mem);
 	disks_json(&w);
-	tools_json(&w);
+	tools_json(&w, 1);
 	int have_sha = sha256_file(MANIFEST_PATH, sha) == 0;
 	say("fsmatrix: manifest sha256: %s", have_sha ? sha : "(no " MANIFEST_PATH ")");
 	jw_kstr(&w, "manifest_sha256", have_sha ? sha : NULL);
+	conditions_json(&w, &u, model, ncpu, mem, have_sha ? sha : NULL);
 	plan_header_json(&w);
 	plan_shard_json(&w);
 	jw_kbool(&w, "dry", boot.cmd.dry);

@@ -156,6 +156,8 @@ int main(void)
 	if (boot.cmd.shell != CMDLINE_SHELL_NOW)
 		watchdog_start(plan);
 	step_done("watchdog");
+	conditions_apply(plan);
+	step_done("conditions");
 	header_emit();
 	resume_event();
 	modules_event();

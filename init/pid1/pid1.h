@@ -70,6 +70,15 @@ _Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do wh
 void reap_orphans(void);          /* between steps only: never while run_argv() waits */
 void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 
+/* pid1/conditions.c: the machine's controls (core/conditions.h): applied (unless kept,
+ * or on a dry run) and read back before the header; their JSON for it; the fingerprint the
+ * header computes, for every cell record. */
+void conditions_apply(const struct plan *p);
+void conditions_controls_json(struct jw *w);    /* "controls": {NAME: {asked, found, ...}} */
+void conditions_effective_json(struct jw *w);   /* "controls": {NAME: effective} */
+void conditions_set_fingerprint(const char *hex);
+const char *conditions_fingerprint(void);       /* NULL before the header */
+
 /* pid1/bootmenu.c: while the run is unfinished, the stick's boot menu boots it again
  * (core/bootmenu.h): mark before the first cell, unmark after the trailer. */
 void bootmenu_mark(void);
