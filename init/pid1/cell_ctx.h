@@ -24,6 +24,7 @@ struct step {
 };
 
 struct cell_ctx {
+	const struct run_env *env;          /* what the cell may use of the boot */
 	const struct plan *p;
 	const struct cell *c;
 	int attempt;                        /* 1, or more after reboots interrupted it */

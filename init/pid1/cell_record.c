@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *const cell_status_names[5] = { "ok", "error", "skipped", "timeout", "interrupted" };
+
 /* The inner value of a one-key object made by pid1/cell.c's capture of a probe. */
 static const char *inner(const char *json, size_t *n)
 {
@@ -154,7 +156,7 @@ static void figure_json(struct jw *w, const struct cell_ctx *x)
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
 	record_begin(w, "cell");
-	jw_kstr(w, "run", boot.run_id);
+	jw_kstr(w, "run", x->env->run_id);
 	jw_kstr(w, "cell", x->c->id);
 	jw_kint(w, "rep", x->c->rep);
 	jw_kint(w, "reps", x->p->repeat);
@@ -192,12 +194,12 @@ void cell_emit_record(struct cell_ctx *x, int trimmed)
 	record_json(&w, x);
 	if (jw_done(&w) < 0 && !trimmed) {
 		/* Too big (a tool that printed pages): keep the verdict, drop the texts. */
-		say("fsmatrix: cell record too large: md_detail and fs_geometry dropped");
+		x->env->ops->say("fsmatrix: cell record too large: md_detail and fs_geometry dropped");
 		x->md_detail[0] = x->fs_geom[0] = '\0';
 		for (int i = 0; i < x->nsteps; i++)
 			x->steps[i].err[x->steps[i].err[0] ? 200 : 0] = '\0';
 		cell_emit_record(x, 1);
 		return;
 	}
-	emit(&w);
+	x->env->ops->emit(&w);
 }

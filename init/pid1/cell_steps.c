@@ -31,7 +31,7 @@ static struct step *step_new(struct cell_ctx *x, const char *const *argv)
 	struct step *s = x->nsteps < STEP_MAX ? &x->steps[x->nsteps++] : &x->spare;
 	size_t used = 0;
 	/* Each step is a sign of life: the watchdog's timeout covers the longest one. */
-	watchdog_pet();
+	x->env->ops->pet();
 	memset(s, 0, sizeof *s);
 	for (int i = 0; argv[i]; i++) {
 		size_t l = strlen(argv[i]) + 1;
@@ -81,7 +81,7 @@ int step_run(struct cell_ctx *x, const char *const *argv, int teardown, struct r
 			cell_fail(x, CELL_ERROR, "%s", s->err);
 		return -1;
 	}
-	reap_orphans();
+	x->env->ops->reap();
 	s->status = r.status;
 	s->ms = r.ms;
 	s->timed_out = r.timed_out;

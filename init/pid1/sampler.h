@@ -5,6 +5,8 @@
 #define FSM_PID1_SAMPLER_H
 #include "core/series.h"
 
+struct run_env;
+
 enum { SF_MEMINFO, SF_VMSTAT, SF_STAT, SF_SYNC_DONE, SF_SYNC_SPEED, SF_FIXED };
 
 struct sampler {
@@ -30,8 +32,8 @@ int sampler_wait_ms(const struct sampler *s, int want_ms);
 void sampler_tick(struct sampler *s);
 /* The last sample, then closes the files. */
 void sampler_stop(struct sampler *s);
-/* The series record of a cell, when the sampler ran. */
-void sampler_emit(const struct sampler *s, const char *cell, int rep, int index, int attempt,
-		  const char *target, char *const *members, int n);
+/* The series record of a cell, when the sampler ran, emitted through env. */
+void sampler_emit(const struct sampler *s, const struct run_env *env, const char *cell, int rep,
+		  int index, int attempt, const char *target, char *const *members, int n);
 
 #endif
