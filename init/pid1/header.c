@@ -1,7 +1,7 @@
 /* pid1/header.c: the run header (what ran, on what, with which tools and image) and the
  * trailer with counts. Field names follow docs/records.md. */
 #include "pid1/pid1.h"
-#include "pid1/cell.h"
+#include "cell/cell.h"
 #include "lib/sha256.h"
 #include <errno.h>
 #include <stdio.h>

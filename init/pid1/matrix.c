@@ -1,10 +1,10 @@
-/* pid1/matrix.c: the plan's cells in order, one record each (pid1/cell.c), a progress line
+/* pid1/matrix.c: the plan's cells in order, one record each (cell/cell.c), a progress line
  * after each, and with repeat > 1 a summary record for a cell after its last repetition.
  * Repetition is the outermost loop (matrix.h), so the figures of every repetition are kept
  * until the last one comes round. On a resumed boot (pid1/resume.c) cells recorded before are
  * not run again, and a summary covers the repetitions measured in this boot ("n"). */
 #include "pid1/pid1.h"
-#include "pid1/cell.h"
+#include "cell/cell.h"
 #include "core/resume.h"
 #include "lib/stats.h"
 #include <stdio.h>

@@ -32,7 +32,7 @@ struct boot {
 	/* the plan (pid1/plan.c), for the header */
 	char plan_name[64], plan_source[16], plan_path[300], plan_sha256[65];
 	/* the matrix (pid1/matrix.c), for the trailer: cells planned, and cell records by
-	 * status in the order of pid1/cell.h's cell_status_names[] */
+	 * status in the order of cell/cell.h's cell_status_names[] */
 	int cells;
 	int counts[5];
 	int resumed;                      /* boots of this run before this one (pid1/resume.c) */

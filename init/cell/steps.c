@@ -1,7 +1,7 @@
-/* pid1/cell_steps.c: every command and system call of a cell is a step in its record; a
+/* cell/steps.c: every command and system call of a cell is a step in its record; a
  * step that fails ends the cell as an error carrying the tool's own message, never the run.
  * The cell's first failure is its reason, and its deadline bounds every step but teardown. */
-#include "pid1/cell_ctx.h"
+#include "cell/ctx.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
-/* pid1/workload.c: a cell's workload, run in a child process so that the cell's deadline can
+/* cell/workload.c: a cell's workload, run in a child process so that the cell's deadline can
  * end it (a workload blocked in write(2) cannot be interrupted from inside). The child runs
  * the shared engines through their table (engines/engine.h), which time themselves and
  * account their own CPU, and sends its figures back through a pipe; PID 1 kills the child's
  * process group when the deadline passes. While it waits it samples the cell's time series
- * (pid1/sampler.c): from the fork to the figures, so the timed sync too. */
-#include "pid1/cell.h"
+ * (cell/sampler.c): from the fork to the figures, so the timed sync too. */
+#include "cell/cell.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

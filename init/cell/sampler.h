@@ -1,8 +1,8 @@
-/* pid1/sampler.h: the time series of a cell (core/series.h), sampled by PID 1 at a fixed
+/* cell/sampler.h: the time series of a cell (core/series.h), sampled by PID 1 at a fixed
  * period while the workload's child runs and syncs: PID 1 only waits then, and its poll
- * timeout becomes the time to the next sample (pid1/workload.c). */
-#ifndef FSM_PID1_SAMPLER_H
-#define FSM_PID1_SAMPLER_H
+ * timeout becomes the time to the next sample (cell/workload.c). */
+#ifndef FSM_CELL_SAMPLER_H
+#define FSM_CELL_SAMPLER_H
 #include "core/series.h"
 
 struct run_env;

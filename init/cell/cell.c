@@ -1,9 +1,9 @@
-/* pid1/cell.c: one cell, its lifecycle: wipe the members, create the array and wait out its
+/* cell/cell.c: one cell, its lifecycle: wipe the members, create the array and wait out its
  * resync, mkfs and tune, read the geometry, mount(2), run the workload, and always tear
  * down, in that order; then the record. The state of the cell is one struct cell_ctx
- * (pid1/cell_ctx.h) that every step is handed; the steps live in pid1/cell_steps.c,
- * pid1/cell_md.c and pid1/cell_fs.c, the record in pid1/cell_record.c. */
-#include "pid1/cell_ctx.h"
+ * (cell/ctx.h) that every step is handed; the steps live in cell/steps.c,
+ * cell/md.c and cell/fs.c, the record in cell/record.c. */
+#include "cell/ctx.h"
 #include "core/level.h"
 #include "core/skip.h"
 #include <errno.h>
@@ -50,7 +50,7 @@ static int lost_disk(struct cell_ctx *x)
 
 /* ------------------------------------------------------------------ state around it */
 
-/* One probe's JSON as a one-key object in buf ("" when it did not fit); pid1/cell_record.c
+/* One probe's JSON as a one-key object in buf ("" when it did not fit); cell/record.c
  * takes its value out. */
 static void capture_json(const struct cell_ctx *x, char *buf, size_t len,
 			 void (*fn)(struct jw *, const struct cell_ctx *))

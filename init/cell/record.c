@@ -1,7 +1,7 @@
-/* pid1/cell_record.c: the cell record, one per (cell, rep): its axes, verdict, what the
+/* cell/record.c: the cell record, one per (cell, rep): its axes, verdict, what the
  * kernel applied, the workload's result, the state around it and every step. Readers
  * (report/, compare) depend on its fields; their order is part of the format. */
-#include "pid1/cell_ctx.h"
+#include "cell/ctx.h"
 #include "core/level.h"
 #include "core/workload_kinds.h"
 #include <math.h>
@@ -10,7 +10,7 @@
 
 const char *const cell_status_names[5] = { "ok", "error", "skipped", "timeout", "interrupted" };
 
-/* The inner value of a one-key object made by pid1/cell.c's capture of a probe. */
+/* The inner value of a one-key object made by cell/cell.c's capture of a probe. */
 static const char *inner(const char *json, size_t *n)
 {
 	const char *colon = strchr(json, ':');

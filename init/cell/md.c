@@ -1,8 +1,8 @@
-/* pid1/cell_md.c: a cell's members and its md array: the wipe, the superblocks, mdadm
+/* cell/md.c: a cell's members and its md array: the wipe, the superblocks, mdadm
  * --create and the resync wait, --detail, --stop. Only taken disks are ever written: the
- * members come from the run environment's taken disks alone (pid1/cell_env.h), and the wipe
+ * members come from the run environment's taken disks alone (cell/env.h), and the wipe
  * checks that again before it opens anything. */
-#include "pid1/cell_ctx.h"
+#include "cell/ctx.h"
 #include "core/cellcmd.h"
 #include "core/geometry.h"
 #include "core/level.h"

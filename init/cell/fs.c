@@ -1,6 +1,6 @@
-/* pid1/cell_fs.c: a cell's filesystem: mkfs and tune, the geometry as the tools read it,
+/* cell/fs.c: a cell's filesystem: mkfs and tune, the geometry as the tools read it,
  * mount(2) with the check of what the kernel applied, and umount(2). */
-#include "pid1/cell_ctx.h"
+#include "cell/ctx.h"
 #include "core/cellcmd.h"
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* pid1/cell_env.h: what a cell may use of the boot that runs it, built by PID 1
+/* cell/env.h: what a cell may use of the boot that runs it, built by PID 1
  * (pid1/matrix.c) and handed down read-only: the run's id, the disks a cell may write, what
  * the command line asks of cells, and the services of PID 1 a cell calls, as a table of
  * operations (as main hands pid1/fatal.c its stop hooks). A cell reads nothing else of PID 1. */

@@ -1,9 +1,9 @@
-/* pid1/sampler.c: reads the counters of a cell's time series (pid1/sampler.h) with pread on
+/* cell/sampler.c: reads the counters of a cell's time series (cell/sampler.h) with pread on
  * files opened once per cell, hands the text to the pure parsers (core/sample.c) and the
  * rows to the series (core/series.c), and accounts its own CPU time, so that each record
  * says what watching cost. */
-#include "pid1/sampler.h"
-#include "pid1/cell_env.h"
+#include "cell/sampler.h"
+#include "cell/env.h"
 #include "lib/clock.h"
 #include <fcntl.h>
 #include <stdio.h>

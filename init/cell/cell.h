@@ -1,8 +1,9 @@
-/* pid1/cell.h: one cell's lifecycle in PID 1 (pid1/cell.c and the pid1/cell_*.c of its
- * steps, sharing pid1/cell_ctx.h), its workload in a child bounded by the cell's timeout
- * (pid1/workload.c) and the state read around it (pid1/probe.c). pid1/matrix.c drives them. */
-#ifndef FSM_PID1_CELL_H
-#define FSM_PID1_CELL_H
+/* cell/cell.h: one cell's lifecycle in PID 1 (cell/cell.c and the files of its steps,
+ * sharing cell/ctx.h), its workload in a child bounded by the cell's timeout
+ * (cell/workload.c) and the state read around it (cell/state.c). pid1/matrix.c drives them,
+ * handing each cell the run environment of cell/env.h: the cell layer sees no pid1 header. */
+#ifndef FSM_CELL_CELL_H
+#define FSM_CELL_CELL_H
 #include "core/matrix.h"
 #include "core/mountcheck.h"
 #include "core/plan.h"
@@ -11,8 +12,8 @@
 #include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/record.h"
-#include "pid1/cell_env.h"
-#include "pid1/sampler.h"
+#include "cell/env.h"
+#include "cell/sampler.h"
 
 #define TEST_MNT "/mnt/test"
 #define MD_NAME "md0"
@@ -41,7 +42,7 @@ void cell_run(const struct run_env *env, const struct plan *p, const struct cell
 void cell_record_status(const struct run_env *env, const struct plan *p, const struct cell *c,
 			enum cell_status st, int attempt, const char *error);
 
-/* ------------------------------------------------------------ pid1/workload.c */
+/* ------------------------------------------------------------ cell/workload.c */
 struct wl_outcome {
 	enum wl_type type;
 	int timed_out;                  /* killed at the cell's deadline */
@@ -65,7 +66,7 @@ double workload_figure(const struct wl_outcome *o, const char *key);   /* NaN: n
 /* Numeric figures for summaries and the headline for the progress line. */
 void workload_metrics(const struct wl_outcome *o, struct cell_result *r);
 
-/* ------------------------------------------------------------ pid1/probe.c */
+/* ------------------------------------------------------------ cell/state.c */
 void probe_queue_json(struct jw *w, const char *target, char *const *members, int nmembers);
 void probe_md_json(struct jw *w, const char *md);
 void probe_df_json(struct jw *w, const char *key, const char *mnt);
