@@ -2,7 +2,7 @@
  * .jsonl file, a serial console log, a run directory of qemu/run, a FAT results image (read
  * with mtools), or a mounted results partition (a directory holding fsmatrix/results/). */
 #include "report/report.h"
-#include "lib/lavalog.h"
+#include "report/lavalog.h"
 #include "lib/record.h"
 #include "core/mbr.h"
 
