@@ -11,6 +11,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+struct smallfiles_res {
+	uint64_t files, dirs, bytes, seed;
+	double time_s;             /* creating every directory and file (open/write/close) */
+	double sync_s;             /* syncfs on the target filesystem afterwards */
+	double files_per_s;        /* files / (time_s + sync_s) */
+	double mbps;               /* bytes / (time_s + sync_s) / 10^6 */
+	struct wl_cpu cpu;         /* over time_s + sync_s */
+	int err;
+	char errmsg[WL_ERR_MAX];
+};
+
 /* Writes size bytes from the pool starting at off, wrapping round for files bigger than
  * the pool (only when a file count was given with a large size). */
 static int write_file(int fd, const unsigned char *pool, uint64_t off, uint64_t size)
@@ -31,8 +42,12 @@ static int write_file(int fd, const unsigned char *pool, uint64_t off, uint64_t 
 	return 0;
 }
 
-int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const char *dir,
-			int no_sync, struct wl_smallfiles_res *r)
+/* One pass: the tree into dir (created if missing; entries must not exist yet) with
+ * mkdirat/openat relative to directory fds, one write per file from the shared pool
+ * (TREE_POOL bytes of wl_tree_pool, kept by the caller across passes), then a timed syncfs
+ * unless no_sync. Returns 0, or -1 with r->err set. */
+static int write_pass(const struct tree *t, const unsigned char *pool, const char *dir,
+		      int no_sync, struct smallfiles_res *r)
 {
 	char path[4096];
 	int rootfd, curfd;
@@ -106,28 +121,10 @@ int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const c
 	return r->err ? -1 : 0;
 }
 
-int wl_smallfiles(const char *dir, const struct wl_smallfiles_opts *o, struct wl_smallfiles_res *r)
+/* files, dirs, bytes, seed, time_s, sync_s, files_per_s, mbps, cpu_*, error/errno */
+static void fields(struct jw *w, const void *res)
 {
-	struct tree t;
-	unsigned char *pool;
-
-	if (tree_generate(&t, o->size, o->files, o->seed) < 0) {
-		memset(r, 0, sizeof *r);
-		return wl_fail(&r->err, r->errmsg, errno, "generate the file set for %s", dir);
-	}
-	if (!(pool = wl_tree_pool(o->seed))) {
-		tree_free(&t);
-		memset(r, 0, sizeof *r);
-		return wl_fail(&r->err, r->errmsg, ENOMEM, "allocate the content pool");
-	}
-	int rc = wl_smallfiles_write(&t, pool, dir, o->no_sync, r);
-	free(pool);
-	tree_free(&t);
-	return rc;
-}
-
-void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r)
-{
+	const struct smallfiles_res *r = res;
 	jw_kint(w, "files", (long long)r->files);
 	jw_kint(w, "dirs", (long long)r->dirs);
 	jw_kint(w, "bytes", (long long)r->bytes);
@@ -145,13 +142,13 @@ void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r)
 
 /* A cell's passes: the totals, and the first PASS_REC_MAX passes one by one. */
 struct smallfiles_cell {
-	struct wl_smallfiles_res total;
+	struct smallfiles_res total;
 	int npasses;                    /* passes run */
-	struct wl_smallfiles_res pass[PASS_REC_MAX];
+	struct smallfiles_res pass[PASS_REC_MAX];
 };
 _Static_assert(sizeof(struct smallfiles_cell) <= ENGINE_RES_MAX, "a cell result fits");
 
-static void add_pass(struct wl_smallfiles_res *t, const struct wl_smallfiles_res *r, int first)
+static void add_pass(struct smallfiles_res *t, const struct smallfiles_res *r, int first)
 {
 	double before = t->time_s + t->sync_s, d = r->time_s + r->sync_s;
 	if (first) {
@@ -195,12 +192,12 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 		return;
 	}
 	for (int i = 0; i < w->passes; i++) {
-		struct wl_smallfiles_res r;
+		struct smallfiles_res r;
 		char dir[4096];
 		if (engine_drop(env->drop, err, msg) < 0)
 			break;
 		snprintf(dir, sizeof dir, "%s/pass%d", env->dir, i + 1);
-		wl_smallfiles_write(&t, pool, dir, w->sync == SYNC_NONE, &r);
+		write_pass(&t, pool, dir, w->sync == SYNC_NONE, &r);
 		if (c->npasses < PASS_REC_MAX)
 			c->pass[c->npasses] = r;
 		add_pass(&c->total, &r, c->npasses == 0);
@@ -215,18 +212,16 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 	tree_free(&t);
 }
 
-static void fields(struct jw *w, const void *res) { wl_smallfiles_json(w, res); }
-
 static void cell_fields(struct jw *jw, const void *res)
 {
 	const struct smallfiles_cell *c = res;
-	wl_smallfiles_json(jw, &c->total);
+	fields(jw, &c->total);
 	if (c->npasses > 1) {
 		jw_key(jw, "passes");
 		jw_arr(jw);
 		for (int i = 0; i < c->npasses && i < PASS_REC_MAX; i++) {
 			jw_obj(jw);
-			wl_smallfiles_json(jw, &c->pass[i]);
+			fields(jw, &c->pass[i]);
 			jw_end_obj(jw);
 		}
 		jw_end_arr(jw);
@@ -245,7 +240,7 @@ static void headline(const void *res, char *buf, size_t len)
 }
 
 static void host_summary(const struct engine_host *h, const char *target, int timed,
-			 const struct wl_smallfiles_res *r)
+			 const struct smallfiles_res *r)
 {
 	if (timed)
 		fprintf(stderr, "smallfiles %s: %llu files, %llu dirs, %llu bytes in %.3f s "
@@ -274,7 +269,7 @@ static int host_passes(const struct engine_host *h, const char *dir, int timed)
 		return 1;
 	}
 	for (int p = 1; p <= h->w.passes && rc == 0; p++) {
-		struct wl_smallfiles_res r;
+		struct smallfiles_res r;
 		const char *target = dir;
 		if (h->w.passes > 1) {
 			if (p == 1 && mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -288,7 +283,7 @@ static int host_passes(const struct engine_host *h, const char *dir, int timed)
 		}
 		if (timed)
 			engine_host_drop(h);
-		rc = wl_smallfiles_write(&t, pool, target, h->no_sync || !timed, &r) < 0;
+		rc = write_pass(&t, pool, target, h->no_sync || !timed, &r) < 0;
 		if (timed)
 			engine_emit("smallfiles", fields, &r);
 		if (rc)
