@@ -189,5 +189,6 @@ const struct engine engine_seqwrite = {
 	.res_size = sizeof(struct wl_seqwrite_res), .cell = cell, .cell_json = fields, .cpu = cpu,
 	.figures = figures, .headline = headline,
 	.host_size = 1ull << 30, .nargs = 1, .role = { ROLE_FILE }, .operands = "FILE",
+	.options = "[--bs 1m] [--direct] [--data random|zero] [--keep] [--drop-caches]",
 	.host = host,
 };

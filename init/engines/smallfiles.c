@@ -319,6 +319,8 @@ const struct engine engine_smallfiles = {
 	.res_size = sizeof(struct smallfiles_cell), .cell = cell, .cell_json = cell_fields,
 	.cpu = cpu, .figures = figures, .headline = headline,
 	.host_size = 220ull << 20, .nargs = 1, .role = { ROLE_DIR }, .operands = "DIR",
+	.options = "[--files N] [--seed N] [--passes N] [--no-sync] [--drop-caches]",
+	.about = "smallfiles with --passes N writes DIR/pass1 .. DIR/passN, one record each.",
 	.host = host,
 };
 
@@ -326,5 +328,8 @@ const struct engine engine_smallfiles = {
 const struct engine engine_gen_tree = {
 	.name = "gen-tree", .type = WL_SMALLFILES,
 	.host_size = 220ull << 20, .nargs = 1, .role = { ROLE_DIR }, .operands = "DIR",
+	.options = "[--files N] [--seed N] [--list]",
+	.about = "gen-tree writes the same file set untimed and unsynced; --list prints its paths "
+		 "in creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.",
 	.host = host_gen_tree,
 };

@@ -220,5 +220,6 @@ const struct engine engine_tar = {
 	.res_size = sizeof(struct tar_cell), .cell = cell, .cell_json = cell_fields, .cpu = cpu,
 	.figures = figures, .headline = headline,
 	.host_size = 0, .nargs = 2, .role = { ROLE_READ, ROLE_DIR }, .operands = "ARCHIVE and DIR",
+	.options = "[--tar PROGRAM] [--no-sync] [--drop-caches]",
 	.host = host,
 };
