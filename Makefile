@@ -141,14 +141,17 @@ $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $
 #                  kinds, matrix, geometry, disks and their probes, selection, resume;
 #                  tested on the host
 #   init/engines/  the workload engines, a table of operations
-#   init/pid1/     /init itself                 init/report/  the report library
+#   init/cell/     one cell's lifecycle in /init: its steps, workload, sampler and record,
+#                  given a run environment by pid1 (cell/env.h)
+#   init/pid1/     /init itself: the boot sequence, the matrix that drives the cells
+#   init/report/   the report library (lib and core only)
 #   init/cli/      out/fsmatrix's subcommands, one per file
 #   init/pack/     what the image build runs on the host: build/ko-nop-fentry
-# /init links lib, core, engines and pid1; out/fsmatrix lib, core, engines, report and cli.
+# /init links lib, core, engines, cell and pid1; out/fsmatrix lib, core, engines, report and cli.
 CFLAGS_OURS := -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -g0 -Iinit
 layer_srcs = $(foreach l,$(1),$(wildcard init/$(l)/*.c))
 SHARED_SRCS := $(call layer_srcs,lib core engines)
-PID1_SRCS := $(SHARED_SRCS) $(call layer_srcs,pid1)
+PID1_SRCS := $(SHARED_SRCS) $(call layer_srcs,cell pid1)
 HOST_SRCS := $(SHARED_SRCS) $(call layer_srcs,report cli)
 # Expanded when a link runs, not when make starts: on a fresh machine jansson arrives with
 # `make deps`, after the Makefile has been read.

@@ -15,8 +15,9 @@ int host_cmd_workload(int argc, char **argv);
 int host_cmd_lava(int argc, char **argv);
 
 extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
-	host_compare_usage[], host_html_usage[], host_workload_usage[],
-	host_lava_usage[];
+	host_compare_usage[], host_html_usage[], host_lava_usage[];
+/* workload's is made from the table of engines, the first time it is asked for */
+const char *host_workload_usage(void);
 
 /* cli/shards.c: after check's totals with --shards N, each shard's cells and estimated
  * time, and the run group. Returns 0, or 1 after a line on stderr. */

@@ -16,14 +16,14 @@ static const char version_usage[] = "usage: fsmatrix version (or fsmatrix --vers
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *usage;     /* --help */
+	const char *usage;     /* --help; NULL: workload's, made from the table of engines */
 	const char *args;      /* for the list `fsmatrix help` prints */
 	const char *summary;
 } commands[] = {
 	{ "disks", host_cmd_disks, host_disks_usage,
 	  "SYSROOT [--dev DEVROOT] [--disks SPEC] [--wipe SPEC] [--boot NAME]",
 	  "the disks of a /sys tree, what each holds, and which ones fsmatrix would take" },
-	{ "workload", host_cmd_workload, host_workload_usage,
+	{ "workload", host_cmd_workload, NULL,
 	  "seqwrite|smallfiles|gen-tree|tar [OPTIONS] TARGET",
 	  "run one workload engine of the image on a host directory; one JSON record out" },
 	{ "report", host_cmd_report, host_report_usage,
@@ -46,6 +46,11 @@ static const struct command {
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
+static const char *usage_of(const struct command *c)
+{
+	return c->usage ? c->usage : host_workload_usage();
+}
+
 static const struct command *find(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
@@ -64,7 +69,7 @@ static int cmd_help(int argc, char **argv)
 			return host_usage_error("help", "unknown option \"%s\"", argv[1]);
 		if (!c)
 			return host_usage_error("help", "unknown command \"%s\"", argv[1]);
-		fputs(c->usage, stdout);
+		fputs(usage_of(c), stdout);
 		return 0;
 	}
 	printf("usage: fsmatrix COMMAND [ARGS]   (fsmatrix COMMAND --help for one)\n\ncommands:\n");
@@ -102,7 +107,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (host_wants_help(argc - 1, argv + 1)) {
-		fputs(c->usage, stdout);
+		fputs(usage_of(c), stdout);
 		return 0;
 	}
 	return c->run(argc - 1, argv + 1);

@@ -7,28 +7,95 @@
 #include "engines/engine.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char host_workload_usage[] =
-	"usage: fsmatrix workload seqwrite [--size 1g] [--bs 1m] [--direct] [--data random|zero]\n"
-	"                                  [--keep] [--drop-caches] FILE\n"
-	"       fsmatrix workload smallfiles [--size 220m] [--files N] [--seed N] [--passes N]\n"
-	"                                    [--no-sync] [--drop-caches] DIR\n"
-	"       fsmatrix workload gen-tree [--size 220m] [--files N] [--seed N] [--list] DIR\n"
-	"       fsmatrix workload tar [--tar PROGRAM] [--no-sync] [--drop-caches] ARCHIVE DIR\n"
-	"       fsmatrix workload seqread [--size 1g] [--bs 1m] [--direct] [--data random|zero]\n"
-	"                                 [--keep] FILE\n"
-	"       fsmatrix workload fsync [--size 4m] [--bs 4k] [--background SIZE] [--drop-caches] DIR\n"
-	"       fsmatrix workload fio [--drop-caches] JOB DIR\n"
-	"  sizes take k/m/g/t suffixes in powers of 1024; rates are MB/s with MB = 10^6 bytes.\n"
-	"  smallfiles with --passes N writes DIR/pass1 .. DIR/passN, one record each.\n"
-	"  gen-tree writes the same file set untimed and unsynced; --list prints its paths in\n"
-	"  creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.\n"
-	"  seqread writes FILE as seqwrite does, drops the caches (as root) and reads it back.\n"
-	"  fsync appends --bs at a time to DIR/fsync.dat, each followed by fsync; --background\n"
-	"  streams through DIR/background.dat meanwhile. fio runs the job file JOB in DIR.\n";
+/* ------------------------------------------------------------------ usage */
+
+#define USAGE_WIDTH 92
+
+static char usage[4096];
+static size_t used;
+
+static void put(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void put(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(usage + used, sizeof usage - used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		used = used + (size_t)n < sizeof usage ? used + (size_t)n : sizeof usage - 1;
+}
+
+/* One word on the line at *col, or on a new one indented to indent when it would pass
+ * USAGE_WIDTH. */
+static void put_word(const char *w, size_t n, size_t *col, size_t indent)
+{
+	if (*col + 1 + n > USAGE_WIDTH) {
+		put("\n%*s", (int)indent, "");
+		*col = indent;
+	} else {
+		put(" ");
+		(*col)++;
+	}
+	put("%.*s", (int)n, w);
+	*col += n;
+}
+
+/* The words of text, wrapped: a bracketed option ("[--data random|zero]") is one word. */
+static void put_words(const char *text, size_t *col, size_t indent)
+{
+	while (*text) {
+		size_t n = text[0] == '[' ? strcspn(text, "]") + 1 : strcspn(text, " ");
+		if (n > strlen(text))
+			n = strlen(text);
+		put_word(text, n, col, indent);
+		text += n;
+		text += strspn(text, " ");
+	}
+}
+
+/* `fsmatrix workload --help`, from the table of engines: a line for each, with its default
+ * --size, options and operands, then what sizes take and each engine's note. */
+const char *host_workload_usage(void)
+{
+	if (used)
+		return usage;
+	for (size_t i = 0; engines[i]; i++) {
+		const struct engine *e = engines[i];
+		char head[64], size[32], opt[48];
+		snprintf(head, sizeof head, "%s fsmatrix workload %s", i ? "      " : "usage:", e->name);
+		put("%s", head);
+		size_t col = strlen(head), indent = col + 1;   /* continuations under the options */
+		if (e->host_size) {
+			plan_fmt_size(e->host_size, size, sizeof size);   /* 1g, 220m */
+			snprintf(opt, sizeof opt, "[--size %s]", size);
+			put_words(opt, &col, indent);
+		}
+		put_words(e->options ? e->options : "", &col, indent);
+		/* the operands, as the message names them ("ARCHIVE and DIR") without the "and" */
+		for (const char *w = e->operands; *w;) {
+			size_t n = strcspn(w, " ");
+			if (n != 3 || strncmp(w, "and", 3) != 0)
+				put_word(w, n, &col, indent);
+			w += n;
+			w += strspn(w, " ");
+		}
+		put("\n");
+	}
+	put("  sizes take k/m/g/t suffixes in powers of 1024; rates are MB/s with MB = 10^6 bytes.\n");
+	for (size_t i = 0; engines[i]; i++)
+		if (engines[i]->about) {
+			size_t col = 1;   /* and put_word's space before each word: two in */
+			put(" ");
+			put_words(engines[i]->about, &col, 2);
+			put("\n");
+		}
+	return usage;
+}
 
 /* O_PLAN options are the plan's workload keys of the same name: one parser, one set of
  * limits and messages for both (plan.c). */

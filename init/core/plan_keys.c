@@ -85,6 +85,14 @@ const struct key wl_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 
+/* A section keeps the line of each key in key_line[PLAN_KEYS_MAX], indexed by the key's row
+ * (plan.c): no table may have more rows than that, its NULL row not counted. */
+#define ROWS(t) (sizeof t / sizeof t[0] - 1)
+_Static_assert(ROWS(global_keys) <= PLAN_KEYS_MAX, "global_keys fit in key_line[]");
+_Static_assert(ROWS(array_keys) <= PLAN_KEYS_MAX, "array_keys fit in key_line[]");
+_Static_assert(ROWS(fs_keys) <= PLAN_KEYS_MAX, "fs_keys fit in key_line[]");
+_Static_assert(ROWS(wl_keys) <= PLAN_KEYS_MAX, "wl_keys fit in key_line[]");
+
 unsigned level_bits(const struct md_level *l)
 {
 	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0);

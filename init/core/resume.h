@@ -8,7 +8,7 @@
 #define FSM_RESUME_H
 #include <stddef.h>
 
-/* Status names in the order of pid1.h's enum cell_status. */
+/* Status names in the order of cell/cell.h's enum cell_status. */
 #define RESUME_NSTATUS 5
 extern const char *const resume_status_names[RESUME_NSTATUS];
 #define RESUME_INTERRUPTED 4

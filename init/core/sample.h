@@ -2,7 +2,7 @@
  * /proc/meminfo (Dirty, Writeback), /proc/vmstat (pages dirtied and written), /proc/stat's
  * cpu line, /sys/block/NAME/stat of the target and of every member, and md's
  * sync_completed and sync_speed while it resyncs. Pure: the parsers read text that
- * pid1/sampler.c read from the files, so the host tests run them on fixture text. */
+ * cell/sampler.c read from the files, so the host tests run them on fixture text. */
 #ifndef FSM_SAMPLE_H
 #define FSM_SAMPLE_H
 #include <stdint.h>

@@ -115,7 +115,7 @@ static int has_blank(const struct item *items, int n)
 }
 
 __attribute__((format(printf, 3, 4)))
-static enum verdict say(struct selection *s, enum verdict v, const char *fmt, ...)
+static enum verdict judge(struct selection *s, enum verdict v, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -137,41 +137,41 @@ static enum verdict decide(const struct disk *d, const struct rules *r, struct s
 	const char *sig = d->signature, *where = d->sig_where[0] ? d->sig_where : "?";
 
 	if (d->holds_results)
-		return say(s, VERDICT_RESULTS_DISK, "holds the results partition %s (label "
-			   "FSMRESULTS)%s: never a test disk, whatever fsmatrix.disks= says",
-			   d->results_dev, d->is_boot ? " and is the boot medium" : "");
+		return judge(s, VERDICT_RESULTS_DISK, "holds the results partition %s (label "
+			     "FSMRESULTS)%s: never a test disk, whatever fsmatrix.disks= says",
+			     d->results_dev, d->is_boot ? " and is the boot medium" : "");
 	if (d->is_boot)
-		return say(s, VERDICT_BOOT_DISK, "the image booted from it: never a test disk, "
-			   "whatever fsmatrix.disks= says");
+		return judge(s, VERDICT_BOOT_DISK, "the image booted from it: never a test disk, "
+			     "whatever fsmatrix.disks= says");
 	if (d->size == 0)
-		return say(s, VERDICT_UNUSABLE, "size 0 (no medium?): cannot be a test disk");
+		return judge(s, VERDICT_UNUSABLE, "size 0 (no medium?): cannot be a test disk");
 	if (d->readonly)
-		return say(s, VERDICT_UNUSABLE, "read-only (ro=1): cannot be a test disk");
+		return judge(s, VERDICT_UNUSABLE, "read-only (ro=1): cannot be a test disk");
 	if (!r->disks_spec[0])
-		return say(s, VERDICT_NOT_NAMED, "fsmatrix.disks= is not set, so no disk is taken; "
-			   "name test disks, e.g. fsmatrix.disks=%s", d->name);
+		return judge(s, VERDICT_NOT_NAMED, "fsmatrix.disks= is not set, so no disk is taken; "
+			     "name test disks, e.g. fsmatrix.disks=%s", d->name);
 	if (by) {
 		if (!sig[0])
-			return say(s, VERDICT_TAKEN, "named by %s; no signature", by->text);
+			return judge(s, VERDICT_TAKEN, "named by %s; no signature", by->text);
 		const struct item *w = named_by(r->wipe, r->nw, d);
 		if (w)
-			return say(s, VERDICT_TAKEN, "named by %s; carries %.20s (%.63s), to be wiped "
-				   "as fsmatrix.wipe item %s allows", by->text, sig, where, w->text);
-		return say(s, VERDICT_HAS_SIGNATURE, "named by %s but carries %.20s (%.63s); to "
-			   "destroy it add fsmatrix.wipe=%s", by->text, sig, where, d->name);
+			return judge(s, VERDICT_TAKEN, "named by %s; carries %.20s (%.63s), to be wiped "
+				     "as fsmatrix.wipe item %s allows", by->text, sig, where, w->text);
+		return judge(s, VERDICT_HAS_SIGNATURE, "named by %s but carries %.20s (%.63s); to "
+			     "destroy it add fsmatrix.wipe=%s", by->text, sig, where, d->name);
 	}
 	if (has_blank(r->disks, r->nd)) {
 		/* blank is a wildcard over the whole machine: it takes only what is certainly
 		 * unused, and fsmatrix.wipe= does not widen it. */
 		if (d->removable)
-			return say(s, VERDICT_REMOVABLE, "removable: blank never takes removable disks; "
-				   "name it (fsmatrix.disks=%s) to use it", d->name);
+			return judge(s, VERDICT_REMOVABLE, "removable: blank never takes removable disks; "
+				     "name it (fsmatrix.disks=%s) to use it", d->name);
 		if (sig[0])
-			return say(s, VERDICT_HAS_SIGNATURE, "carries %.20s (%.63s): blank takes only "
-				   "disks with no signature", sig, where);
-		return say(s, VERDICT_TAKEN, "blank: no signature, not removable");
+			return judge(s, VERDICT_HAS_SIGNATURE, "carries %.20s (%.63s): blank takes only "
+				     "disks with no signature", sig, where);
+		return judge(s, VERDICT_TAKEN, "blank: no signature, not removable");
 	}
-	return say(s, VERDICT_NOT_NAMED, "not named in fsmatrix.disks=%.100s", r->disks_spec);
+	return judge(s, VERDICT_NOT_NAMED, "not named in fsmatrix.disks=%.100s", r->disks_spec);
 }
 
 int select_disks(const struct disk *d, int n, const char *disks_spec, const char *wipe_spec,

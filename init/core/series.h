@@ -2,7 +2,7 @@
  * one interval between two samples (core/sample.h) with counters turned into rates, held in
  * a bounded table that halves its resolution when full; and the figures a report derives
  * from a series (peak and p99 throughput, the longest stall, max Dirty, the busiest
- * member). Pure: pid1/sampler.c fills one, the report reads one back from its record.
+ * member). Pure: cell/sampler.c fills one, the report reads one back from its record.
  *
  * Down-sampling: a series holds at most SERIES_ROWS_MAX rows and SERIES_VALUES_MAX numbers.
  * When it is full, each pair of neighbouring rows becomes one and every later row covers

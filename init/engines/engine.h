@@ -66,6 +66,10 @@ struct engine {
 	int nargs;
 	enum engine_role role[2];
 	const char *operands;       /* "ARCHIVE and DIR", for the message when they are missing */
+	/* Its line of the usage (cli/workload.c): the options after [--size host_size], and a
+	 * note on what it does, or NULL. */
+	const char *options;
+	const char *about;
 	/* Runs it: a record line on stdout, a summary on stderr. Returns the exit status. */
 	int (*host)(const struct engine_host *h, char *const *operands);
 };

@@ -268,5 +268,6 @@ const struct engine engine_fio = {
 	.res_size = sizeof(struct fio_res), .cell = cell, .cell_json = fields, .cpu = cpu,
 	.figures = figures, .headline = headline,
 	.host_size = 0, .nargs = 2, .role = { ROLE_READ, ROLE_DIR }, .operands = "JOB and DIR",
+	.options = "[--drop-caches]", .about = "fio runs the job file JOB in DIR.",
 	.host = host,
 };

@@ -151,5 +151,7 @@ const struct engine engine_seqread = {
 	.res_size = sizeof(struct seqread_res), .cell = cell, .cell_json = fields, .cpu = cpu,
 	.figures = figures, .headline = headline,
 	.host_size = 1ull << 30, .nargs = 1, .role = { ROLE_FILE }, .operands = "FILE",
+	.options = "[--bs 1m] [--direct] [--data random|zero] [--keep]",
+	.about = "seqread writes FILE as seqwrite does, drops the caches (as root) and reads it back.",
 	.host = host,
 };

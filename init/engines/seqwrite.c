@@ -124,8 +124,11 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 	return r->err ? -1 : 0;
 }
 
-void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r)
+/* bytes, bs, direct, data, write_s, flush_s, total_s, mbps, mbps_noflush, cpu_*, and
+ * error/errno when it failed. */
+static void fields(struct jw *w, const void *res)
 {
+	const struct wl_seqwrite_res *r = res;
 	jw_kint(w, "bytes", (long long)r->bytes);
 	jw_kint(w, "bs", (long long)r->bs);
 	jw_kbool(w, "direct", r->direct);
@@ -158,8 +161,6 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 		memcpy(msg, r->errmsg, WL_ERR_MAX);
 	}
 }
-
-static void fields(struct jw *w, const void *res) { wl_seqwrite_json(w, res); }
 
 static const struct wl_cpu *cpu(const void *res)
 {
@@ -201,5 +202,6 @@ const struct engine engine_seqwrite = {
 	.res_size = sizeof(struct wl_seqwrite_res), .cell = cell, .cell_json = fields, .cpu = cpu,
 	.figures = figures, .headline = headline,
 	.host_size = 1ull << 30, .nargs = 1, .role = { ROLE_FILE }, .operands = "FILE",
+	.options = "[--bs 1m] [--direct] [--data random|zero] [--keep] [--drop-caches]",
 	.host = host,
 };

@@ -11,6 +11,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+struct smallfiles_res {
+	uint64_t files, dirs, bytes, seed;
+	double time_s;             /* creating every directory and file (open/write/close) */
+	double sync_s;             /* syncfs on the target filesystem afterwards */
+	double files_per_s;        /* files / (time_s + sync_s) */
+	double mbps;               /* bytes / (time_s + sync_s) / 10^6 */
+	struct wl_cpu cpu;         /* over time_s + sync_s */
+	int err;
+	char errmsg[WL_ERR_MAX];
+};
+
 /* Writes size bytes from the pool starting at off, wrapping round for files bigger than
  * the pool (only when a file count was given with a large size). */
 static int write_file(int fd, const unsigned char *pool, uint64_t off, uint64_t size)
@@ -31,8 +42,17 @@ static int write_file(int fd, const unsigned char *pool, uint64_t off, uint64_t 
 	return 0;
 }
 
-int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const char *dir,
-			int flags, struct wl_smallfiles_res *r)
+/* write_pass's flags. */
+#define WL_NO_SYNC 1    /* skip the timed syncfs */
+#define WL_PASS_DIR 2   /* dir is a name the caller made up (DIR/pass2), not the user's: a
+                           symbolic link there is refused, never followed out of DIR */
+
+/* One pass: the tree into dir (created if missing; entries must not exist yet) with
+ * mkdirat/openat relative to directory fds, one write per file from the shared pool
+ * (TREE_POOL bytes of wl_tree_pool, kept by the caller across passes), then a timed syncfs
+ * unless WL_NO_SYNC. Returns 0, or -1 with r->err set. */
+static int write_pass(const struct tree *t, const unsigned char *pool, const char *dir,
+		      int flags, struct smallfiles_res *r)
 {
 	char path[4096];
 	int rootfd, curfd;
@@ -114,28 +134,10 @@ int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const c
 	return r->err ? -1 : 0;
 }
 
-int wl_smallfiles(const char *dir, const struct wl_smallfiles_opts *o, struct wl_smallfiles_res *r)
+/* files, dirs, bytes, seed, time_s, sync_s, files_per_s, mbps, cpu_*, error/errno */
+static void fields(struct jw *w, const void *res)
 {
-	struct tree t;
-	unsigned char *pool;
-
-	if (tree_generate(&t, o->size, o->files, o->seed) < 0) {
-		memset(r, 0, sizeof *r);
-		return wl_fail(&r->err, r->errmsg, errno, "generate the file set for %s", dir);
-	}
-	if (!(pool = wl_tree_pool(o->seed))) {
-		tree_free(&t);
-		memset(r, 0, sizeof *r);
-		return wl_fail(&r->err, r->errmsg, ENOMEM, "allocate the content pool");
-	}
-	int rc = wl_smallfiles_write(&t, pool, dir, o->no_sync ? WL_NO_SYNC : 0, r);
-	free(pool);
-	tree_free(&t);
-	return rc;
-}
-
-void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r)
-{
+	const struct smallfiles_res *r = res;
 	jw_kint(w, "files", (long long)r->files);
 	jw_kint(w, "dirs", (long long)r->dirs);
 	jw_kint(w, "bytes", (long long)r->bytes);
@@ -153,13 +155,13 @@ void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r)
 
 /* A cell's passes: the totals, and the first PASS_REC_MAX passes one by one. */
 struct smallfiles_cell {
-	struct wl_smallfiles_res total;
+	struct smallfiles_res total;
 	int npasses;                    /* passes run */
-	struct wl_smallfiles_res pass[PASS_REC_MAX];
+	struct smallfiles_res pass[PASS_REC_MAX];
 };
 _Static_assert(sizeof(struct smallfiles_cell) <= ENGINE_RES_MAX, "a cell result fits");
 
-static void add_pass(struct wl_smallfiles_res *t, const struct wl_smallfiles_res *r, int first)
+static void add_pass(struct smallfiles_res *t, const struct smallfiles_res *r, int first)
 {
 	double before = t->time_s + t->sync_s, d = r->time_s + r->sync_s;
 	if (first) {
@@ -203,13 +205,12 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 		return;
 	}
 	for (int i = 0; i < w->passes; i++) {
-		struct wl_smallfiles_res r;
+		struct smallfiles_res r;
 		char dir[4096];
 		if (engine_drop(env->drop, err, msg) < 0)
 			break;
 		snprintf(dir, sizeof dir, "%s/pass%d", env->dir, i + 1);
-		wl_smallfiles_write(&t, pool, dir, WL_PASS_DIR |
-				    (w->sync == SYNC_NONE ? WL_NO_SYNC : 0), &r);
+		write_pass(&t, pool, dir, WL_PASS_DIR | (w->sync == SYNC_NONE ? WL_NO_SYNC : 0), &r);
 		if (c->npasses < PASS_REC_MAX)
 			c->pass[c->npasses] = r;
 		add_pass(&c->total, &r, c->npasses == 0);
@@ -224,18 +225,16 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 	tree_free(&t);
 }
 
-static void fields(struct jw *w, const void *res) { wl_smallfiles_json(w, res); }
-
 static void cell_fields(struct jw *jw, const void *res)
 {
 	const struct smallfiles_cell *c = res;
-	wl_smallfiles_json(jw, &c->total);
+	fields(jw, &c->total);
 	if (c->npasses > 1) {
 		jw_key(jw, "passes");
 		jw_arr(jw);
 		for (int i = 0; i < c->npasses && i < PASS_REC_MAX; i++) {
 			jw_obj(jw);
-			wl_smallfiles_json(jw, &c->pass[i]);
+			fields(jw, &c->pass[i]);
 			jw_end_obj(jw);
 		}
 		jw_end_arr(jw);
@@ -254,7 +253,7 @@ static void headline(const void *res, char *buf, size_t len)
 }
 
 static void host_summary(const struct engine_host *h, const char *target, int timed,
-			 const struct wl_smallfiles_res *r)
+			 const struct smallfiles_res *r)
 {
 	if (timed)
 		fprintf(stderr, "smallfiles %s: %llu files, %llu dirs, %llu bytes in %.3f s "
@@ -283,7 +282,7 @@ static int host_passes(const struct engine_host *h, const char *dir, int timed)
 		return 1;
 	}
 	for (int p = 1; p <= h->w.passes && rc == 0; p++) {
-		struct wl_smallfiles_res r;
+		struct smallfiles_res r;
 		const char *target = dir;
 		if (h->w.passes > 1) {
 			if (p == 1 && mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -299,7 +298,7 @@ static int host_passes(const struct engine_host *h, const char *dir, int timed)
 			engine_host_drop(h);
 		int flags = (h->w.passes > 1 ? WL_PASS_DIR : 0) |
 			    (h->no_sync || !timed ? WL_NO_SYNC : 0);
-		rc = wl_smallfiles_write(&t, pool, target, flags, &r) < 0;
+		rc = write_pass(&t, pool, target, flags, &r) < 0;
 		if (timed)
 			engine_emit("smallfiles", fields, &r);
 		if (rc)
@@ -335,6 +334,8 @@ const struct engine engine_smallfiles = {
 	.res_size = sizeof(struct smallfiles_cell), .cell = cell, .cell_json = cell_fields,
 	.cpu = cpu, .figures = figures, .headline = headline,
 	.host_size = 220ull << 20, .nargs = 1, .role = { ROLE_DIR }, .operands = "DIR",
+	.options = "[--files N] [--seed N] [--passes N] [--no-sync] [--drop-caches]",
+	.about = "smallfiles with --passes N writes DIR/pass1 .. DIR/passN, one record each.",
 	.host = host,
 };
 
@@ -342,5 +343,8 @@ const struct engine engine_smallfiles = {
 const struct engine engine_gen_tree = {
 	.name = "gen-tree", .type = WL_SMALLFILES,
 	.host_size = 220ull << 20, .nargs = 1, .role = { ROLE_DIR }, .operands = "DIR",
+	.options = "[--files N] [--seed N] [--list]",
+	.about = "gen-tree writes the same file set untimed and unsynced; --list prints its paths "
+		 "in creation order, for `tar -cf set.tar -C DIR --no-recursion -T LIST`.",
 	.host = host_gen_tree,
 };

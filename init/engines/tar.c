@@ -11,6 +11,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+struct tar_opts {
+	const char *tar;           /* the tar program: "tar" (PATH) or /bin/busybox-style path */
+	const char *archive;
+	int timeout_ms;            /* 0: none */
+	int no_sync;
+};
+
+struct tar_res {
+	uint64_t bytes, files;     /* counted by walking dir after the timed region */
+	double time_s;             /* fork, exec and extraction until tar was reaped */
+	double sync_s;
+	double mbps;               /* bytes / (time_s + sync_s) / 10^6 */
+	int status;                /* tar's shell-style exit status */
+	struct wl_cpu cpu;         /* includes tar itself (RUSAGE_CHILDREN) */
+	int err;
+	char errmsg[WL_ERR_MAX];   /* on tar failure: its stderr's last line */
+};
+
 static int count_at(int dfd, uint64_t *files, uint64_t *bytes, int depth)
 {
 	DIR *d;
@@ -70,7 +88,9 @@ static void last_line(const char *s, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)(end - start), start);
 }
 
-int wl_tar(const char *dir, const struct wl_tar_opts *o, struct wl_tar_res *r)
+/* Runs `TAR -xf ARCHIVE -C DIR` (dir created if missing), then a timed syncfs. Returns 0,
+ * or -1 with r->err set. */
+static int extract(const char *dir, const struct tar_opts *o, struct tar_res *r)
 {
 	char *argv[] = { (char *)o->tar, "-xf", (char *)o->archive, "-C", (char *)dir, NULL };
 	struct run_opts ro = { .timeout_ms = o->timeout_ms, .out_cap = 64 << 10 };
@@ -117,8 +137,10 @@ int wl_tar(const char *dir, const struct wl_tar_opts *o, struct wl_tar_res *r)
 	return r->err ? -1 : 0;
 }
 
-void wl_tar_json(struct jw *w, const struct wl_tar_res *r)
+/* bytes, files, time_s, sync_s, mbps, status, cpu_*, error/errno */
+static void fields(struct jw *w, const void *res)
 {
+	const struct tar_res *r = res;
 	jw_kint(w, "bytes", (long long)r->bytes);
 	jw_kint(w, "files", (long long)r->files);
 	jw_kdouble(w, "time_s", r->time_s, 6);
@@ -132,7 +154,7 @@ void wl_tar_json(struct jw *w, const struct wl_tar_res *r)
 
 struct tar_cell {
 	char archive[PLAN_STR_MAX];     /* the archive found (as given when not found) */
-	struct wl_tar_res r;
+	struct tar_res r;
 };
 _Static_assert(sizeof(struct tar_cell) <= ENGINE_RES_MAX, "a cell result fits");
 
@@ -147,22 +169,20 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 		wl_fail(err, msg, ENOENT, "find the archive %s (looked in %s)", w->file, where);
 		return;
 	}
-	struct wl_tar_opts to = { .tar = "tar", .archive = c->archive,
+	struct tar_opts to = { .tar = "tar", .archive = c->archive,
 				  .timeout_ms = env->timeout_ms, .no_sync = w->sync == SYNC_NONE };
 	snprintf(dir, sizeof dir, "%s/tar", env->dir);
-	if (engine_drop(env->drop, err, msg) == 0 && wl_tar(dir, &to, &c->r) < 0) {
+	if (engine_drop(env->drop, err, msg) == 0 && extract(dir, &to, &c->r) < 0) {
 		*err = c->r.err;
 		memcpy(msg, c->r.errmsg, WL_ERR_MAX);
 	}
 }
 
-static void fields(struct jw *w, const void *res) { wl_tar_json(w, res); }
-
 static void cell_fields(struct jw *w, const void *res)
 {
 	const struct tar_cell *c = res;
 	jw_kstr(w, "archive", c->archive);
-	wl_tar_json(w, &c->r);
+	fields(w, &c->r);
 }
 
 static const struct wl_cpu *cpu(const void *res) { return &((const struct tar_cell *)res)->r.cpu; }
@@ -175,12 +195,12 @@ static void headline(const void *res, char *buf, size_t len)
 static int host(const struct engine_host *h, char *const *operands)
 {
 	const char *archive = operands[0], *dir = operands[1];
-	struct wl_tar_opts o = { .tar = h->tar ? h->tar : "tar", .archive = archive,
+	struct tar_opts o = { .tar = h->tar ? h->tar : "tar", .archive = archive,
 				 .no_sync = h->no_sync };
-	struct wl_tar_res r;
+	struct tar_res r;
 
 	engine_host_drop(h);
-	int rc = wl_tar(dir, &o, &r);
+	int rc = extract(dir, &o, &r);
 	engine_emit("tar", fields, &r);
 	if (rc < 0)
 		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
@@ -200,5 +220,6 @@ const struct engine engine_tar = {
 	.res_size = sizeof(struct tar_cell), .cell = cell, .cell_json = cell_fields, .cpu = cpu,
 	.figures = figures, .headline = headline,
 	.host_size = 0, .nargs = 2, .role = { ROLE_READ, ROLE_DIR }, .operands = "ARCHIVE and DIR",
+	.options = "[--tar PROGRAM] [--no-sync] [--drop-caches]",
 	.host = host,
 };

@@ -1,12 +1,14 @@
-/* engines/workload.h: the workload engines (seqwrite, smallfiles, tar), their CPU accounting and
- * the cache drop before each. Shared: PID 1 runs them on the filesystem under test and the
- * host CLI runs the same code (`fsmatrix workload ...`) so that it can be compared with fio
- * and GNU tar. Times come from CLOCK_MONOTONIC. Rates are in MB/s with MB = 10^6 bytes (as
- * fio's "MB/s"), never MiB/s.
+/* engines/workload.h: what the workload engines share: their CPU accounting, the cache drop,
+ * their failures, the random data they write, seqwrite's writer (which seqread reuses to
+ * make the file it reads back), and the file set of smallfiles and gen-tree. An engine
+ * itself is reached only through the table of engines/engine.h: PID 1 runs it on the
+ * filesystem under test and the host CLI runs the same code (`fsmatrix workload ...`) so
+ * that it can be compared with fio and GNU tar. Times come from CLOCK_MONOTONIC. Rates are
+ * in MB/s with MB = 10^6 bytes (as fio's "MB/s"), never MiB/s.
  *
  * Every engine fills a result whose err is 0 on success, or the errno of the first failure
  * with errmsg saying what failed ("unable to write /mnt/f: No space left on device"); the
- * figures then describe what was done up to that point. The wl_*_json functions write the
+ * figures then describe what was done up to that point. Its row's cell_json writes the
  * result's fields into an open JSON object, so the image's cell records and the host CLI
  * use the same names. */
 #ifndef FSM_WORKLOAD_H
@@ -69,7 +71,7 @@ int wl_fail(int *err, char *msg, int e, const char *fmt, ...)
 /* "ENOSPC" for ENOSPC; "E?" for numbers not in the table. */
 const char *wl_errno_name(int e);
 
-/* ---------------------------------------------------------------- seqwrite */
+/* ---------------------------------------------------------------- seqwrite's writer */
 
 struct wl_seqwrite_opts {
 	uint64_t size;             /* bytes to write */
@@ -99,12 +101,10 @@ struct wl_seqwrite_res {
 /* Creates (O_CREAT|O_TRUNC|O_WRONLY) path, writes size bytes in bs blocks from one aligned
  * buffer, then fdatasync inside the timed region, as fio's end_fsync=1. Random data is a
  * fresh block each time (wl_random_block): no two blocks alike, so a layer that deduplicates
- * or compresses sees none of it; zero data is one zeroed buffer. Open happens before, close and unlink after the timed region.
+ * or compresses sees none of it; zero data is one zeroed buffer. Open happens before,
+ * close and unlink after the timed region.
  * Returns 0, or -1 with res->err and res->errmsg set. */
 int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_seqwrite_res *r);
-/* bytes, bs, direct, data, write_s, flush_s, total_s, mbps, mbps_noflush, cpu_*, and
- * error/errno when it failed. */
-void wl_seqwrite_json(struct jw *w, const struct wl_seqwrite_res *r);
 
 /* Fills buf with the splitmix64 stream of seed: fast, incompressible, reproducible. */
 void wl_fill_random(void *buf, size_t len, uint64_t seed);
@@ -117,7 +117,7 @@ uint64_t wl_mix64(uint64_t x);
 void wl_random_block(void *buf, size_t len, const uint64_t *pool, uint64_t seed,
 		     uint64_t block);
 
-/* ---------------------------------------------------------------- smallfiles */
+/* ---------------------------------------------------------------- the file set */
 
 /* One entry of a generated tree, in creation order: every directory comes before its
  * files and its subdirectories, and a directory's files follow it directly. */
@@ -150,66 +150,9 @@ void tree_free(struct tree *t);
  * slash). Returns its length, or -1 if buf is short. */
 int tree_path(const struct tree *t, size_t i, char *buf, size_t len);
 
-struct wl_smallfiles_opts {
-	uint64_t size;             /* total bytes of the file set */
-	uint64_t files;            /* 0: derived from size */
-	uint64_t seed;
-	int no_sync;               /* skip the timed syncfs */
-};
-
-struct wl_smallfiles_res {
-	uint64_t files, dirs, bytes, seed;
-	double time_s;             /* creating every directory and file (open/write/close) */
-	double sync_s;             /* syncfs on the target filesystem afterwards */
-	double files_per_s;        /* files / (time_s + sync_s) */
-	double mbps;               /* bytes / (time_s + sync_s) / 10^6 */
-	struct wl_cpu cpu;         /* over time_s + sync_s */
-	int err;
-	char errmsg[WL_ERR_MAX];
-};
-
-/* wl_smallfiles_write's flags. */
-#define WL_NO_SYNC 1    /* skip the timed syncfs */
-#define WL_PASS_DIR 2   /* dir is a name the caller made up (DIR/pass2), not the user's: a
-                           symbolic link there is refused, never followed out of DIR */
-
-/* Writes the tree into dir (created if missing; entries must not exist yet) with
- * mkdirat/openat relative to directory fds, one write per file from the shared pool.
- * pool is TREE_POOL bytes from wl_tree_pool (the caller keeps it across passes).
- * One call is one pass; passes go into fresh directories chosen by the caller. */
-int wl_smallfiles_write(const struct tree *t, const unsigned char *pool, const char *dir,
-			int flags, struct wl_smallfiles_res *r);
-/* Generates the tree, the pool and writes it: wl_smallfiles_write with setup included. */
-int wl_smallfiles(const char *dir, const struct wl_smallfiles_opts *o, struct wl_smallfiles_res *r);
-/* The random pool for a seed (malloc'd TREE_POOL bytes, NULL on ENOMEM). */
+/* Fills TREE_POOL bytes of random content for a seed (malloc'd, NULL on ENOMEM): file i of
+ * a tree is t->e[i].size bytes of it from t->e[i].off. */
 unsigned char *wl_tree_pool(uint64_t seed);
-/* files, dirs, bytes, seed, time_s, sync_s, files_per_s, mbps, cpu_*, error/errno */
-void wl_smallfiles_json(struct jw *w, const struct wl_smallfiles_res *r);
-
-/* ---------------------------------------------------------------- tar */
-
-struct wl_tar_opts {
-	const char *tar;           /* the tar program: "tar" (PATH) or /bin/busybox-style path */
-	const char *archive;
-	int timeout_ms;            /* 0: none */
-	int no_sync;
-};
-
-struct wl_tar_res {
-	uint64_t bytes, files;     /* counted by walking dir after the timed region */
-	double time_s;             /* fork, exec and extraction until tar was reaped */
-	double sync_s;
-	double mbps;               /* bytes / (time_s + sync_s) / 10^6 */
-	int status;                /* tar's shell-style exit status */
-	struct wl_cpu cpu;         /* includes tar itself (RUSAGE_CHILDREN) */
-	int err;
-	char errmsg[WL_ERR_MAX];   /* on tar failure: its stderr's last line */
-};
-
-/* Runs `TAR -xf ARCHIVE -C DIR` (dir created if missing), then a timed syncfs. */
-int wl_tar(const char *dir, const struct wl_tar_opts *o, struct wl_tar_res *r);
-/* bytes, files, time_s, sync_s, mbps, status, cpu_*, error/errno */
-void wl_tar_json(struct jw *w, const struct wl_tar_res *r);
 
 /* Counts regular files and their bytes below dir (no symlinks followed). 0 or -1/errno. */
 int wl_count_tree(const char *dir, uint64_t *files, uint64_t *bytes);

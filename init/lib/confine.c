@@ -78,7 +78,7 @@ struct part {
 	int dir, fd;
 };
 
-static int say(char *why, size_t len, const char *fmt, ...)
+static int why_failed(char *why, size_t len, const char *fmt, ...)
 {
 	int e = errno;
 	va_list ap;
@@ -138,15 +138,15 @@ static int enter_user_ns(char *why, size_t len)
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	if (unshare(CLONE_NEWUSER) < 0)
-		return say(why, len, "unable to enter a user namespace");
+		return why_failed(why, len, "unable to enter a user namespace");
 	snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
 	if (write_file("/proc/self/uid_map", map) < 0)
-		return say(why, len, "unable to map the user");
+		return why_failed(why, len, "unable to map the user");
 	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-		return say(why, len, "unable to deny setgroups");
+		return why_failed(why, len, "unable to deny setgroups");
 	snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid);
 	if (write_file("/proc/self/gid_map", map) < 0)
-		return say(why, len, "unable to map the group");
+		return why_failed(why, len, "unable to map the group");
 	return 0;
 }
 
@@ -188,7 +188,7 @@ static int drop_caps(char *why, size_t len)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) {
 			if (errno == EINVAL)
 				break;
-			return say(why, len, "unable to drop capability %d", cap);
+			return why_failed(why, len, "unable to drop capability %d", cap);
 		}
 	}
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
@@ -196,14 +196,14 @@ static int drop_caps(char *why, size_t len)
 	struct caps_header h = { CAPS_VERSION_3, 0 };
 	struct caps_data d[2];
 	if (syscall(SYS_capget, &h, d) < 0)
-		return say(why, len, "unable to read the capabilities");
+		return why_failed(why, len, "unable to read the capabilities");
 	keep &= d[0].permitted | (uint64_t)d[1].permitted << 32;
 	for (int i = 0; i < 2; i++)
 		d[i].effective = d[i].permitted = d[i].inheritable = (uint32_t)(keep >> (32 * i));
 	if (syscall(SYS_capset, &h, d) < 0)
-		return say(why, len, "unable to set the capabilities");
+		return why_failed(why, len, "unable to set the capabilities");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return say(why, len, "unable to forbid new privileges");
+		return why_failed(why, len, "unable to forbid new privileges");
 	return 0;
 }
 
@@ -212,7 +212,7 @@ static int drop_caps(char *why, size_t len)
 static int make_dev(char *why, size_t len)
 {
 	if (mkdir("dev", 0755) < 0)
-		return say(why, len, "unable to create the new /dev");
+		return why_failed(why, len, "unable to create the new /dev");
 	for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
 		char to[32], from[32];
 		snprintf(to, sizeof to, "dev/%s", devices[i].name);
@@ -221,7 +221,7 @@ static int make_dev(char *why, size_t len)
 		snprintf(from, sizeof from, "/dev/%s", devices[i].name);
 		int fd = clone_tree(from, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 		if (fd < 0 || place(fd, to, 0) < 0)
-			return say(why, len, "unable to provide %s", from);
+			return why_failed(why, len, "unable to provide %s", from);
 		close(fd);
 	}
 	return 0;
@@ -231,13 +231,13 @@ int confine_enter(const struct confine *c, char *why, size_t len)
 {
 	int dyn = elf_dynamic(c->prog);
 	if (dyn < 0)
-		return say(why, len, "unable to read %s as a program", c->prog);
+		return why_failed(why, len, "unable to read %s as a program", c->prog);
 	if (geteuid() != 0 && enter_user_ns(why, len) < 0)
 		return -1;
 	if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET) < 0)
-		return say(why, len, "unable to enter new namespaces");
+		return why_failed(why, len, "unable to enter new namespaces");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return say(why, len, "unable to make the mounts private");
+		return why_failed(why, len, "unable to make the mounts private");
 
 	/* The copies first: the stage may cover the paths they come from. */
 	const unsigned ro = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
@@ -253,27 +253,27 @@ int confine_enter(const struct confine *c, char *why, size_t len)
 			parts[n++] = (struct part){ lib_dirs[i], lib_dirs[i] + 1, ro, 1, -1 };
 	for (size_t i = 0; i < n; i++)
 		if ((parts[i].fd = clone_tree(parts[i].from, parts[i].attr)) < 0)
-			return say(why, len, "unable to take a copy of the mount of %s", parts[i].from);
+			return why_failed(why, len, "unable to take a copy of the mount of %s", parts[i].from);
 
 	if (mount("fsmatrix-confined", STAGE, "tmpfs", MS_NOSUID, "mode=0755,size=64k") < 0)
-		return say(why, len, "unable to mount a tmpfs on %s", STAGE);
+		return why_failed(why, len, "unable to mount a tmpfs on %s", STAGE);
 	if (chdir(STAGE) < 0)
-		return say(why, len, "unable to enter %s", STAGE);
+		return why_failed(why, len, "unable to enter %s", STAGE);
 	for (size_t i = 0; i < n; i++) {
 		if (place(parts[i].fd, parts[i].to, parts[i].dir) < 0)
-			return say(why, len, "unable to mount the copy of %s on /%s",
-				   parts[i].from, parts[i].to);
+			return why_failed(why, len, "unable to mount the copy of %s on /%s",
+					  parts[i].from, parts[i].to);
 		close(parts[i].fd);
 	}
 	if (make_dev(why, len) < 0)
 		return -1;
 	if (mount(NULL, ".", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID, NULL) < 0)
-		return say(why, len, "unable to make the new root read-only");
+		return why_failed(why, len, "unable to make the new root read-only");
 	/* No pivot_root: it refuses a root on the initramfs. The new root moves over the old
 	 * one, which is then out of reach without CAP_SYS_CHROOT. */
 	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0 || chroot(".") < 0 ||
 	    chdir(CONFINE_WORK) < 0)
-		return say(why, len, "unable to enter the new root");
+		return why_failed(why, len, "unable to enter the new root");
 	if (drop_caps(why, len) < 0)
 		return -1;
 	if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0)

@@ -1,6 +1,7 @@
 /* pid1/header.c: the run header (what ran, on what, with which tools and image) and the
  * trailer with counts. Field names follow docs/records.md. */
 #include "pid1/pid1.h"
+#include "cell/cell.h"
 #include "core/conditions.h"
 #include "lib/sha256.h"
 #include <errno.h>

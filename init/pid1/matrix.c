@@ -1,16 +1,42 @@
-/* pid1/matrix.c: the plan's cells in order, one record each (pid1/cell.c), a progress line
+/* pid1/matrix.c: the plan's cells in order, one record each (cell/cell.c), a progress line
  * after each, and with repeat > 1 a summary record for a cell after its last repetition.
  * Repetition is the outermost loop (matrix.h), so the figures of every repetition are kept
  * until the last one comes round. On a resumed boot (pid1/resume.c) cells recorded before are
  * not run again, and a summary covers the repetitions measured in this boot ("n"). */
-#include "pid1/cell.h"
+#include "pid1/pid1.h"
+#include "cell/cell.h"
 #include "core/resume.h"
 #include "lib/stats.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cell_status_names[5] = { "ok", "error", "skipped", "timeout", "interrupted" };
+/* A tar archive named without a path: the results partition first (the user's own), then
+ * the image's. */
+static const char *const archive_dirs[] = { RESULTS_MNT "/fsmatrix", "/plans", "", NULL };
+
+static const struct cell_ops cell_ops = {
+	.say = say, .emit = emit, .fatal = fatal, .pet = watchdog_pet, .reap = reap_orphans,
+	.load_modules = plan_cell_modules,
+};
+
+/* What the cells may use of this boot, once selection and resume (which may take back the
+ * run's disks) have chosen the disks. */
+static const struct run_env *cell_env(void)
+{
+	static const char *taken[DISK_MAX + 1];
+	static struct run_env env;
+	int n = 0;
+	for (int i = 0; i < boot.ndisks; i++)
+		if (boot.sel[i].verdict == VERDICT_TAKEN)
+			taken[n++] = boot.disks[i].name;
+	taken[n] = NULL;
+	env = (struct run_env){ .run_id = boot.run_id, .fingerprint = conditions_fingerprint(),
+				.taken = taken, .archive_dirs = archive_dirs,
+				.dry = boot.cmd.dry, .debug_hang = boot.cmd.debug_hang,
+				.ops = &cell_ops };
+	return &env;
+}
 
 struct kept {                    /* one cell's figures over its repetitions */
 	int n;                       /* ok repetitions */
@@ -91,8 +117,8 @@ static void cell_start_event(const struct cell *c, int attempt, int total)
 
 /* What an earlier boot left of this cell: records still owed, or a verdict already given.
  * Returns 1 when the cell needs no run in this boot. */
-static int settle_earlier(const struct plan *p, const struct cell *c, const struct resume_step *rs,
-			  const char *name, int total)
+static int settle_earlier(const struct run_env *env, const struct plan *p, const struct cell *c,
+			  const struct resume_step *rs, const char *name, int total)
 {
 	char msg[300];
 	boot.counts[CELL_INTERRUPTED] += rs->recorded;
@@ -106,7 +132,7 @@ static int settle_earlier(const struct plan *p, const struct cell *c, const stru
 		int attempt = rs->recorded + k + 1;
 		snprintf(msg, sizeof msg, "attempt %d was interrupted: the machine restarted (watchdog, "
 			 "crash or power loss) before the cell ended", attempt);
-		cell_record_status(p, c, CELL_INTERRUPTED, attempt, msg);
+		cell_record_status(env, p, c, CELL_INTERRUPTED, attempt, msg);
 		boot.counts[CELL_INTERRUPTED]++;
 		say("[%d/%d] %s rep %d/%d: interrupted: %s", c->index + 1, total, name, c->rep,
 		    p->repeat, msg);
@@ -114,7 +140,7 @@ static int settle_earlier(const struct plan *p, const struct cell *c, const stru
 	if (rs->action == RESUME_FAIL) {
 		snprintf(msg, sizeof msg, "interrupted %d times (the plan allows %d retr%s): not tried "
 			 "again", rs->interruptions, p->retries, p->retries == 1 ? "y" : "ies");
-		cell_record_status(p, c, CELL_ERROR, rs->interruptions, msg);
+		cell_record_status(env, p, c, CELL_ERROR, rs->interruptions, msg);
 		boot.counts[CELL_ERROR]++;
 		say("[%d/%d] %s rep %d/%d: error: %s", c->index + 1, total, name, c->rep, p->repeat, msg);
 		return 1;
@@ -127,6 +153,7 @@ void matrix_run(const struct plan *p)
 	int total = matrix_count(p), per = matrix_per_rep(p), done = 0;
 	struct kept *kept = p->repeat > 1 ? calloc((size_t)per, sizeof *kept) : NULL;
 	long long start = boottime_ms();
+	const struct run_env *env = cell_env();
 	struct cell c;
 	struct cell_result r;
 
@@ -158,7 +185,7 @@ void matrix_run(const struct plan *p)
 			shutdown_by_signal();
 		struct resume_step rs;
 		resume_cell(i, p->retries, &rs);
-		if (settle_earlier(p, &c, &rs, name, total))
+		if (settle_earlier(env, p, &c, &rs, name, total))
 			continue;
 		cell_start_event(&c, rs.attempt, total);
 		if (rs.attempt > 1)
@@ -166,7 +193,7 @@ void matrix_run(const struct plan *p)
 			    p->repeat, rs.attempt);
 		else
 			say("[%d/%d] %s rep %d/%d: running", i + 1, total, name, c.rep, p->repeat);
-		cell_run(p, &c, rs.attempt, &r);
+		cell_run(env, p, &c, rs.attempt, &r);
 		boot.counts[r.status]++;
 		eta_text(start, ++done, boot.cells, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);

@@ -32,7 +32,7 @@ struct boot {
 	/* the plan (pid1/plan.c), for the header */
 	char plan_name[64], plan_source[16], plan_path[300], plan_sha256[65];
 	/* the matrix (pid1/matrix.c), for the trailer: cells planned, and cell records by
-	 * status in the order of cell_status_names[] */
+	 * status in the order of cell/cell.h's cell_status_names[] */
 	int cells;
 	int counts[5];
 	int resumed;                      /* boots of this run before this one (pid1/resume.c) */
@@ -192,8 +192,6 @@ int plan_shard_takes(int index);
 void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_group" fields */
 
 /* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */
-enum cell_status { CELL_OK, CELL_ERROR, CELL_SKIPPED, CELL_TIMEOUT, CELL_INTERRUPTED };
-extern const char *const cell_status_names[5]; /* "ok", "error", "skipped", ... */
 void matrix_run(const struct plan *p);
 
 /* pid1/header.c */

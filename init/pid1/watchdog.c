@@ -6,7 +6,8 @@
  * default (soft_panic=0).
  * Its timeout covers the longest step PID 1 waits on without petting (a cell step is
  * bounded by the cell's timeout, a teardown command by TEARDOWN_MS), plus a margin. */
-#include "pid1/cell.h"
+#include "pid1/pid1.h"
+#include "cell/cell.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

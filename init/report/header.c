@@ -11,8 +11,8 @@
 
 typedef void (*line_fn)(void *ctx, const char *s);
 
-static void say(line_fn line, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(line_fn line, void *ctx, const char *fmt, ...)
+static void put_line(line_fn line, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put_line(line_fn line, void *ctx, const char *fmt, ...)
 {
 	char buf[2048];
 	va_list ap;
@@ -84,22 +84,22 @@ static void header_record_lines(json_t *h, line_fn line, void *ctx)
 		struct tm tm;
 		gmtime_r(&tt, &tm);
 		strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S UTC", &tm);
-		say(line, ctx, "  started   %s%s", b,
-		    json_is_true(json_object_get(h, "dry")) ? " (dry run: nothing measured)" : "");
+		put_line(line, ctx, "  started   %s%s", b,
+			 json_is_true(json_object_get(h, "dry")) ? " (dry run: nothing measured)" : "");
 	}
 	json_t *k = json_object_get(h, "kernel");
-	say(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
+	put_line(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
 	if (*str(k, "cmdline"))
-		say(line, ctx, "  cmdline   %s", str(k, "cmdline"));
+		put_line(line, ctx, "  cmdline   %s", str(k, "cmdline"));
 	json_t *cpu = json_object_get(h, "cpu");
-	say(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
-	    (long long)json_integer_value(json_object_get(cpu, "count")));
+	put_line(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
+		 (long long)json_integer_value(json_object_get(cpu, "count")));
 	bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
-	say(line, ctx, "  memory    %s", b);
+	put_line(line, ctx, "  memory    %s", b);
 	json_t *p = json_object_get(h, "plan");
 	if (*str(p, "name") || *str(p, "source"))
-		say(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
-		    str(p, "sha256"));
+		put_line(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
+			 str(p, "sha256"));
 	json_t *sh = json_object_get(h, "shard"), *k1;
 	if (json_is_object(sh)) {
 		size_t n = 0, i1;
@@ -107,23 +107,23 @@ static void header_record_lines(json_t *h, line_fn line, void *ctx)
 		json_array_foreach(json_object_get(sh, "given"), i1, k1)
 			n += (size_t)snprintf(tl + n, n < sizeof tl ? sizeof tl - n : 0, "%s%lld",
 					      i1 ? ", " : "", (long long)json_integer_value(k1));
-		say(line, ctx, "  shards    %zu of %lld given (%s), run group %.12s",
-		    json_array_size(json_object_get(sh, "given")),
-		    (long long)json_integer_value(json_object_get(sh, "n")), tl, str(h, "run_group"));
+		put_line(line, ctx, "  shards    %zu of %lld given (%s), run group %.12s",
+			 json_array_size(json_object_get(sh, "given")),
+			 (long long)json_integer_value(json_object_get(sh, "n")), tl, str(h, "run_group"));
 	}
 	tools_text(json_object_get(h, "tools"), tl, sizeof tl);
-	say(line, ctx, "  tools     %s", tl);
+	put_line(line, ctx, "  tools     %s", tl);
 	if (*str(h, "manifest_sha256"))
-		say(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
+		put_line(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
 	size_t i;
 	json_t *d;
 	json_array_foreach(json_object_get(h, "disks"), i, d) {
 		bytes_text(json_number_value(json_object_get(d, "size")), b, sizeof b);
-		say(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
-		    *str(d, "model") ? " " : "", str(d, "model"),
-		    *str(d, "serial") ? " serial " : "", str(d, "serial"),
-		    *str(d, "verdict") ? ": " : "", str(d, "verdict"),
-		    *str(d, "reason") ? " - " : "", str(d, "reason"));
+		put_line(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
+			 *str(d, "model") ? " " : "", str(d, "model"),
+			 *str(d, "serial") ? " serial " : "", str(d, "serial"),
+			 *str(d, "verdict") ? ": " : "", str(d, "verdict"),
+			 *str(d, "reason") ? " - " : "", str(d, "reason"));
 	}
 }
 
@@ -132,14 +132,14 @@ static void status_lines(const struct rrun *r, line_fn line, void *ctx)
 {
 	if (r->trailer) {
 		json_t *c = json_object_get(r->trailer, "counts");
-		say(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
-		    "timeout %lld, interrupted %lld; %.1f s",
-		    r->total, (long long)json_integer_value(json_object_get(c, "ok")),
-		    (long long)json_integer_value(json_object_get(c, "error")),
-		    (long long)json_integer_value(json_object_get(c, "skipped")),
-		    (long long)json_integer_value(json_object_get(c, "timeout")),
-		    (long long)json_integer_value(json_object_get(c, "interrupted")),
-		    json_number_value(json_object_get(r->trailer, "elapsed_s")));
+		put_line(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
+			 "timeout %lld, interrupted %lld; %.1f s",
+			 r->total, (long long)json_integer_value(json_object_get(c, "ok")),
+			 (long long)json_integer_value(json_object_get(c, "error")),
+			 (long long)json_integer_value(json_object_get(c, "skipped")),
+			 (long long)json_integer_value(json_object_get(c, "timeout")),
+			 (long long)json_integer_value(json_object_get(c, "interrupted")),
+			 json_number_value(json_object_get(r->trailer, "elapsed_s")));
 		return;
 	}
 	size_t ran = 0;
@@ -150,23 +150,23 @@ static void status_lines(const struct rrun *r, line_fn line, void *ctx)
 		snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
 	/* in positions when the records carry them, as the trailer and Problems count */
 	if (json_is_object(json_object_get(r->header, "shard")))
-		say(line, ctx, "  status    INCOMPLETE: not every shard finished; %d cell%s ran of %d "
-		    "planned%s", r->ran, r->ran == 1 ? "" : "s", r->total, lost);
+		put_line(line, ctx, "  status    INCOMPLETE: not every shard finished; %d cell%s ran of %d "
+			 "planned%s", r->ran, r->ran == 1 ? "" : "s", r->total, lost);
 	else if (r->reached)
-		say(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
-		    r->reached, r->reached == 1 ? "" : "s", r->total, lost);
+		put_line(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
+			 r->reached, r->reached == 1 ? "" : "s", r->total, lost);
 	else if (r->total)
-		say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
-		    ran == 1 ? "" : "s", r->total);
+		put_line(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
+			 ran == 1 ? "" : "s", r->total);
 	else
-		say(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
+		put_line(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
 }
 
 void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 {
-	say(line, ctx, "Run %s (from %s)", r->id, r->source);
+	put_line(line, ctx, "Run %s (from %s)", r->id, r->source);
 	if (!r->header)
-		say(line, ctx, "  header    none (the run's first records were lost)");
+		put_line(line, ctx, "  header    none (the run's first records were lost)");
 	else
 		header_record_lines(r->header, line, ctx);
 	status_lines(r, line, ctx);
@@ -176,9 +176,9 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		if (r->rejected_long)
 			snprintf(toolong, sizeof toolong, ", %d too long (over %d MiB)", r->rejected_long,
 				 REPORT_LINE_MAX >> 20);
-		say(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
-		    rejected, rejected == 1 ? "" : "s", r->rejected_crc, r->rejected_trunc,
-		    r->rejected_json, toolong);
+		put_line(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
+			 rejected, rejected == 1 ? "" : "s", r->rejected_crc, r->rejected_trunc,
+			 r->rejected_json, toolong);
 	}
 }
 
@@ -191,7 +191,7 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 		if (!report_cell_selected(o, c))
 			continue;
 		if (c->missing) {
-			say(line, ctx, "  %s: missing (planned, never ran)", c->id);
+			put_line(line, ctx, "  %s: missing (planned, never ran)", c->id);
 			any = 1;
 			continue;
 		}
@@ -199,9 +199,9 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 		json_t *rec;
 		json_array_foreach(c->bad, k, rec) {
 			one_line(json_string_value(json_object_get(rec, "error")), e, sizeof e);
-			say(line, ctx, "  %s rep %lld/%d: %s: %s", c->id,
-			    (long long)json_integer_value(json_object_get(rec, "rep")), c->reps,
-			    str(rec, "status"), *e ? e : "(no reason given)");
+			put_line(line, ctx, "  %s rep %lld/%d: %s: %s", c->id,
+				 (long long)json_integer_value(json_object_get(rec, "rep")), c->reps,
+				 str(rec, "status"), *e ? e : "(no reason given)");
 			any = 1;
 		}
 		if (report_ignored_text(c, e, sizeof e)) {
@@ -213,20 +213,20 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 				json_array_foreach(c->ignored, b, opt)
 					if (!why && strstr(json_string_value(kl), json_string_value(opt)))
 						why = json_string_value(kl);
-			say(line, ctx, "  %s: %s%s%s%s", c->id, e, why ? " (" : "", why ? why : "",
-			    why ? ")" : "");
+			put_line(line, ctx, "  %s: %s%s%s%s", c->id, e, why ? " (" : "", why ? why : "",
+				 why ? ")" : "");
 			any = 1;
 		}
 		for (size_t m = 0; m < c->nm; m++) {
 			if (!c->fig.unusable[m])
 				continue;
-			say(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
-			    "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->fig.unusable[m],
-			    c->ok, c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
+			put_line(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
+				 "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->fig.unusable[m],
+				 c->ok, c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
 			any = 1;
 		}
 		if (c->seen < c->reps) {
-			say(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
+			put_line(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
 		}
 		if (report_series_problems(c, line, ctx))
@@ -234,25 +234,25 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 	}
 	if (r->lost_idx) {
 		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
-		say(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
-		    "record line%s rejected)", r->nlost == 1 ? "" : "s", r->lost_idx, r->total,
-		    r->nlost == 1 ? "it" : "them", rejected, rejected == 1 ? "" : "s");
+		put_line(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
+			 "record line%s rejected)", r->nlost == 1 ? "" : "s", r->lost_idx, r->total,
+			 r->nlost == 1 ? "it" : "them", rejected, rejected == 1 ? "" : "s");
 		any = 1;
 	}
 	if (r->missing_idx) {
-		say(line, ctx, "  cell%s %s of %d: never ran (%s)", r->nmissing == 1 ? "" : "s",
-		    r->missing_idx, r->total, json_array_size(r->notes) ? "a shard is missing, or "
-		    "stopped part way" : "the run stopped part way");
+		put_line(line, ctx, "  cell%s %s of %d: never ran (%s)", r->nmissing == 1 ? "" : "s",
+			 r->missing_idx, r->total, json_array_size(r->notes) ? "a shard is missing, or "
+			 "stopped part way" : "the run stopped part way");
 		any = 1;
 	}
 	size_t ni;
 	json_t *nv;
 	json_array_foreach(r->notes, ni, nv) {
-		say(line, ctx, "  %s", json_string_value(nv));
+		put_line(line, ctx, "  %s", json_string_value(nv));
 		any = 1;
 	}
 	if (!any)
-		say(line, ctx, "  none");
+		put_line(line, ctx, "  none");
 }
 
 const char *header_kv(const char *s, size_t *klen, const char **value)

@@ -3,7 +3,7 @@
  * with mtools), or a mounted results partition (a directory holding fsmatrix/results/). */
 #include "report/report.h"
 #include "lib/file.h"
-#include "lib/lavalog.h"
+#include "report/lavalog.h"
 #include "lib/record.h"
 #include "core/mbr.h"
 

@@ -3,7 +3,7 @@
  * would log (no newline, CR or ESC: LAVA drops those) comes back byte for byte after '"' ->
  * '\"' and PyYAML's double-quoted escaping, here done the way lava_common.log.dump does it. */
 #include "fuzz.h"
-#include "lib/lavalog.h"
+#include "report/lavalog.h"
 
 /* PyYAML's escaping of one byte taken as a code point below 256 (the fuzzer's bytes need not
  * be UTF-8; a byte over 0x7f goes out as \xXX and comes back as its UTF-8 form). */

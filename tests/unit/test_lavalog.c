@@ -4,7 +4,7 @@
  * and what is no console line. Then a whole real log: every framed record in it passes its
  * CRC once decoded. */
 #include "check.h"
-#include "lib/lavalog.h"
+#include "report/lavalog.h"
 #include "lib/record.h"
 
 #include <stdio.h>

@@ -1,9 +1,12 @@
 /* test_workload.c: the workload engines on small sizes in a temporary directory: seqwrite's
  * file and figures, errors by name (EFBIG past the file size limit), device nodes refused, the smallfiles generator's
  * determinism and totals, a written tree read back, a pass directory's link not followed,
- * tar through the runner, the /proc/stat parser and the CPU percentages. */
+ * tar through the runner, the /proc/stat parser and the CPU percentages. smallfiles and tar
+ * run through the table of engines, as a cell (as PID 1 runs them) or as `fsmatrix workload
+ * NAME` (engines/engine.h). */
 #include "check.h"
 #include "core/plan.h"
+#include "engines/engine.h"
 #include "engines/workload.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -163,7 +166,7 @@ static void test_seqwrite_errors(void)
 	CHECK(strstr(r.errmsg, "at offset 524288") != NULL, "message: %s", r.errmsg);
 	jw_init(&w, json, sizeof json);
 	record_begin(&w, "workload");
-	wl_seqwrite_json(&w, &r);
+	engine_of(WL_SEQWRITE)->cell_json(&w, &r);   /* a seqwrite cell's result is its writer's */
 	jw_end_obj(&w);
 	CHECK_INT(jw_done(&w), 0);
 	CHECK(strstr(json, "\"errno\":\"EFBIG\"") != NULL, "json: %s", json);
@@ -278,23 +281,87 @@ static void test_tree(void)
 	tree_free(&a);
 }
 
+/* Runs the engine of type as a cell in dir, as PID 1 runs it: its result into res
+ * (ENGINE_RES_MAX bytes), the record's "result" fields as JSON text into json. Returns the
+ * errno the cell failed with, its message in msg; 0 when it ran clean. */
+static int run_cell(enum wl_type type, const struct plan_workload *w, const char *dir, void *res,
+		    char *msg, char *json, size_t len)
+{
+	static const char *const dirs[] = { "", NULL };
+	const struct engine *e = engine_of(type);
+	struct engine_cell_env env = { .dir = dir, .archive_dirs = dirs };
+	struct jw jw;
+	int err = 0;
+	memset(res, 0, ENGINE_RES_MAX);
+	msg[0] = '\0';
+	e->cell(w, &env, res, &err, msg);
+	jw_init(&jw, json, len);
+	jw_obj(&jw);
+	e->cell_json(&jw, res);
+	jw_end_obj(&jw);
+	CHECK_INT(jw_done(&jw), 0);
+	return err;
+}
+
+/* Runs `fsmatrix workload NAME` on operands (h as its options were parsed), its record line
+ * into rec and its summary dropped. Returns its exit status. */
+static int run_host(const char *name, struct engine_host *h, char *const *operands, char *rec,
+		    size_t len)
+{
+	int out = dup(1), err = dup(2);
+	int fd = open(at("host.out"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int null = open("/dev/null", O_WRONLY);
+	fflush(stdout);
+	dup2(fd, 1);
+	dup2(null, 2);
+	int rc = engine_named(name)->host(h, operands);
+	fflush(stdout);
+	dup2(out, 1);
+	dup2(err, 2);
+	ssize_t n = pread(fd, rec, len - 1, 0);
+	rec[n > 0 ? n : 0] = '\0';
+	close(out);
+	close(err);
+	close(fd);
+	close(null);
+	return rc;
+}
+
+/* The integer value of key in a JSON text ("files":123), or -1 when it has none. */
+static long long json_int(const char *json, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	const char *p = strstr(json, pat);
+	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
+}
+
 static void test_smallfiles_write(void)
 {
-	struct wl_smallfiles_opts o = { .size = 4 * MiB, .seed = 9 };
-	struct wl_smallfiles_res r;
+	static _Alignas(max_align_t) unsigned char res[ENGINE_RES_MAX];
+	const struct engine *e = engine_of(WL_SMALLFILES);
+	struct plan_workload w;
+	char msg[WL_ERR_MAX], json[8192];
 	struct tree t;
 	uint64_t files, bytes;
 
-	tree_generate(&t, o.size, 0, o.seed);
-	CHECK_INT(wl_smallfiles(at("tree"), &o, &r), 0);
-	CHECK_INT(r.err, 0);
-	CHECK_INT(r.files, t.files);
-	CHECK_INT(r.dirs, t.dirs);
-	CHECK_INT(r.bytes, 4 * MiB);
-	CHECK_INT(r.seed, 9);
-	CHECK(r.time_s > 0 && r.sync_s >= 0, "time_s %g sync_s %g", r.time_s, r.sync_s);
-	CHECK(r.files_per_s > 0 && r.mbps > 0, "rates %g %g", r.files_per_s, r.mbps);
-	CHECK_INT(wl_count_tree(at("tree"), &files, &bytes), 0);
+	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
+	plan_workload_defaults(&w);
+	w.type = WL_SMALLFILES;
+	w.size = 4 * MiB;
+	w.seed = 9;
+	tree_generate(&t, w.size, 0, w.seed);
+	mkdir(at("tree"), 0755);   /* the cell's mount; its one pass goes into pass1 */
+	CHECK_INT(run_cell(WL_SMALLFILES, &w, at("tree"), res, msg, json, sizeof json), 0);
+	CHECK_INT(json_int(json, "files"), t.files);
+	CHECK_INT(json_int(json, "dirs"), t.dirs);
+	CHECK_INT(json_int(json, "bytes"), 4 * MiB);
+	CHECK_INT(json_int(json, "seed"), 9);
+	double time_s = engine_figure(e, res, "time_s"), sync_s = engine_figure(e, res, "sync_s");
+	double files_per_s = engine_figure(e, res, "files_per_s"), mbps = engine_figure(e, res, "mbps");
+	CHECK(time_s > 0 && sync_s >= 0, "time_s %g sync_s %g", time_s, sync_s);
+	CHECK(files_per_s > 0 && mbps > 0, "rates %g %g", files_per_s, mbps);
+	CHECK_INT(wl_count_tree(at("tree/pass1"), &files, &bytes), 0);
 	CHECK_INT(files, t.files);
 	CHECK_INT(bytes, 4 * MiB);
 
@@ -305,7 +372,7 @@ static void test_smallfiles_write(void)
 		k++;
 	char rel[256], full[512];
 	tree_path(&t, k, rel, sizeof rel);
-	snprintf(full, sizeof full, "%s/%s", at("tree"), rel);
+	snprintf(full, sizeof full, "%s/%s", at("tree/pass1"), rel);
 	int fd = open(full, O_RDONLY);
 	CHECK(read(fd, got, sizeof got) == (ssize_t)sizeof got, "read %s", full);
 	close(fd);
@@ -313,56 +380,69 @@ static void test_smallfiles_write(void)
 	free(pool);
 
 	/* the same set again into the same directory: files exist, the error says which */
-	CHECK_INT(wl_smallfiles(at("tree"), &o, &r), -1);
-	CHECK_INT(r.err, EEXIST);
-	CHECK(strstr(r.errmsg, "unable to create directory") != NULL || strstr(r.errmsg, "unable to create") != NULL,
-	      "message: %s", r.errmsg);
+	CHECK_INT(run_cell(WL_SMALLFILES, &w, at("tree"), res, msg, json, sizeof json), EEXIST);
+	CHECK(strstr(msg, "unable to create directory") != NULL || strstr(msg, "unable to create") != NULL,
+	      "message: %s", msg);
 
-	/* tar through the runner: pack the tree with the host's tar, extract with wl_tar */
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "tar -cf %s -C %s . 2>/dev/null", at("t.tar"), at("tree"));
+	/* tar through the runner: pack the tree with the host's tar, extract it in a tar cell */
+	char cmd[512], rec[8192];
+	snprintf(cmd, sizeof cmd, "tar -cf %s -C %s . 2>/dev/null", at("t.tar"), at("tree/pass1"));
 	if (system(cmd) == 0) {
-		struct wl_tar_opts to = { .tar = "tar", .archive = at("t.tar") };
-		struct wl_tar_res tr;
-		CHECK_INT(wl_tar(at("untar"), &to, &tr), 0);
-		CHECK_INT(tr.status, 0);
-		CHECK_INT(tr.files, t.files);
-		CHECK_INT(tr.bytes, 4 * MiB);
-		CHECK(tr.time_s > 0 && tr.mbps > 0, "tar time %g mbps %g", tr.time_s, tr.mbps);
-		to.archive = at("missing.tar");
-		CHECK_INT(wl_tar(at("untar2"), &to, &tr), -1);
-		CHECK(tr.status != 0 && strstr(tr.errmsg, "unable to extract") != NULL, "message: %s", tr.errmsg);
-		to.tar = "/nonexistent/tar";
-		CHECK_INT(wl_tar(at("untar3"), &to, &tr), -1);
-		CHECK_INT(tr.status, 127);
+		const struct engine *te = engine_of(WL_TAR);
+		memset(&w, 0, sizeof w);
+		plan_workload_defaults(&w);
+		w.type = WL_TAR;
+		snprintf(w.file, sizeof w.file, "%s", at("t.tar"));
+		mkdir(at("untar"), 0755);   /* the cell's mount; it extracts into tar/ */
+		CHECK_INT(run_cell(WL_TAR, &w, at("untar"), res, msg, json, sizeof json), 0);
+		CHECK_INT(json_int(json, "status"), 0);
+		CHECK_INT(json_int(json, "files"), t.files);
+		CHECK_INT(json_int(json, "bytes"), 4 * MiB);
+		double tar_s = engine_figure(te, res, "time_s"), tar_mbps = engine_figure(te, res, "mbps");
+		CHECK(tar_s > 0 && tar_mbps > 0, "tar time %g mbps %g", tar_s, tar_mbps);
+		/* tar itself failing, as `fsmatrix workload tar` runs it on any ARCHIVE and --tar */
+		struct engine_host h = { .cmd = "workload tar", .tar = "tar" };
+		char *const missing[] = { at("missing.tar"), at("untar2"), NULL };
+		CHECK_INT(run_host("tar", &h, missing, rec, sizeof rec), 1);
+		CHECK(json_int(rec, "status") > 0 && strstr(rec, "unable to extract") != NULL,
+		      "record: %s", rec);
+		char *const untar3[] = { at("t.tar"), at("untar3"), NULL };
+		h.tar = "/nonexistent/tar";
+		CHECK_INT(run_host("tar", &h, untar3, rec, sizeof rec), 1);
+		CHECK_INT(json_int(rec, "status"), 127);
 	}
 	tree_free(&t);
 }
 
-/* A pass directory is a name the caller made up: a symbolic link there is refused and its
- * target left alone; a directory the user named may be a link, and is followed. */
+/* A pass directory is a name the caller made up: with --passes 2, a symbolic link at
+ * DIR/pass1 is refused and its target left alone; DIR itself, which the user named, may be
+ * a link, and is followed. Run as `fsmatrix workload smallfiles` through the engine table. */
 static void test_pass_dir(void)
 {
-	struct wl_smallfiles_res r;
-	struct tree t;
+	struct engine_host h;
+	char rec[8192];
 	uint64_t files, bytes;
-	unsigned char *pool = wl_tree_pool(3);
-
-	CHECK_INT(tree_generate(&t, 64 * 1024, 0, 3), 0);
-	CHECK(mkdir(at("outside"), 0755) == 0 && symlink(at("outside"), at("pass1")) == 0,
-	      "setting up %s", at("pass1"));
-	int rc = wl_smallfiles_write(&t, pool, at("pass1"), WL_PASS_DIR | WL_NO_SYNC, &r);
-	CHECK_INT(rc, -1);
-	CHECK_INT(r.err, ELOOP);
-	CHECK(strstr(r.errmsg, "which is a symbolic link (not followed)") != NULL, "%s", r.errmsg);
+	memset(&h, 0, sizeof h);
+	plan_workload_defaults(&h.w);
+	h.cmd = "workload smallfiles";
+	h.w.size = 64 * 1024;
+	h.w.seed = 3;
+	h.w.passes = 2;
+	h.no_sync = 1;
+	CHECK(mkdir(at("outside"), 0755) == 0 && mkdir(at("sets"), 0755) == 0 &&
+	      symlink(at("outside"), at("sets/pass1")) == 0, "setting up %s", at("sets/pass1"));
+	char *const linked[] = { at("sets"), NULL };
+	CHECK_INT(run_host("smallfiles", &h, linked, rec, sizeof rec), 1);
+	CHECK(strstr(rec, "which is a symbolic link (not followed)") != NULL, "%s", rec);
 	CHECK_INT(wl_count_tree(at("outside"), &files, &bytes), 0);
 	CHECK_INT(files, 0);
-	rc = wl_smallfiles_write(&t, pool, at("pass1"), WL_NO_SYNC, &r);
-	CHECK_INT(rc, 0);
+	/* the directory the user named is followed */
+	h.w.passes = 1;
+	CHECK(symlink(at("outside"), at("named")) == 0, "setting up %s", at("named"));
+	char *const named[] = { at("named"), NULL };
+	CHECK_INT(run_host("smallfiles", &h, named, rec, sizeof rec), 0);
 	CHECK_INT(wl_count_tree(at("outside"), &files, &bytes), 0);
-	CHECK_INT(files, t.files);
-	tree_free(&t);
-	free(pool);
+	CHECK(files > 0, "files written through the named link: %llu", (unsigned long long)files);
 }
 
 static void test_procstat(void)

@@ -1,7 +1,7 @@
-/* pid1/cell_steps.c: every command and system call of a cell is a step in its record; a
+/* cell/steps.c: every command and system call of a cell is a step in its record; a
  * step that fails ends the cell as an error carrying the tool's own message, never the run.
  * The cell's first failure is its reason, and its deadline bounds every step but teardown. */
-#include "pid1/cell_ctx.h"
+#include "cell/ctx.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +31,7 @@ static struct step *step_new(struct cell_ctx *x, const char *const *argv)
 	struct step *s = x->nsteps < STEP_MAX ? &x->steps[x->nsteps++] : &x->spare;
 	size_t used = 0;
 	/* Each step is a sign of life: the watchdog's timeout covers the longest one. */
-	watchdog_pet();
+	x->env->ops->pet();
 	memset(s, 0, sizeof *s);
 	for (int i = 0; argv[i]; i++) {
 		size_t l = strlen(argv[i]) + 1;
@@ -81,7 +81,7 @@ int step_run(struct cell_ctx *x, const char *const *argv, int teardown, struct r
 			cell_fail(x, CELL_ERROR, "%s", s->err);
 		return -1;
 	}
-	reap_orphans();
+	x->env->ops->reap();
 	s->status = r.status;
 	s->ms = r.ms;
 	s->timed_out = r.timed_out;

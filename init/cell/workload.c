@@ -1,10 +1,10 @@
-/* pid1/workload.c: a cell's workload, run in a child process so that the cell's deadline can
+/* cell/workload.c: a cell's workload, run in a child process so that the cell's deadline can
  * end it (a workload blocked in write(2) cannot be interrupted from inside). The child runs
  * the shared engines through their table (engines/engine.h), which time themselves and
  * account their own CPU, and sends its figures back through a pipe; PID 1 kills the child's
  * process group when the deadline passes. While it waits it samples the cell's time series
- * (pid1/sampler.c): from the fork to the figures, so the timed sync too. */
-#include "pid1/cell.h"
+ * (cell/sampler.c): from the fork to the figures, so the timed sync too. */
+#include "cell/cell.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -16,12 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A tar archive named without a path: the results partition first (the user's own), then
- * the image's. */
-static const char *const archive_dirs[] = { RESULTS_MNT "/fsmatrix", "/plans", "", NULL };
-
 static void child_work(const struct plan_workload *w, int drop, int timeout_ms,
-		       struct wl_outcome *o)
+		       const char *const *archive_dirs, struct wl_outcome *o)
 {
 	const struct engine *e = engine_of(w->type);
 	struct engine_cell_env env = { .dir = TEST_MNT, .archive_dirs = archive_dirs,
@@ -63,8 +59,9 @@ static size_t read_figures(int fd, struct wl_outcome *in, long long deadline, st
 	return got;
 }
 
-/* A child stuck in the kernel (D state) cannot die: wait a little, then leave it to
- * reap_orphans() rather than hang the run. Returns 1 if it was reaped. */
+/* A child stuck in the kernel (D state) cannot die: wait a little, then leave it to PID 1's
+ * reaping of orphans (the run environment's reap) rather than hang the run. Returns 1 if it
+ * was reaped. */
 static int reap_child(pid_t pid, int *status)
 {
 	for (int i = 0; i < 100; i++) {
@@ -94,7 +91,8 @@ static void no_figures(struct wl_outcome *o, int timeout_ms, int reaped, int sta
 			 "its figures (exit status %d)", reaped && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-static _Noreturn void run_child(const struct plan_workload *w, int drop, int timeout_ms, int fd)
+static _Noreturn void run_child(const struct plan_workload *w, int drop, int timeout_ms,
+				const char *const *archive_dirs, int fd)
 {
 	setpgid(0, 0);
 	signal(SIGPIPE, SIG_IGN);
@@ -102,12 +100,12 @@ static _Noreturn void run_child(const struct plan_workload *w, int drop, int tim
 	if (!mine)
 		_exit(1);
 	mine->type = w->type;
-	child_work(w, drop, timeout_ms, mine);
+	child_work(w, drop, timeout_ms, archive_dirs, mine);
 	_exit(write_all(fd, mine, sizeof *mine) < 0 ? 1 : 0);
 }
 
-int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o,
-		 struct sampler *smp)
+int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
+		 const char *const *archive_dirs, struct wl_outcome *o, struct sampler *smp)
 {
 	int fds[2];
 	memset(o, 0, sizeof *o);
@@ -123,7 +121,7 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		run_child(w, drop, timeout_ms, fds[1]);
+		run_child(w, drop, timeout_ms, archive_dirs, fds[1]);
 	}
 	close(fds[1]);
 	setpgid(pid, pid); /* also from here: no race with a kill before the child ran */

@@ -1,13 +1,13 @@
-/* pid1/cell_ctx.h: one cell's state, handed to each step of its lifecycle. The public side
- * is pid1/cell.h; this header is for the files of the lifecycle alone:
- *   pid1/cell_steps.c   the cell's failure, its deadline, and steps (commands, system calls)
- *   pid1/cell_md.c      the members' wipe, the md array: create, resync wait, stop
- *   pid1/cell_fs.c      mkfs and tune, the geometry, mount(2) with its check, umount
- *   pid1/cell_record.c  the cell record
- *   pid1/cell.c         the lifecycle: members, setup, workload, teardown in order */
-#ifndef FSM_PID1_CELL_CTX_H
-#define FSM_PID1_CELL_CTX_H
-#include "pid1/cell.h"
+/* cell/ctx.h: one cell's state, handed to each step of its lifecycle. The public side
+ * is cell/cell.h; this header is for the files of the lifecycle alone:
+ *   cell/steps.c   the cell's failure, its deadline, and steps (commands, system calls)
+ *   cell/md.c      the members' wipe, the md array: create, resync wait, stop
+ *   cell/fs.c      mkfs and tune, the geometry, mount(2) with its check, umount
+ *   cell/record.c  the cell record
+ *   cell/cell.c    the lifecycle: members, setup, workload, teardown in order */
+#ifndef FSM_CELL_CTX_H
+#define FSM_CELL_CTX_H
+#include "cell/cell.h"
 #include "lib/run.h"
 
 #define STEP_MAX 48
@@ -24,6 +24,7 @@ struct step {
 };
 
 struct cell_ctx {
+	const struct run_env *env;          /* what the cell may use of the boot */
 	const struct plan *p;
 	const struct cell *c;
 	int attempt;                        /* 1, or more after reboots interrupted it */
@@ -54,7 +55,7 @@ struct cell_ctx {
 	struct sampler smp;                 /* the workload's time series */
 };
 
-/* pid1/cell_steps.c */
+/* cell/steps.c */
 void cell_fail(struct cell_ctx *x, enum cell_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 long long cell_remaining_ms(const struct cell_ctx *x); /* 0: no deadline; -1: passed */
@@ -68,19 +69,19 @@ int step_must(struct cell_ctx *x, const char *const *argv, struct run_result *ou
 /* An in-process step (mount(2), the wipe) that started at t0 and ended with errno err. */
 struct step *syscall_step(struct cell_ctx *x, const char *const *argv, long long t0, int err);
 
-/* pid1/cell_md.c */
+/* cell/md.c */
 int cell_wipe(struct cell_ctx *x, int i);           /* member i's first and last MiB */
 void cell_zero_superblocks(struct cell_ctx *x, int teardown);
 void cell_stop_array(struct cell_ctx *x, int teardown);
 int cell_create_array(struct cell_ctx *x);          /* and wait out its resync, if planned */
 void cell_md_detail(struct cell_ctx *x);            /* mdadm --detail into md_detail */
 
-/* pid1/cell_fs.c */
+/* cell/fs.c */
 int cell_make_fs(struct cell_ctx *x);               /* mkfs, tune, and the geometry read */
 int cell_mount_fs(struct cell_ctx *x);
 void cell_unmount_fs(struct cell_ctx *x);
 
-/* pid1/cell_record.c: trimmed 0 the first time; a record too large is emitted again
+/* cell/record.c: trimmed 0 the first time; a record too large is emitted again
  * without its long texts. */
 void cell_emit_record(struct cell_ctx *x, int trimmed);
 

@@ -1,9 +1,11 @@
-/* pid1/sampler.h: the time series of a cell (core/series.h), sampled by PID 1 at a fixed
+/* cell/sampler.h: the time series of a cell (core/series.h), sampled by PID 1 at a fixed
  * period while the workload's child runs and syncs: PID 1 only waits then, and its poll
- * timeout becomes the time to the next sample (pid1/workload.c). */
-#ifndef FSM_PID1_SAMPLER_H
-#define FSM_PID1_SAMPLER_H
+ * timeout becomes the time to the next sample (cell/workload.c). */
+#ifndef FSM_CELL_SAMPLER_H
+#define FSM_CELL_SAMPLER_H
 #include "core/series.h"
+
+struct run_env;
 
 enum { SF_MEMINFO, SF_VMSTAT, SF_STAT, SF_SYNC_DONE, SF_SYNC_SPEED, SF_FIXED };
 
@@ -30,8 +32,8 @@ int sampler_wait_ms(const struct sampler *s, int want_ms);
 void sampler_tick(struct sampler *s);
 /* The last sample, then closes the files. */
 void sampler_stop(struct sampler *s);
-/* The series record of a cell, when the sampler ran. */
-void sampler_emit(const struct sampler *s, const char *cell, int rep, int index, int attempt,
-		  const char *target, char *const *members, int n);
+/* The series record of a cell, when the sampler ran, emitted through env. */
+void sampler_emit(const struct sampler *s, const struct run_env *env, const char *cell, int rep,
+		  int index, int attempt, const char *target, char *const *members, int n);
 
 #endif

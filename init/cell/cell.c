@@ -1,9 +1,9 @@
-/* pid1/cell.c: one cell, its lifecycle: wipe the members, create the array and wait out its
+/* cell/cell.c: one cell, its lifecycle: wipe the members, create the array and wait out its
  * resync, mkfs and tune, read the geometry, mount(2), run the workload, and always tear
  * down, in that order; then the record. The state of the cell is one struct cell_ctx
- * (pid1/cell_ctx.h) that every step is handed; the steps live in pid1/cell_steps.c,
- * pid1/cell_md.c and pid1/cell_fs.c, the record in pid1/cell_record.c. */
-#include "pid1/cell_ctx.h"
+ * (cell/ctx.h) that every step is handed; the steps live in cell/steps.c,
+ * cell/md.c and cell/fs.c, the record in cell/record.c. */
+#include "cell/ctx.h"
 #include "core/level.h"
 #include "core/skip.h"
 #include <errno.h>
@@ -19,10 +19,12 @@
 
 /* A cell's state, blank but for what no step has set yet. One at a time, and static: it
  * holds the step texts and the workload's passes, too much for PID 1's stack. */
-static struct cell_ctx *ctx_new(const struct plan *p, const struct cell *c, int attempt)
+static struct cell_ctx *ctx_new(const struct run_env *env, const struct plan *p,
+				const struct cell *c, int attempt)
 {
 	static struct cell_ctx x;
 	memset(&x, 0, sizeof x);
+	x.env = env;
 	x.p = p;
 	x.c = c;
 	x.attempt = attempt;
@@ -48,7 +50,7 @@ static int lost_disk(struct cell_ctx *x)
 
 /* ------------------------------------------------------------------ state around it */
 
-/* One probe's JSON as a one-key object in buf ("" when it did not fit); pid1/cell_record.c
+/* One probe's JSON as a one-key object in buf ("" when it did not fit); cell/record.c
  * takes its value out. */
 static void capture_json(const struct cell_ctx *x, char *buf, size_t len,
 			 void (*fn)(struct jw *, const struct cell_ctx *))
@@ -93,7 +95,8 @@ static void run_workload(struct cell_ctx *x)
 	long long t0 = boottime_ms();
 	sampler_start(&x->smp, (int)x->p->monitor_ms, x->target_name, x->md ? x->name_v : NULL,
 		      x->md ? x->n : 0, x->md);
-	int rc = workload_run(w, x->p->drop_caches, (int)left, &x->wl, &x->smp);
+	int rc = workload_run(w, x->p->drop_caches, (int)left, x->env->archive_dirs, &x->wl,
+			      &x->smp);
 	char what[80];
 	snprintf(what, sizeof what, "workload %s (%s)", w->name, plan_wl_name(w->type));
 	const char *argv[] = { what, TEST_MNT, NULL };
@@ -116,19 +119,17 @@ static int pick_members(struct cell_ctx *x, int need, char *why, size_t len)
 	int have = 0, gone = 0;
 	char lost[128] = "";
 	x->n = 0;
-	for (int i = 0; i < boot.ndisks; i++) {
-		if (boot.sel[i].verdict != VERDICT_TAKEN)
-			continue;
-		if (!disk_present(boot.disks[i].name)) {
+	for (const char *const *t = x->env->taken; *t; t++) {
+		if (!disk_present(*t)) {
 			gone++;
 			snprintf(lost + strlen(lost), sizeof lost - strlen(lost), "%s%s", gone > 1 ? ", " : "",
-				 boot.disks[i].name);
+				 *t);
 			continue;
 		}
 		have++;
 		if (x->n < need && x->n < PLAN_DEVICES_MAX) {
-			snprintf(x->names[x->n], sizeof x->names[x->n], "%s", boot.disks[i].name);
-			snprintf(x->paths[x->n], sizeof x->paths[x->n], "/dev/%s", boot.disks[i].name);
+			snprintf(x->names[x->n], sizeof x->names[x->n], "%s", *t);
+			snprintf(x->paths[x->n], sizeof x->paths[x->n], "/dev/%s", *t);
 			x->name_v[x->n] = x->names[x->n];
 			x->path_v[x->n] = x->paths[x->n];
 			x->n++;
@@ -145,20 +146,21 @@ static int pick_members(struct cell_ctx *x, int need, char *why, size_t len)
  * filesystem deadlock does. Nothing in userspace can end it; only the watchdog can. */
 static void debug_hang(const struct cell_ctx *x)
 {
-	say("fsmatrix: debug_hang: cell %d, attempt 1: freezing " TEST_MNT " and writing to it "
-	    "from PID 1; only the watchdog can end this", x->c->index + 1);
+	const struct cell_ops *ops = x->env->ops;
+	ops->say("fsmatrix: debug_hang: cell %d, attempt 1: freezing " TEST_MNT " and writing to "
+		 "it from PID 1; only the watchdog can end this", x->c->index + 1);
 	fflush(stdout);
 	sync();
 	int dir = open(TEST_MNT, O_RDONLY | O_CLOEXEC);
 	if (dir < 0 || ioctl(dir, FIFREEZE, 0) < 0) {
-		say("fsmatrix: debug_hang: unable to freeze " TEST_MNT ": %s; hanging in pause() instead",
-		    strerror(errno));
+		ops->say("fsmatrix: debug_hang: unable to freeze " TEST_MNT ": %s; hanging in pause() "
+			 "instead", strerror(errno));
 		for (;;)
 			pause();
 	}
 	int fd = open(TEST_MNT "/debug-hang", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	say("fsmatrix: debug_hang: the write returned (%s): hanging in pause() instead",
-	    fd < 0 ? strerror(errno) : "opened");
+	ops->say("fsmatrix: debug_hang: the write returned (%s): hanging in pause() instead",
+		 fd < 0 ? strerror(errno) : "opened");
 	for (;;)
 		pause();
 }
@@ -180,7 +182,7 @@ static void setup_and_measure(struct cell_ctx *x)
 	if (cell_make_fs(x) < 0 || cell_mount_fs(x) < 0)
 		return;
 	capture_json(x, x->queue, sizeof x->queue, queue_part);
-	if (boot.cmd.debug_hang == x->c->index + 1 && x->attempt == 1)
+	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1)
 		debug_hang(x);
 	run_workload(x);
 	if (x->md) {
@@ -206,10 +208,10 @@ static void teardown(struct cell_ctx *x)
 			warn_add(&x->warn, "teardown: %s", x->steps[x->nsteps - 1].err);
 }
 
-void cell_record_status(const struct plan *p, const struct cell *c, enum cell_status st,
-			int attempt, const char *error)
+void cell_record_status(const struct run_env *env, const struct plan *p, const struct cell *c,
+			enum cell_status st, int attempt, const char *error)
 {
-	struct cell_ctx *x = ctx_new(p, c, attempt);
+	struct cell_ctx *x = ctx_new(env, p, c, attempt);
 	x->target = "";
 	x->status = st;
 	snprintf(x->error, sizeof x->error, "%s", error);
@@ -232,23 +234,24 @@ static void result_of(const struct cell_ctx *x, struct cell_result *r)
 	}
 }
 
-void cell_run(const struct plan *p, const struct cell *c, int attempt, struct cell_result *r)
+void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
+	      struct cell_result *r)
 {
 	char why[300];
-	struct cell_ctx *x = ctx_new(p, c, attempt);
+	struct cell_ctx *x = ctx_new(env, p, c, attempt);
 	memset(r, 0, sizeof *r);
 	x->md = level_find(p->arrays[c->array].level)->md;
 	if (p->timeout_s)
 		x->deadline = boottime_ms() + (long long)p->timeout_s * 1000;
 
-	if (boot.cmd.dry || pick_members(x, plan_array_disks(&p->arrays[c->array]), why, sizeof why) < 0) {
+	if (env->dry || pick_members(x, plan_array_disks(&p->arrays[c->array]), why, sizeof why) < 0) {
 		x->status = CELL_SKIPPED;
-		snprintf(x->error, sizeof x->error, "%s", boot.cmd.dry ? "dry run" : why);
+		snprintf(x->error, sizeof x->error, "%s", env->dry ? "dry run" : why);
 	} else {
 		x->target = x->md ? "/dev/" MD_NAME : x->paths[0];
 		x->target_name = x->md ? MD_NAME : x->names[0];
 		/* Before the kernel log is watched for this cell and before any step is timed. */
-		plan_cell_modules(p, c);
+		env->ops->load_modules(p, c);
 		x->kmsg = kmsg_open();
 		setup_and_measure(x);
 		/* Even a cell that ran to the end measured something else than planned (md went
@@ -257,13 +260,13 @@ void cell_run(const struct plan *p, const struct cell *c, int attempt, struct ce
 		teardown(x);
 		if (x->kmsg >= 0)
 			close(x->kmsg);
-		reap_orphans();
+		env->ops->reap();
 	}
 	if (!x->target)
 		x->target = "";
 	cell_emit_record(x, 0);
 	if (x->wl_ran)
-		sampler_emit(&x->smp, x->c->id, x->c->rep, x->c->index + 1, x->attempt,
+		sampler_emit(&x->smp, env, x->c->id, x->c->rep, x->c->index + 1, x->attempt,
 			     x->target_name, x->md ? x->name_v : NULL, x->md ? x->n : 0);
 	result_of(x, r);
 }

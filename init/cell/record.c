@@ -1,14 +1,16 @@
-/* pid1/cell_record.c: the cell record, one per (cell, rep): its axes, verdict, what the
+/* cell/record.c: the cell record, one per (cell, rep): its axes, verdict, what the
  * kernel applied, the workload's result, the state around it and every step. Readers
  * (report/, compare) depend on its fields; their order is part of the format. */
-#include "pid1/cell_ctx.h"
+#include "cell/ctx.h"
 #include "core/level.h"
 #include "core/workload_kinds.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The inner value of a one-key object made by pid1/cell.c's capture of a probe. */
+const char *const cell_status_names[5] = { "ok", "error", "skipped", "timeout", "interrupted" };
+
+/* The inner value of a one-key object made by cell/cell.c's capture of a probe. */
 static const char *inner(const char *json, size_t *n)
 {
 	const char *colon = strchr(json, ':');
@@ -154,14 +156,14 @@ static void figure_json(struct jw *w, const struct cell_ctx *x)
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
 	record_begin(w, "cell");
-	jw_kstr(w, "run", boot.run_id);
+	jw_kstr(w, "run", x->env->run_id);
 	jw_kstr(w, "cell", x->c->id);
 	jw_kint(w, "rep", x->c->rep);
 	jw_kint(w, "reps", x->p->repeat);
 	jw_kint(w, "index", x->c->index + 1);
 	jw_kint(w, "total", matrix_count(x->p));
 	jw_kint(w, "attempt", x->attempt);
-	jw_kstr(w, "fingerprint", conditions_fingerprint());
+	jw_kstr(w, "fingerprint", x->env->fingerprint);
 	axes_json(w, x);
 	jw_kstr(w, "status", cell_status_names[x->status]);
 	figure_json(w, x);
@@ -193,12 +195,12 @@ void cell_emit_record(struct cell_ctx *x, int trimmed)
 	record_json(&w, x);
 	if (jw_done(&w) < 0 && !trimmed) {
 		/* Too big (a tool that printed pages): keep the verdict, drop the texts. */
-		say("fsmatrix: cell record too large: md_detail and fs_geometry dropped");
+		x->env->ops->say("fsmatrix: cell record too large: md_detail and fs_geometry dropped");
 		x->md_detail[0] = x->fs_geom[0] = '\0';
 		for (int i = 0; i < x->nsteps; i++)
 			x->steps[i].err[x->steps[i].err[0] ? 200 : 0] = '\0';
 		cell_emit_record(x, 1);
 		return;
 	}
-	emit(&w);
+	x->env->ops->emit(&w);
 }

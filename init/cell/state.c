@@ -1,7 +1,7 @@
-/* pid1/probe.c: the state around a cell that is read, not run: sysfs values of the array
+/* cell/state.c: the state around a cell that is read, not run: sysfs values of the array
  * and the disks (queue, md), statvfs, /proc/mounts, and what the kernel logged. One value
  * at a time, as fio's diskutil reads sysfs. */
-#include "pid1/cell.h"
+#include "cell/cell.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

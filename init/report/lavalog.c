@@ -1,7 +1,7 @@
-/* lib/lavalog.c: LAVA log lines back into console lines (lavalog.h). The escapes are those
+/* report/lavalog.c: LAVA log lines back into console lines (lavalog.h). The escapes are those
  * of PyYAML's double-quoted scalars (its emitter's ESCAPE_REPLACEMENTS, and \xXX, \uXXXX,
  * \UXXXXXXXX for what it does not print as is). */
-#include "lib/lavalog.h"
+#include "report/lavalog.h"
 
 #include <string.h>
 

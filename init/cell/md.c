@@ -1,7 +1,8 @@
-/* pid1/cell_md.c: a cell's members and its md array: the wipe, the superblocks, mdadm
+/* cell/md.c: a cell's members and its md array: the wipe, the superblocks, mdadm
  * --create and the resync wait, --detail, --stop. Only taken disks are ever written: the
- * members come from boot.sel alone, and the wipe checks that again before it opens anything. */
-#include "pid1/cell_ctx.h"
+ * members come from the run environment's taken disks alone (cell/env.h), and the wipe
+ * checks that again before it opens anything. */
+#include "cell/ctx.h"
 #include "core/cellcmd.h"
 #include "core/geometry.h"
 #include "core/level.h"
@@ -25,10 +26,10 @@
 
 /* ------------------------------------------------------------------ wipe */
 
-static int is_taken(const char *name)
+static int is_taken(const struct run_env *env, const char *name)
 {
-	for (int i = 0; i < boot.ndisks; i++)
-		if (boot.sel[i].verdict == VERDICT_TAKEN && strcmp(boot.disks[i].name, name) == 0)
+	for (const char *const *t = env->taken; *t; t++)
+		if (strcmp(*t, name) == 0)
 			return 1;
 	return 0;
 }
@@ -55,8 +56,9 @@ static int zero_at(int fd, off_t off)
 int cell_wipe(struct cell_ctx *x, int i)
 {
 	const char *argv[] = { "wipe", x->paths[i], "first and last 1 MiB", NULL };
-	if (!is_taken(x->names[i]))
-		fatal("internal error: %s is not a taken test disk, refusing to write it", x->names[i]);
+	if (!is_taken(x->env, x->names[i]))
+		x->env->ops->fatal("internal error: %s is not a taken test disk, refusing to write it",
+				   x->names[i]);
 	long long t0 = boottime_ms();
 	int err = 0;
 	int fd = open(x->paths[i], O_WRONLY | O_EXCL | O_CLOEXEC);
@@ -115,7 +117,7 @@ static int wait_resync(struct cell_ctx *x)
 			return -1;
 		}
 		idle = strcmp(action, "idle") == 0 ? idle + 1 : 0;
-		watchdog_pet(); /* a long resync is waiting, not a hang */
+		x->env->ops->pet(); /* a long resync is waiting, not a hang */
 		if (idle == 2)
 			break;
 		if (cell_remaining_ms(x) < 0) {

@@ -1,6 +1,6 @@
-/* pid1/cell_fs.c: a cell's filesystem: mkfs and tune, the geometry as the tools read it,
+/* cell/fs.c: a cell's filesystem: mkfs and tune, the geometry as the tools read it,
  * mount(2) with the check of what the kernel applied, and umount(2). */
-#include "pid1/cell_ctx.h"
+#include "cell/ctx.h"
 #include "core/cellcmd.h"
 #include <errno.h>
 #include <stdio.h>
@@ -48,10 +48,10 @@ static void check_mount(struct cell_ctx *x, const struct kmsg_line *lines, int n
 	int first_warning = x->warn.n;
 	if (mount_check(lines, nlines, type, opts, x->mount_line, &x->warn, x->mount_ignored,
 			sizeof x->mount_ignored) > 0)
-		say("  warning   %s was ignored by the kernel: this cell measures without it",
-		    x->mount_ignored);
+		x->env->ops->say("  warning   %s was ignored by the kernel: this cell measures "
+				 "without it", x->mount_ignored);
 	for (int i = first_warning; i < x->warn.n; i++)
-		say("  warning   %s", x->warn.msg[i]);
+		x->env->ops->say("  warning   %s", x->warn.msg[i]);
 }
 
 int cell_mount_fs(struct cell_ctx *x)

@@ -1,9 +1,10 @@
-/* pid1/sampler.c: reads the counters of a cell's time series (pid1/sampler.h) with pread on
+/* cell/sampler.c: reads the counters of a cell's time series (cell/sampler.h) with pread on
  * files opened once per cell, hands the text to the pure parsers (core/sample.c) and the
  * rows to the series (core/series.c), and accounts its own CPU time, so that each record
  * says what watching cost. */
-#include "pid1/sampler.h"
-#include "pid1/pid1.h"
+#include "cell/sampler.h"
+#include "cell/env.h"
+#include "lib/clock.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,8 +136,8 @@ static void cost_json(struct jw *w, const struct sampler *s)
 	jw_end_obj(w);
 }
 
-void sampler_emit(const struct sampler *s, const char *cell, int rep, int index, int attempt,
-		  const char *target, char *const *members, int n)
+void sampler_emit(const struct sampler *s, const struct run_env *env, const char *cell, int rep,
+		  int index, int attempt, const char *target, char *const *members, int n)
 {
 	static char buf[192 * 1024];
 	struct jw w;
@@ -144,7 +145,7 @@ void sampler_emit(const struct sampler *s, const char *cell, int rep, int index,
 		return;
 	jw_init(&w, buf, sizeof buf);
 	record_begin(&w, "series");
-	jw_kstr(&w, "run", boot.run_id);
+	jw_kstr(&w, "run", env->run_id);
 	jw_kstr(&w, "cell", cell);
 	jw_kint(&w, "rep", rep);
 	jw_kint(&w, "index", index);
@@ -162,5 +163,5 @@ void sampler_emit(const struct sampler *s, const char *cell, int rep, int index,
 	cost_json(&w, s);
 	series_json(&w, &s->ser);
 	jw_end_obj(&w);
-	emit(&w);
+	env->ops->emit(&w);
 }

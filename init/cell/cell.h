@@ -1,20 +1,28 @@
-/* pid1/cell.h: one cell's lifecycle in PID 1 (pid1/cell.c and the pid1/cell_*.c of its
- * steps, sharing pid1/cell_ctx.h), its workload in a child bounded by the cell's timeout
- * (pid1/workload.c) and the state read around it (pid1/probe.c). pid1/matrix.c drives them. */
-#ifndef FSM_PID1_CELL_H
-#define FSM_PID1_CELL_H
-#include "pid1/pid1.h"
+/* cell/cell.h: one cell's lifecycle in PID 1 (cell/cell.c and the files of its steps,
+ * sharing cell/ctx.h), its workload in a child bounded by the cell's timeout
+ * (cell/workload.c) and the state read around it (cell/state.c). pid1/matrix.c drives them,
+ * handing each cell the run environment of cell/env.h: the cell layer sees no pid1 header. */
+#ifndef FSM_CELL_CELL_H
+#define FSM_CELL_CELL_H
 #include "core/matrix.h"
 #include "core/mountcheck.h"
 #include "core/plan.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
-#include "pid1/sampler.h"
+#include "lib/clock.h"
+#include "lib/file.h"
+#include "lib/record.h"
+#include "cell/env.h"
+#include "cell/sampler.h"
 
 #define TEST_MNT "/mnt/test"
 #define MD_NAME "md0"
 #define METRIC_MAX 12
 #define TEARDOWN_MS 120000        /* each teardown command, whatever the cell's deadline */
+
+/* A cell record's status; cell_status_names[] gives each its name in records. */
+enum cell_status { CELL_OK, CELL_ERROR, CELL_SKIPPED, CELL_TIMEOUT, CELL_INTERRUPTED };
+extern const char *const cell_status_names[5]; /* "ok", "error", "skipped", ... */
 
 /* What the matrix keeps of one (cell, rep) for progress lines and summaries. */
 struct cell_result {
@@ -25,15 +33,16 @@ struct cell_result {
 	char headline[400];      /* "41.2 MB/s", or the error, for the progress line */
 };
 
-/* Runs cell c on the taken disks that are still present, emits its cell record, and
+/* Runs cell c on the taken disks of env that are still present, emits its cell record, and
  * fills r. Never fails: whatever goes wrong is the cell's status. */
-void cell_run(const struct plan *p, const struct cell *c, int attempt, struct cell_result *r);
+void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
+	      struct cell_result *r);
 /* A record for a cell that does not run in this boot: an attempt interrupted by a reboot,
  * or a cell failed after too many of them (pid1/matrix.c). */
-void cell_record_status(const struct plan *p, const struct cell *c, enum cell_status st,
-			int attempt, const char *error);
+void cell_record_status(const struct run_env *env, const struct plan *p, const struct cell *c,
+			enum cell_status st, int attempt, const char *error);
 
-/* ------------------------------------------------------------ pid1/workload.c */
+/* ------------------------------------------------------------ cell/workload.c */
 struct wl_outcome {
 	enum wl_type type;
 	int timed_out;                  /* killed at the cell's deadline */
@@ -45,10 +54,11 @@ struct wl_outcome {
 
 /* Runs the workload on TEST_MNT in a child process (its own process group), so that a
  * deadline can end it: timeout_ms 0 means none. drop: sync and drop caches before it (and
- * before each smallfiles pass). smp, started by the caller (or NULL), samples while it
- * runs and is stopped when it ends. Fills o; returns 0 when it ran clean, else -1. */
-int workload_run(const struct plan_workload *w, int drop, int timeout_ms, struct wl_outcome *o,
-		 struct sampler *smp);
+ * before each smallfiles pass). archive_dirs: where a relative archive name is looked for.
+ * smp, started by the caller (or NULL), samples while it runs and is stopped when it ends.
+ * Fills o; returns 0 when it ran clean, else -1. */
+int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
+		 const char *const *archive_dirs, struct wl_outcome *o, struct sampler *smp);
 /* The "result" object's fields and the "cpu" object. */
 void workload_result_json(struct jw *jw, const struct wl_outcome *o);
 void workload_cpu_json(struct jw *jw, const struct wl_outcome *o);
@@ -56,7 +66,7 @@ double workload_figure(const struct wl_outcome *o, const char *key);   /* NaN: n
 /* Numeric figures for summaries and the headline for the progress line. */
 void workload_metrics(const struct wl_outcome *o, struct cell_result *r);
 
-/* ------------------------------------------------------------ pid1/probe.c */
+/* ------------------------------------------------------------ cell/state.c */
 void probe_queue_json(struct jw *w, const char *target, char *const *members, int nmembers);
 void probe_md_json(struct jw *w, const char *md);
 void probe_df_json(struct jw *w, const char *key, const char *mnt);

@@ -1,0 +1,34 @@
+/* cell/env.h: what a cell may use of the boot that runs it, built by PID 1
+ * (pid1/matrix.c) and handed down read-only: the run's id, the disks a cell may write, what
+ * the command line asks of cells, and the services of PID 1 a cell calls, as a table of
+ * operations (as main hands pid1/fatal.c its stop hooks). A cell reads nothing else of PID 1. */
+#ifndef FSM_CELL_ENV_H
+#define FSM_CELL_ENV_H
+#include "lib/record.h"
+
+struct plan;
+struct cell;
+
+struct cell_ops {
+	void (*say)(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* a console line */
+	void (*emit)(struct jw *w);               /* a finished record */
+	/* stops the machine: what a cell about to write a disk not taken calls */
+	void (*fatal)(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+	void (*pet)(void);                        /* the watchdog: each step is a sign of life */
+	void (*reap)(void);                       /* orphans the tools of a step left */
+	void (*load_modules)(const struct plan *p, const struct cell *c); /* md and fs, before it */
+};
+
+struct run_env {
+	const char *run_id;
+	const char *fingerprint;           /* the header's conditions.fingerprint, NULL if none */
+	const char *const *taken;          /* the disks a cell may write, in the order selection
+	                                      gave them; NULL ends it */
+	const char *const *archive_dirs;   /* where a plan's archive named without a path is
+	                                      looked for (engines/engine.h); NULL ends it */
+	int dry;                           /* fsmatrix.dry: every cell is recorded skipped */
+	int debug_hang;                    /* fsmatrix.debug_hang=N: cell N hangs, attempt 1 */
+	const struct cell_ops *ops;
+};
+
+#endif
