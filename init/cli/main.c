@@ -24,7 +24,7 @@ static const struct command {
 	  "SYSROOT [--dev DEVROOT] [--disks SPEC] [--wipe SPEC] [--boot NAME]",
 	  "the disks of a /sys tree, what each holds, and which ones fsmatrix would take" },
 	{ "workload", host_cmd_workload, NULL,
-	  "seqwrite|smallfiles|gen-tree|tar [OPTIONS] TARGET",
+	  "ENGINE [OPTIONS] TARGET (`fsmatrix help workload` lists the engines)",
 	  "run one workload engine of the image on a host directory; one JSON record out" },
 	{ "report", host_cmd_report, host_report_usage,
 	  "[--format text|md|csv|json] [--by AXES] [--where AXIS=VALUE]... SOURCE...",

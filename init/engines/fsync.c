@@ -259,7 +259,7 @@ const struct engine engine_fsync = {
 	.res_size = sizeof(struct fsync_res), .cell = cell, .cell_json = fields, .cpu = cpu,
 	.figures = figures, .headline = headline,
 	.host_size = 4ull << 20, .nargs = 1, .role = { ROLE_DIR }, .operands = "DIR",
-	.options = "[--bs 4k] [--background SIZE] [--drop-caches]",
+	.options = "[--bs 1m] [--background SIZE] [--drop-caches]",
 	.about = "fsync appends --bs at a time to DIR/fsync.dat, each followed by fsync; --background "
 		 "streams through DIR/background.dat meanwhile.",
 	.host = host,
