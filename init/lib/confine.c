@@ -1,5 +1,6 @@
 /* lib/confine.c: a program's own root, with one writable directory (confine.h). */
 #include "lib/confine.h"
+#include "lib/file.h"
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -118,18 +119,6 @@ static int elf_dynamic(const char *path)
 	return dyn;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, text, strlen(text));
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
 /* Not root: a user namespace in which this user is root, so that the mounts below are
  * allowed (and stay inside it). */
 static int enter_user_ns(char *why, size_t len)
@@ -140,12 +129,12 @@ static int enter_user_ns(char *why, size_t len)
 	if (unshare(CLONE_NEWUSER) < 0)
 		return why_failed(why, len, "unable to enter a user namespace");
 	snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
-	if (write_file("/proc/self/uid_map", map) < 0)
+	if (file_put_value("/proc/self/uid_map", map) < 0)
 		return why_failed(why, len, "unable to map the user");
-	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+	if (file_put_value("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
 		return why_failed(why, len, "unable to deny setgroups");
 	snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid);
-	if (write_file("/proc/self/gid_map", map) < 0)
+	if (file_put_value("/proc/self/gid_map", map) < 0)
 		return why_failed(why, len, "unable to map the group");
 	return 0;
 }

@@ -141,3 +141,17 @@ int write_all(int fd, const void *buf, size_t n)
 	}
 	return 0;
 }
+
+int file_put_value(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, text, strlen(text));
+	int e = n < 0 ? errno : EIO;
+	close(fd);
+	if (n == (ssize_t)strlen(text))
+		return 0;
+	errno = e;
+	return -1;
+}

@@ -28,6 +28,10 @@ const char *file_why(const char *path, int e, char *buf, size_t len);
  * without its newline and cut to len - 1 bytes. 0, or -1 with errno set and buf "". */
 int file_first_line(const char *path, char *buf, size_t len);
 
+/* A small value into an existing file (a sysfs or procfs value, a uid_map: one write, as
+ * the kernel wants). 0, or -1 with errno set. */
+int file_put_value(const char *path, const char *text);
+
 /* Writes all n bytes, going on after short writes. 0, or -1 with errno set (EIO when the
  * kernel wrote nothing and said nothing). */
 int write_all(int fd, const void *buf, size_t n);

@@ -27,18 +27,6 @@ static struct cond_state states[COND_COUNT];
 static int qos_fd = -1;
 static char fingerprint[65];
 
-static int put_value(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, v, strlen(v));
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(v) ? 0 : -1;
-}
-
 /* ------------------------------------------------------------------ one reader and writer
  * per control: get fills v ("" and why when the machine has no such control), set writes
  * the asked value (-1 with errno). */
@@ -83,7 +71,7 @@ static int governor_set(const char *asked)
 	char paths[64][96];
 	int n = policies(paths, 64);
 	for (int i = 0; i < n; i++)
-		if (put_value(paths[i], asked) < 0)
+		if (file_put_value(paths[i], asked) < 0)
 			return -1;
 	return 0;
 }
@@ -106,8 +94,8 @@ static int turbo_set(const char *asked)
 {
 	int on = strcmp(asked, "on") == 0;
 	if (access(NO_TURBO, F_OK) == 0)
-		return put_value(NO_TURBO, on ? "0" : "1");
-	return put_value(BOOST, on ? "1" : "0");
+		return file_put_value(NO_TURBO, on ? "0" : "1");
+	return file_put_value(BOOST, on ? "1" : "0");
 }
 
 /* The PM QoS latency now in force: what a read of the device gives (an s32, microseconds). */
@@ -148,7 +136,7 @@ static int thp_get(char *v, size_t len, char *why, size_t wlen)
 	return 0;
 }
 
-static int thp_set(const char *asked) { return put_value(THP, asked); }
+static int thp_set(const char *asked) { return file_put_value(THP, asked); }
 
 /* Active swap areas: /proc/swaps after its heading. */
 static int swap_get(char *v, size_t len, char *why, size_t wlen)
@@ -199,12 +187,12 @@ static int nmi_get(char *v, size_t len, char *why, size_t wlen)
 {
 	return file_get(NMI, v, len, why, wlen);
 }
-static int nmi_set(const char *asked) { return put_value(NMI, asked); }
+static int nmi_set(const char *asked) { return file_put_value(NMI, asked); }
 static int clocksource_get(char *v, size_t len, char *why, size_t wlen)
 {
 	return file_get(CLOCKSOURCE, v, len, why, wlen);
 }
-static int clocksource_set(const char *asked) { return put_value(CLOCKSOURCE, asked); }
+static int clocksource_set(const char *asked) { return file_put_value(CLOCKSOURCE, asked); }
 
 static const struct control_io {
 	int (*get)(char *v, size_t len, char *why, size_t wlen);
