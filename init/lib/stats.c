@@ -72,6 +72,11 @@ int stats_latency(double *x, size_t n, struct latency *out)
 
 int stats_cell_add(struct stats_cell *c, const char *name, double v)
 {
+	return stats_cell_add_rep(c, name, v, 0);
+}
+
+int stats_cell_add_rep(struct stats_cell *c, const char *name, double v, int rep)
+{
 	size_t m = 0;
 	while (m < c->nmetric && strcmp(c->name[m], name) != 0)
 		m++;
@@ -81,6 +86,8 @@ int stats_cell_add(struct stats_cell *c, const char *name, double v)
 		c->name[m] = name;
 		c->nmetric++;
 	}
+	if (rep <= 0)
+		rep = (int)c->nv[m] + c->unusable[m] + 1;
 	if (isnan(v)) {
 		c->unusable[m]++;
 		return (int)m;
@@ -89,6 +96,11 @@ int stats_cell_add(struct stats_cell *c, const char *name, double v)
 	if (!grown)
 		return -1;
 	c->v[m] = grown;
+	int *reps = realloc(c->rep[m], (c->nv[m] + 1) * sizeof *reps);
+	if (!reps)
+		return -1;
+	c->rep[m] = reps;
+	c->rep[m][c->nv[m]] = rep;
 	c->v[m][c->nv[m]++] = v;
 	return (int)m;
 }
@@ -102,8 +114,10 @@ int stats_cell_summary(const struct stats_cell *c, size_t m, struct summary *out
 
 void stats_cell_free(struct stats_cell *c)
 {
-	for (size_t m = 0; m < c->nmetric; m++)
+	for (size_t m = 0; m < c->nmetric; m++) {
 		free(c->v[m]);
+		free(c->rep[m]);
+	}
 	memset(c, 0, sizeof *c);
 }
 

@@ -24,6 +24,7 @@ struct stats_cell {
 	size_t nmetric;
 	const char *name[STATS_CELL_METRICS];   /* kept by pointer, not copied */
 	double *v[STATS_CELL_METRICS];          /* the usable figures, in the order given */
+	int *rep[STATS_CELL_METRICS];           /* the repeat each of them is from */
 	size_t nv[STATS_CELL_METRICS];
 	int unusable[STATS_CELL_METRICS];       /* figures given as NaN: not measured */
 };
@@ -32,6 +33,10 @@ struct stats_cell {
  * in a record) is counted as unusable and left out of the statistics. Returns the metric's
  * index, or -1 when the table is full or memory runs out (the figure is then dropped). */
 int stats_cell_add(struct stats_cell *c, const char *name, double v);
+/* The same, with the repeat (1-based) the figure is from, so that a verdict can name it
+ * (core/verdict.h). stats_cell_add counts repeats itself: the figure of the metric's k-th
+ * add, unusable ones included, is of repeat k. */
+int stats_cell_add_rep(struct stats_cell *c, const char *name, double v, int rep);
 /* The summary of metric m over its usable figures. Returns -1 when it has none. */
 int stats_cell_summary(const struct stats_cell *c, size_t m, struct summary *out);
 /* Frees the figures and empties c. */

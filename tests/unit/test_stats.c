@@ -98,6 +98,11 @@ static void test_cell(void)
 	}
 	struct summary s;
 	CHECK_INT(stats_cell_summary(&c, N(want), &s), -1);
+	/* each usable figure keeps its repeat: by default its add's ordinal among the metric's,
+	 * unusable ones counted (mbps: 1 and 2 of 3; time_s: 2 of 2) */
+	CHECK(c.rep[0] && c.rep[0][0] == 1 && c.rep[0][1] == 2, "mbps repeats %d, %d",
+	      c.rep[0] ? c.rep[0][0] : -1, c.rep[0] ? c.rep[0][1] : -1);
+	CHECK(c.rep[1] && c.rep[1][0] == 2, "time_s repeat %d", c.rep[1] ? c.rep[1][0] : -1);
 
 	/* the metric without a usable figure is left out; a zero mean has no cv (null) */
 	char buf[1024];
@@ -123,6 +128,13 @@ static void test_cell(void)
 	CHECK_INT(c.nmetric, STATS_CELL_METRICS);
 	CHECK_INT(stats_cell_add(&c, "m0", 2), 0);
 	CHECK_INT(c.nv[0], 2);
+	stats_cell_free(&c);
+
+	/* repeats given: rep 2 failed, so the figures are of repeats 1 and 3 */
+	CHECK_INT(stats_cell_add_rep(&c, "mbps", 100, 1), 0);
+	CHECK_INT(stats_cell_add_rep(&c, "mbps", 90, 3), 0);
+	CHECK(c.nv[0] == 2 && c.rep[0][0] == 1 && c.rep[0][1] == 3, "repeats %d, %d", c.rep[0][0],
+	      c.rep[0][1]);
 	stats_cell_free(&c);
 }
 
