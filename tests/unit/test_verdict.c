@@ -1,0 +1,145 @@
+/* test_verdict.c: the verdict on a figure over its repeats (core/verdict.h), a table of
+ * cases: stable, too few repeats, an outlier, spread by RSD or by range, the limits
+ * themselves; then a cell's main figure and the summary record's "verdict" object. The RSD
+ * and range columns were computed with Python's statistics module (stdev, median). */
+#include "check.h"
+#include "core/verdict.h"
+#include <math.h>
+
+#define N(a) (sizeof a / sizeof a[0])
+#define NEAR(got, want, tol) CHECK(fabs((got) - (want)) <= (tol) || (isnan(got) && isnan(want)), \
+				   "got %.10g, want %.10g", (double)(got), (double)(want))
+
+static const double stable3[] = { 100, 101, 99 };
+static const double two[] = { 100, 101 };
+static const double one[] = { 5 };
+static const double low_first[] = { 61, 100, 101 };
+static const double even[] = { 92, 100, 108 };            /* 92 and 108 tie: no single outlier */
+static const double range_only[] = { 89.5, 110.5, 100, 100, 100, 100, 100, 100, 100, 100, 100,
+				     100, 100, 100, 100, 100, 100, 100, 100, 100 };
+static const double rsd_out[] = { 100, 100, 100, 100, 82 };  /* range 18%, but RSD 8.4% */
+static const double high[] = { 100, 101, 99, 150 };
+static const double at_limit[] = { 90, 110, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100 };
+static const double past_limit[] = { 89.9, 110, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100 };
+static const double zeros[] = { 0, 0, 0 };
+static const double gap[] = { 100, 60, 101 };
+static const int gap_reps[] = { 1, 3, 4 };
+static const double spread_wide[] = { 100, 130, 110 };
+
+static const struct {
+	const char *name;
+	const double *x;
+	size_t n;
+	const int *rep;
+	int stable;
+	double rsd, range;
+	int outlier;
+	const char *reason;
+} rows[] = {
+	{ "stable", stable3, N(stable3), NULL, 1, 1.0, 2.0, 0, "" },
+	{ "two repeats", two, N(two), NULL, 0, 0.703589, 0.995025, 0, "too few repeats: 2 of 3" },
+	{ "one repeat", one, N(one), NULL, 0, NAN, NAN, 0, "too few repeats: 1 of 3" },
+	{ "none", NULL, 0, NULL, 0, NAN, NAN, 0, "too few repeats: 0 of 3" },
+	{ "outlier low", low_first, N(low_first), NULL, 0, 26.119255, 40.0, 1,
+	  "an outlier: repeat 1 at 0.61x the median" },
+	{ "outlier high", high, N(high), NULL, 0, 22.234071, 50.746269, 4,
+	  "an outlier: repeat 4 at 1.49x the median" },
+	{ "outlier by RSD", rsd_out, N(rsd_out), NULL, 0, 8.350461, 18.0, 5,
+	  "an outlier: repeat 5 at 0.82x the median" },
+	{ "outlier after a gap", gap, N(gap), gap_reps, 0, 26.882794, 41.0, 3,
+	  "an outlier: repeat 3 at 0.60x the median" },
+	{ "spread, tie", even, N(even), NULL, 0, 8.0, 16.0, 0, "spread: RSD 8.0%" },
+	{ "spread, both", spread_wide, N(spread_wide), NULL, 0, 13.478164, 27.272727, 0,
+	  "spread: RSD 13.5%" },
+	{ "spread by range", range_only, N(range_only), NULL, 0, 3.406650, 21.0, 0,
+	  "spread: range 21.0%" },
+	{ "range at 20%", at_limit, N(at_limit), NULL, 1, 4.264014, 20.0, 0, "" },
+	{ "range past 20%", past_limit, N(past_limit), NULL, 0, 4.285736, 20.1, 1,
+	  "an outlier: repeat 1 at 0.90x the median" },
+	{ "zeros", zeros, N(zeros), NULL, 1, 0, 0, 0, "" },
+};
+
+static void test_table(void)
+{
+	for (size_t i = 0; i < N(rows); i++) {
+		struct fig_verdict v;
+		verdict_of(rows[i].x, rows[i].rep, rows[i].n, &v);
+		CHECK(v.stable == rows[i].stable, "%s: stable %d", rows[i].name, v.stable);
+		CHECK_INT(v.n, rows[i].n);
+		NEAR(v.rsd_pct, rows[i].rsd, 1e-3);
+		NEAR(v.range_pct, rows[i].range, 1e-3);
+		CHECK(v.outlier_rep == rows[i].outlier, "%s: outlier %d", rows[i].name, v.outlier_rep);
+		CHECK_STR(v.reason, rows[i].reason);
+	}
+	/* more repeats than an on-stack copy holds */
+	double many[100];
+	struct fig_verdict v;
+	for (size_t i = 0; i < N(many); i++)
+		many[i] = i == 37 ? 50 : 100 + (double)(i % 2);
+	verdict_of(many, NULL, N(many), &v);
+	CHECK_STR(v.reason, "an outlier: repeat 38 at 0.50x the median");
+	/* the input is left as it was */
+	CHECK(low_first[0] == 61 && low_first[2] == 101, "input reordered");
+}
+
+/* A cell's main figure: the kind's first report column with a figure (fio: read_mbps, or
+ * write_mbps for a job that only wrote), whatever order the figures were added in. */
+static void test_cell(void)
+{
+	const struct wl_kind *fio = wl_kind_named("fio"), *seq = wl_kind_named("seqwrite");
+	struct stats_cell c = { 0 };
+	struct fig_verdict v;
+	for (int rep = 1; rep <= 3; rep++) {
+		stats_cell_add(&c, "read_iops", NAN);
+		stats_cell_add(&c, "read_mbps", NAN);
+		stats_cell_add(&c, "write_mbps", rep == 2 ? 50 : 100);
+	}
+	CHECK_STR(verdict_cell(&c, fio, &v) ? verdict_cell(&c, fio, &v) : "(null)", "write_mbps");
+	CHECK_STR(v.reason, "an outlier: repeat 2 at 0.50x the median");
+	stats_cell_free(&c);
+
+	/* nothing measured: the first column, and no repeats */
+	CHECK_STR(verdict_cell(&c, seq, &v) ? verdict_cell(&c, seq, &v) : "(null)", "mbps");
+	CHECK_STR(v.reason, "too few repeats: 0 of 3");
+
+	/* an unknown kind: the first metric with figures */
+	stats_cell_add(&c, "odd", NAN);
+	stats_cell_add(&c, "even", 2);
+	CHECK_STR(verdict_cell(&c, NULL, &v) ? verdict_cell(&c, NULL, &v) : "(null)", "even");
+	CHECK_STR(v.reason, "too few repeats: 1 of 3");
+	stats_cell_free(&c);
+}
+
+static void test_json(void)
+{
+	static const struct {
+		const double *x;
+		size_t n;
+		const char *want;
+	} j[] = {
+		{ stable3, N(stable3), "{\"metric\":\"mbps\",\"stable\":true,\"n\":3,\"rsd_pct\":1.00,"
+		  "\"range_pct\":2.00,\"reason\":null}" },
+		{ low_first, N(low_first), "{\"metric\":\"mbps\",\"stable\":false,\"n\":3,\"rsd_pct\":26.12,"
+		  "\"range_pct\":40.00,\"reason\":\"an outlier: repeat 1 at 0.61x the median\"}" },
+		{ one, N(one), "{\"metric\":\"mbps\",\"stable\":false,\"n\":1,\"rsd_pct\":null,"
+		  "\"range_pct\":null,\"reason\":\"too few repeats: 1 of 3\"}" },
+	};
+	for (size_t i = 0; i < N(j); i++) {
+		char buf[512];
+		struct jw w;
+		struct fig_verdict v;
+		verdict_of(j[i].x, NULL, j[i].n, &v);
+		jw_init(&w, buf, sizeof buf);
+		jw_verdict(&w, "mbps", &v);
+		CHECK_INT(jw_done(&w), 0);
+		CHECK_STR(buf, j[i].want);
+	}
+}
+
+int main(void)
+{
+	test_table();
+	test_cell();
+	test_json();
+	return check_done("test_verdict");
+}
