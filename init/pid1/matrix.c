@@ -6,6 +6,7 @@
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "core/resume.h"
+#include "core/verdict.h"
 #include "lib/stats.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,12 +70,12 @@ static void spaced(const char *id, char *out, size_t len)
 }
 
 /* A NaN figure (no /proc/stat, an empty interval) is left out of the statistics. */
-static void keep(struct kept *k, const struct cell_result *r)
+static void keep(struct kept *k, const struct cell_result *r, int rep)
 {
 	if (r->status != CELL_OK)
 		return;
 	for (int m = 0; m < r->nmetric; m++)
-		stats_cell_add(&k->fig, r->metric_name[m], r->metric[m]);
+		stats_cell_add_rep(&k->fig, r->metric_name[m], r->metric[m], rep);
 	k->n++;
 }
 
@@ -90,6 +91,10 @@ static void summary_emit(const struct plan *p, const struct cell *c, struct kept
 	jw_kint(&w, "reps", p->repeat);
 	jw_key(&w, "stats");
 	jw_summary_stats(&w, &k->fig);
+	struct fig_verdict v;
+	const char *metric = verdict_cell(&k->fig, wl_kind_of(p->workloads[c->workload].type), &v);
+	jw_key(&w, "verdict");
+	jw_verdict(&w, metric, &v);
 	jw_end_obj(&w);
 	emit(&w);
 	stats_cell_free(&k->fig);
@@ -199,7 +204,7 @@ void matrix_run(const struct plan *p)
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
 		if (kept) {
 			struct kept *k = &kept[i % per];
-			keep(k, &r);
+			keep(k, &r, c.rep);
 			if (c.rep == p->repeat)
 				summary_emit(p, &c, k);
 		}

@@ -22,5 +22,9 @@ expect_record "a summary of the ok cell over both repetitions" \
 	'select(.type == "summary" and .cell == "disk/ext4/defaults/seq") | .n == 2 and .stats.mbps.min <= .stats.mbps.median and .stats.mbps.median <= .stats.mbps.max and (.stats.mbps.cv | type) == "number"'
 expect_record "a summary of a failing cell says none ended ok" \
 	'select(.type == "summary" and .cell == "disk/ext4/defaults/full") | .n == 0 and .stats == {}'
+expect_record "the summary's verdict on the ok cell: two repeats are too few" \
+	'select(.type == "summary" and .cell == "disk/ext4/defaults/seq") | .verdict.metric == "mbps" and .verdict.stable == false and .verdict.n == 2 and .verdict.reason == "too few repeats: 2 of 3" and (.verdict.rsd_pct | type) == "number"'
+expect_record "the summary's verdict on the failing cell: no repeats" \
+	'select(.type == "summary" and .cell == "disk/ext4/defaults/full") | .verdict == {"metric": "mbps", "stable": false, "n": 0, "rsd_pct": null, "range_pct": null, "reason": "too few repeats: 0 of 3"}'
 expect_record "the trailer counts 2 ok, 2 error, 2 timeout" \
 	'select(.type == "trailer") | .cells == 6 and .counts.ok == 2 and .counts.error == 2 and .counts.timeout == 2'
