@@ -46,23 +46,22 @@ static int within(const struct spread *s)
 	       s->range_pct <= VERDICT_RANGE_PCT + LIMIT_SLACK;
 }
 
-/* The repeat strictly farthest from the median, or n when two are equally far. */
+/* The repeat more than twice as far from the median as any other, or n when none is. */
 static size_t farthest(const double *x, size_t n, double median)
 {
 	size_t best = n;
-	double d = -1;
-	int tie = 0;
+	double d = -1, next = -1;
 	for (size_t i = 0; i < n; i++) {
 		double e = fabs(x[i] - median);
 		if (e > d) {
+			next = d;
 			d = e;
 			best = i;
-			tie = 0;
-		} else if (e == d) {
-			tie = 1;
+		} else if (e > next) {
+			next = e;
 		}
 	}
-	return tie ? n : best;
+	return d > 2 * next ? best : n;
 }
 
 void verdict_of(const double *x, const int *rep, size_t n, struct fig_verdict *out)
@@ -85,7 +84,8 @@ void verdict_of(const double *x, const int *rep, size_t n, struct fig_verdict *o
 	}
 	size_t far = farthest(x, n, all.median);
 	struct spread rest;
-	if (far < n && spread_of(x, n, far, &rest) == 0 && within(&rest) && all.median != 0) {
+	if (all.range_pct > VERDICT_RANGE_PCT + LIMIT_SLACK && far < n && all.median != 0 &&
+	    spread_of(x, n, far, &rest) == 0 && within(&rest)) {
 		out->outlier_rep = rep ? rep[far] : (int)far + 1;
 		out->outlier_x = x[far] / all.median;
 		snprintf(out->reason, sizeof out->reason, "an outlier: repeat %d at %.2fx the median",

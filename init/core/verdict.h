@@ -9,10 +9,10 @@
  * that holds:
  *   "too few repeats: 2 of 3"     fewer than VERDICT_MIN_N repeats (nothing else is judged)
  *   "an outlier: repeat 1 at 0.61x the median"
- *                                 one repeat is farther from the median than every other
- *                                 one, and without it the others would meet both limits
- *                                 (RSD and range over their own median): that repeat alone
- *                                 makes the figure unstable
+ *                                 the range is over its limit, one repeat is more than twice
+ *                                 as far from the median as any other, and without it the
+ *                                 others meet both limits (RSD, and range over their own
+ *                                 median): that repeat alone breaks the range rule
  *   "spread: RSD 7.1%"            the RSD is over its limit
  *   "spread: range 23.0%"         only the range is over its limit */
 #ifndef FSM_VERDICT_H
