@@ -96,16 +96,18 @@ static size_t union_cells(const struct rrun *a, const struct rrun *b, const stru
 	return n;
 }
 
-static void side_text(const struct rcell *c, const struct metric *m, char *out, size_t len)
+/* A side's entry for metric m; returns the metric's index in c (c->nm: none). */
+static size_t side_text(const struct rcell *c, const struct metric *m, char *out, size_t len)
 {
 	if (!c) {
 		snprintf(out, len, "%s", "-");
-		return;
+		return 0;
 	}
 	size_t mi;
 	for (mi = 0; mi < c->nm && strcmp(c->m[mi]->key, m->key); mi++)
 		;
 	report_cell_text(c, mi, out, len);
+	return mi;
 }
 
 struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
@@ -152,12 +154,12 @@ struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const stru
 				continue;
 			}
 			grid_set(g, row, nl, "%s", ms[m]->label);
-			side_text(ca, ms[m], buf, sizeof buf);
+			size_t mi = side_text(ca, ms[m], buf, sizeof buf);
 			grid_set(g, row, nl + 1, "%s", buf);
-			report_grid_marks(g, row, nl + 1, ca);
-			side_text(cb, ms[m], buf, sizeof buf);
+			report_grid_marks(g, row, nl + 1, ca, mi);
+			mi = side_text(cb, ms[m], buf, sizeof buf);
 			grid_set(g, row, nl + 2, "%s", buf);
-			report_grid_marks(g, row, nl + 2, cb);
+			report_grid_marks(g, row, nl + 2, cb, mi);
 			struct cmp c = compare_metric(ca, cb, ms[m]);
 			if (!isnan(c.ratio)) {
 				grid_set(g, row, nl + 3, "%.3f", c.ratio);

@@ -16,6 +16,7 @@ static const char style[] =
 	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"td.error{background:#fde2e2}td.missing{background:#eee;color:#777}"
 	"td.better{background:#dff3df}td.worse{background:#fde2e2}td.ignored{background:#fff3cd}"
+	"td.unstable{background:#f1ecf7;font-style:italic}"
 	"table.kv th{background:none;border:0;text-align:right;color:#555}"
 	"table.kv td{border:0;white-space:normal;overflow-wrap:anywhere}"
 	".note{color:#555;margin:0}.charts{display:flex;flex-wrap:wrap;gap:16px}"
@@ -48,6 +49,20 @@ static void li_line(void *ctx, const char *s)
 	fputs("<li>", f);
 	html_escape(f, s);
 	fputs("</li>\n", f);
+}
+
+/* A line of the Verdicts list, its heading before the first. */
+struct verdict_ctx {
+	FILE *f;
+	int any;
+};
+
+static void verdict_li(void *ctx, const char *s)
+{
+	struct verdict_ctx *v = ctx;
+	if (!v->any++)
+		fputs("<h3>Verdicts</h3>\n<ul class=\"problems\">\n", v->f);
+	li_line(v->f, s);
 }
 
 static void p_line(void *ctx, const char *s)
@@ -139,6 +154,10 @@ static void run_section(FILE *f, const struct rrun *r, const struct report_opts 
 			render_html_table(f, sg);
 		grid_free(sg);
 	}
+	struct verdict_ctx v = { f, 0 };
+	report_verdict_lines(r, o, verdict_li, &v);
+	if (v.any)
+		fputs("</ul>\n", f);
 	fputs("<h3>Problems</h3>\n<ul class=\"problems\">\n", f);
 	report_problem_lines(r, o, li_line, f);
 	fputs("</ul>\n</section>\n", f);

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "report/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,20 @@ static void md_header_line(void *ctx, const char *s)
 		fprintf((FILE *)ctx, "- %s\n", s);
 }
 
+/* A line of the Verdicts section, its heading before the first. */
+struct verdict_ctx {
+	FILE *f;
+	int md, any;
+};
+
+static void verdict_line(void *ctx, const char *s)
+{
+	struct verdict_ctx *v = ctx;
+	if (!v->any++)
+		fputs(v->md ? "### Verdicts\n\n" : "Verdicts\n", v->f);
+	(v->md ? md_line : print_line)(v->f, s);
+}
+
 static void report_run(FILE *f, const struct rrun *r, const struct report_opts *o, int md)
 {
 	if (md) {
@@ -155,6 +170,11 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 		}
 		grid_free(sg);
 	}
+	/* with no cell that has figures, there is nothing to judge */
+	struct verdict_ctx v = { f, md, 0 };
+	report_verdict_lines(r, o, verdict_line, &v);
+	if (v.any)
+		fputs("\n", f);
 	fputs(md ? "### Problems\n\n" : "Problems\n", f);
 	report_problem_lines(r, o, md ? md_line : print_line, f);
 	fputs("\n", f);
@@ -203,6 +223,23 @@ int host_cmd_report(int argc, char **argv)
 
 /* JSON export: the model (cells with statistics), not the raw records, which the .jsonl
  * already holds. */
+/* A verdict in the summary record's shape (core/verdict.c writes the record's), the
+ * percentages at its 2 decimals; "metric" only for the cell's own. */
+static json_t *verdict_json(const char *metric, const struct fig_verdict *v)
+{
+	json_t *o = json_object();
+	if (metric)
+		json_object_set_new(o, "metric", json_string(metric));
+	json_object_set_new(o, "stable", json_boolean(v->stable));
+	json_object_set_new(o, "n", json_integer((json_int_t)v->n));
+	json_object_set_new(o, "rsd_pct", isfinite(v->rsd_pct) ? json_real(round(v->rsd_pct * 100) / 100)
+		: json_null());
+	json_object_set_new(o, "range_pct", isfinite(v->range_pct)
+		? json_real(round(v->range_pct * 100) / 100) : json_null());
+	json_object_set_new(o, "reason", v->stable ? json_null() : json_string(v->reason));
+	return o;
+}
+
 static json_t *stats_json(const struct summary *s)
 {
 	json_t *o = json_object();
@@ -284,9 +321,14 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 				json_object_set(jc, "mount_ignored", c->ignored);
 			json_t *ms = json_object();
 			for (size_t m = 0; m < c->nm; m++)
-				if (c->has[m])
-					json_object_set_new(ms, c->m[m]->key, stats_json(&c->st[m]));
+				if (c->has[m]) {
+					json_t *st = stats_json(&c->st[m]);
+					json_object_set_new(st, "verdict", verdict_json(NULL, &c->vd[m]));
+					json_object_set_new(ms, c->m[m]->key, st);
+				}
 			json_object_set_new(jc, "metrics", ms);
+			if (c->verdict_metric && !c->missing)
+				json_object_set_new(jc, "verdict", verdict_json(c->verdict_metric, &c->verdict));
 			cell_series_json(jc, c);
 			json_array_append_new(cells, jc);
 		}

@@ -187,10 +187,11 @@ static void add_record(struct rcell *c, json_t *rec)
 		c->nm = report_metrics(c->wtype, result, c->m, REPORT_MAX_METRICS);
 	/* Every metric is added each time, in c->m's order, so that its index in c->fig is
 	 * its index in c->m; a string, null or nothing is no figure to average (NaN). */
+	json_int_t rep = json_integer_value(json_object_get(rec, "rep"));
 	for (size_t i = 0; i < c->nm; i++) {
 		json_t *v = json_object_get(result, c->m[i]->key);
 		double x = json_is_number(v) ? json_number_value(v) : NAN;
-		stats_cell_add(&c->fig, c->m[i]->key, x);
+		stats_cell_add_rep(&c->fig, c->m[i]->key, x, rep > 0 && rep < 1000000 ? (int)rep : 0);
 	}
 }
 
@@ -360,8 +361,12 @@ void report_model(struct rrun *r)
 			c->status = "error";
 		if (c->reps < c->seen)
 			c->reps = c->seen;
-		for (size_t m = 0; m < c->nm; m++)
+		for (size_t m = 0; m < c->nm; m++) {
 			c->has[m] = stats_cell_summary(&c->fig, m, &c->st[m]) == 0;
+			verdict_of(c->fig.v[m], c->fig.rep[m], c->fig.nv[m], &c->vd[m]);
+		}
+		/* the same choice of figure, and the same verdict, as the summary record's */
+		c->verdict_metric = verdict_cell(&c->fig, kind_of(c->wtype), &c->verdict);
 	}
 
 	/* Planned cells: a list of ids when the header or the plan event (of a dry run) carries

@@ -136,7 +136,7 @@ void render_html_table(FILE *f, const struct grid *g)
 {
 	static const struct { char c; const char *name; } classes[] = {
 		{ 'g', "better" }, { 'b', "worse" }, { 'e', "error" }, { 'm', "missing" },
-		{ 'i', "num ignored" },
+		{ 'i', "num ignored" }, { 'u', "num unstable" },
 	};
 	fputs("<h3>", f);
 	html_escape(f, g->title);

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "core/series.h"
+#include "core/verdict.h"
 #include "core/workload_kinds.h"
 #include "lib/stats.h"
 
@@ -48,6 +49,11 @@ struct rcell {
 	struct stats_cell fig;
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
+	/* each metric's verdict over its repeats (core/verdict.h), and the cell's: the one on
+	 * its main figure, as PID 1 writes it into the summary record */
+	struct fig_verdict vd[REPORT_MAX_METRICS];
+	struct fig_verdict verdict;
+	const char *verdict_metric;     /* the main figure's key; NULL for a cell without metrics */
 	struct rseries *ser;    /* the time series of its ok repeats (report/series.c) */
 	size_t nser;
 	json_t *ser_bad;        /* why a series record was left out: "rep 2: time goes back at
@@ -141,7 +147,8 @@ struct grid {
 	size_t ncols, nrows; /* row 0 is the heading */
 	char **cell;         /* nrows * ncols, each malloc'd (never NULL) */
 	char *cls;           /* per cell: 0, or 'g' better, 'b' worse, 'e' error, 'm' missing,
-			      * 'i' a figure measured without an option the kernel ignored */
+			      * 'i' a figure measured without an option the kernel ignored,
+			      * 'u' a figure not stable over its repeats */
 	char **tip;          /* per cell: a tooltip for HTML, or NULL (all NULL until grid_tip) */
 	const char *legend[4];   /* lines under the table explaining its marks, each once */
 	size_t nlegend;
@@ -169,11 +176,12 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o); 
 /* A cell's figure for metric mi: "median ±stddev", "error", "missing", "n/a" (it ran but
  * gave no usable number), with the marks the legends below explain. */
 void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len);
-/* After grid_set of report_cell_text's entry at row, col: its legends, tooltip and class. */
-void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c);
-/* The legend line of "n/a", and of the mark after a figure measured without a mount option
- * the kernel ignored. */
-extern const char report_legend_na[], report_legend_ignored[];
+/* After grid_set of report_cell_text's entry (metric mi) at row, col: its legends, tooltip
+ * and class. */
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c, size_t mi);
+/* The legend line of "n/a", of the mark after a figure measured without a mount option
+ * the kernel ignored, and of the mark after a figure not stable over its repeats. */
+extern const char report_legend_na[], report_legend_ignored[], report_legend_unstable[];
 /* For a cell with mount options the kernel ignored: "nobh was ignored by the kernel: the cell
  * measured the defaults". Returns 0 (and out "") when there are none. */
 int report_ignored_text(const struct rcell *c, char *out, size_t len);
@@ -209,6 +217,10 @@ const char *header_kv(const char *s, size_t *klen, const char **value);
 /* The run header and the problems (errors, skips, missing cells, rejected lines). */
 void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
 void report_problem_lines(const struct rrun *r, const struct report_opts *o,
+			  void (*line)(void *ctx, const char *s), void *ctx);
+/* report/verdicts.c: how many cells are stable, and why each figure marked unstable is so.
+ * Nothing when no cell has figures. */
+void report_verdict_lines(const struct rrun *r, const struct report_opts *o,
 			  void (*line)(void *ctx, const char *s), void *ctx);
 
 /* compare: one grid per workload, and the runs' headline. */

@@ -89,7 +89,22 @@ static void svg_yaxis(FILE *f, const struct frame *fr, const struct metric *m)
 		fr->left + fr->plot_w, fr->topm + fr->plot_h, fr->topm + fr->plot_h);
 }
 
-/* One bar with its whisker at x, or a cross saying why there are no figures. */
+/* Patterns' ids are unique in the page: a chart's number, then its series. */
+static unsigned chart_no;
+
+/* A hatched fill in a series' colour, for the bars of figures not stable over their
+ * repeats: stripes of the colour on a pale wash of it. */
+static void svg_hatch(FILE *f, size_t si)
+{
+	const char *col = palette[si % NPAL];
+	fprintf(f, "<pattern id=\"hatch%u-%zu\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+		"patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"%s\" "
+		"fill-opacity=\"0.3\"/><rect width=\"3\" height=\"6\" fill=\"%s\"/></pattern>\n",
+		chart_no, si, col, col);
+}
+
+/* One bar with its whisker at x, or a cross saying why there are no figures. A figure not
+ * stable over its repeats is drawn hatched, the reason in its tooltip. */
 static void svg_bar(FILE *f, const struct frame *fr, const struct rcell *c, const struct metric *m,
 		    double x, size_t si)
 {
@@ -103,11 +118,21 @@ static void svg_bar(FILE *f, const struct frame *fr, const struct rcell *c, cons
 	}
 	const struct summary *s = &c->st[k];
 	double h = s->median / fr->ymax * fr->plot_h;
+	char fill[32];
+	if (c->vd[k].stable)
+		snprintf(fill, sizeof fill, "%s", palette[si % NPAL]);
+	else
+		snprintf(fill, sizeof fill, "url(#hatch%u-%zu)", chart_no, si);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>",
-		x + 1, base - h, bw - 2, h, palette[si % NPAL]);
+		x + 1, base - h, bw - 2, h, fill);
 	html_escape(f, c->id);
-	fprintf(f, ": median %.*f, min %.*f, max %.*f, n %zu</title></rect>\n", m->decimals + 1,
+	fprintf(f, ": median %.*f, min %.*f, max %.*f, n %zu", m->decimals + 1,
 		s->median, m->decimals + 1, s->min, m->decimals + 1, s->max, s->n);
+	if (!c->vd[k].stable) {
+		fputs("; not stable: ", f);
+		html_escape(f, c->vd[k].reason);
+	}
+	fputs("</title></rect>\n", f);
 	if (s->n >= 2) {
 		double y1 = base - s->min / fr->ymax * fr->plot_h;
 		double y2 = base - s->max / fr->ymax * fr->plot_h;
@@ -148,16 +173,23 @@ void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metr
 	static char clusters[64][128], series[16][128];
 	struct frame fr = { 0 };
 	double top = 0;
-	int nofig = 0;
+	int nofig = 0, hatched[16] = { 0 }, nhatched = 0;
+	chart_no++;
 	for (size_t i = 0; i < n; i++) {
 		index_of(clusters, &fr.nc, it[i].cluster, 64);
-		index_of(series, &fr.ns, it[i].series, 16);
+		size_t si = index_of(series, &fr.ns, it[i].series, 16);
 		int k = metric_of(it[i].c, m);
 		nofig += k < 0;
 		if (k >= 0 && it[i].c->st[k].max > top)
 			top = it[i].c->st[k].max;
+		if (k >= 0 && !it[i].c->vd[k].stable && !hatched[si]++)
+			nhatched++;
 	}
 	frame_size(&fr, top);
+	if (nhatched) {   /* room for a line saying what the hatching means */
+		fr.topm += 14;
+		fr.height += 14;
+	}
 
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", fr.width, fr.height, fr.width, fr.height);
@@ -167,6 +199,14 @@ void svg_chart(FILE *f, const struct chart_item *it, size_t n, const struct metr
 	fprintf(f, "</text>\n<text x=\"4\" y=\"32\" class=\"sub\">bar: median; whisker: min to max over "
 		"repeats; %s is better%s</text>\n", m->higher_better ? "higher" : "lower",
 		nofig ? "; &#215;: no figures (error, skipped or missing)" : "");
+	if (nhatched) {
+		fputs("<text x=\"4\" y=\"46\" class=\"sub\">hatched: not stable over its repeats "
+		      "(the bar's tooltip says why)</text>\n<defs>\n", f);
+		for (size_t si = 0; si < fr.ns; si++)
+			if (hatched[si])
+				svg_hatch(f, si);
+		fputs("</defs>\n", f);
+	}
 	svg_yaxis(f, &fr, m);
 	for (size_t i = 0; i < n; i++) {
 		size_t ci = index_of(clusters, &fr.nc, it[i].cluster, 64);

@@ -195,6 +195,9 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 
 const char report_legend_ignored[] =
 	"*: measured without a mount option the kernel ignored (see Problems)";
+const char report_legend_unstable[] =
+	"~: not stable over its repeats (stable: 3 or more, RSD within 5% and range within 20% "
+	"of the median; see Verdicts)";
 const char report_legend_na[] =
 	"n/a: the cell ran, but no repetition recorded a usable figure (see Problems); "
 	"-: not in this run";
@@ -217,22 +220,33 @@ void report_cell_text(const struct rcell *c, size_t mi, char *out, size_t len)
 		k += snprintf(out + k, len - (size_t)k, " ±%.*f", d, s->stddev);
 	if ((int)s->n < c->reps && k > 0 && (size_t)k < len)
 		k += snprintf(out + k, len - (size_t)k, " (n=%zu of %d)", s->n, c->reps);
+	if (!c->vd[mi].stable && k > 0 && (size_t)k < len)
+		k += snprintf(out + k, len - (size_t)k, " ~");
 	if (json_array_size(c->ignored) && k > 0 && (size_t)k < len)
 		snprintf(out + k, len - (size_t)k, " *");
 }
 
 /* The marks report_cell_text put in a grid's entry: their legends, and for HTML a tooltip
  * and a class. */
-void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c)
+void report_grid_marks(struct grid *g, size_t row, size_t col, const struct rcell *c, size_t mi)
 {
-	char why[512];
+	char why[512], tip[700];
+	tip[0] = '\0';
 	if (strcmp(g->cell[row * g->ncols + col], "n/a") == 0)
 		grid_legend(g, report_legend_na);
+	if (c && c->ok && mi < c->nm && c->has[mi] && !c->vd[mi].stable) {
+		grid_legend(g, report_legend_unstable);
+		g->cls[row * g->ncols + col] = 'u';
+		snprintf(tip, sizeof tip, "not stable: %s", c->vd[mi].reason);
+	}
 	if (c && c->ok && report_ignored_text(c, why, sizeof why)) {
 		grid_legend(g, report_legend_ignored);
-		grid_tip(g, row, col, why);
+		size_t k = strlen(tip);
+		snprintf(tip + k, sizeof tip - k, "%s%s", k ? "; " : "", why);
 		g->cls[row * g->ncols + col] = 'i';
 	}
+	if (tip[0])
+		grid_tip(g, row, col, tip);
 }
 
 static char cell_class(const struct rcell *c)
@@ -393,7 +407,7 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 		report_cell_text(cells[i], mi, buf, sizeof buf);
 		grid_set(g, row, c0 + col_i, "%s", buf);
 		g->cls[row * g->ncols + c0 + col_i] = cell_class(cells[i]);
-		report_grid_marks(g, row, c0 + col_i, cells[i]);
+		report_grid_marks(g, row, c0 + col_i, cells[i], mi);
 	}
 	for (size_t j = 0; j < ncolv; j++)
 		free(colv[j]);

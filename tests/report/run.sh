@@ -103,6 +103,49 @@ golden compare-same      compare-a-c.txt       compare "$F/run-a.jsonl" "$F/run-
 golden compare-single    compare-single.txt    compare "$F/single-1.jsonl" "$F/single-2.jsonl"
 golden compare-md        compare-a-b.md        compare --format md "$F/run-a.jsonl" "$F/run-b.jsonl"
 
+# Trust (issue 32): a verdict on every figure. In trust-b, ext4/noatime/seqwrite has one
+# repeat at 0.6x the others, xfs/defaults/seqwrite spreads (RSD 7.5%) and
+# ext4/noatime/smallfiles lost a repeat; trust-a is all stable.
+# has NAME REGEX ARGS...: fsmatrix ARGS prints a line matching REGEX (grep -E).
+has() {
+	local name=$1 re=$2
+	shift 2
+	if ! "$FSM" "$@" >"$TMP/out" 2>"$TMP/err"; then
+		fail "$name" "fsmatrix $* exited with status $?"
+		sed 's/^/#   /' "$TMP/err" | head -n 5
+	elif grep -Eq -- "$re" "$TMP/out"; then
+		ok "$name"
+	else
+		fail "$name" "no line matches /$re/ in the output of fsmatrix $*"
+	fi
+}
+TA=$F/trust-a.jsonl TB=$F/trust-b.jsonl
+has verdict-mark        '^  ext4  +[0-9.]+ ±[0-9.]+  +[0-9.]+ ±[0-9.]+ ~$' report "$TB"
+has verdict-legend      '^  ~: not stable over its repeats' report "$TB"
+has verdict-count       '^  5 of 8 cells stable' report "$TB"
+has verdict-outlier     '^  md1/ext4/noatime/seqwrite: MB/s: an outlier: repeat 1 at 0\.60x the median' report "$TB"
+has verdict-spread      '^  md1/xfs/defaults/seqwrite: MB/s: spread: RSD 7\.5%' report "$TB"
+has verdict-too-few     '^  md1/ext4/noatime/smallfiles: .*too few repeats: 2 of 3' report "$TB"
+has verdict-all-stable  '^  all 8 cells stable' report "$TA"
+has verdict-md          '^- md1/ext4/noatime/seqwrite: MB/s: an outlier: repeat 1 at 0\.60x the median' report --format md "$TB"
+if "$FSM" report --format json "$TB" >"$TMP/trust.json" 2>"$TMP/err" &&
+	jq -e '.runs[0].cells[] | select(.cell == "md1/ext4/noatime/seqwrite") |
+		.verdict == {"metric": "mbps", "stable": false, "n": 3, "rsd_pct": 26.76, "range_pct": 40.49,
+			     "reason": "an outlier: repeat 1 at 0.60x the median"} and
+		.metrics.total_s.verdict.stable == false' "$TMP/trust.json" >/dev/null; then
+	ok verdict-json
+else
+	fail verdict-json "no verdict, or another, on md1/ext4/noatime/seqwrite in report --format json"
+fi
+# HTML: an unstable figure's bar is drawn hatched (an SVG pattern), its reason in the tooltip
+if "$FSM" html "$TB" -o "$TMP/trust.html" 2>"$TMP/err" &&
+	grep -q '<pattern id="[^"]*"' "$TMP/trust.html" &&
+	grep -Eq '<rect [^>]*fill="url\(#[^)]*\)"><title>md1/ext4/noatime/seqwrite: median [^<]*; not stable: an outlier: repeat 1 at 0\.60x the median</title>' "$TMP/trust.html"; then
+	ok verdict-html
+else
+	fail verdict-html "no hatched bar with its reason in the tooltip"
+fi
+
 # same_csv NAME SOURCE WANT: a source read another way gives the same cells as WANT (the CSV
 # names no source, so the outputs must be identical).
 same_csv() {

@@ -5,14 +5,18 @@
  * written with PID 1's writer (jw_summary_stats) and read back, and every metric the report
  * shows must have the same min, median, mean, max, stddev and cv at the record's 6 decimals
  * (a metric the report shows as n/a must be absent). The fixtures' figures are the figures
- * PID 1 would have measured: the records hold them at their full precision. */
+ * PID 1 would have measured: the records hold them at their full precision. The record's
+ * "verdict", written by PID 1's writer from those figures, must be the report's verdict on
+ * the cell, to the letter. */
 #include "check.h"
 #include "lib/record.h"
 #include "report/report.h"
 #include <math.h>
 
-/* The summary record's stats object for cell c of run r, parsed; NULL on a writer error. */
-static json_t *summary_stats(const struct rrun *r, const struct rcell *c, int *n)
+/* The summary record's stats object for cell c of run r, parsed; NULL on a writer error.
+ * verdict gets the record's "verdict" as PID 1 writes it. */
+static json_t *summary_stats(const struct rrun *r, const struct rcell *c, int *n, char *verdict,
+			     size_t vlen)
 {
 	struct stats_cell fig = { 0 };
 	size_t i;
@@ -25,11 +29,12 @@ static json_t *summary_stats(const struct rrun *r, const struct rcell *c, int *n
 			continue;
 		const char *key;
 		json_t *v;
+		int rep = (int)json_integer_value(json_object_get(rec, "rep"));
 		json_object_foreach(json_object_get(rec, "result"), key, v) {
 			if (json_is_number(v))
-				stats_cell_add(&fig, key, json_number_value(v));
+				stats_cell_add_rep(&fig, key, json_number_value(v), rep);
 			else if (json_is_string(v) || json_is_null(v))
-				stats_cell_add(&fig, key, NAN);
+				stats_cell_add_rep(&fig, key, NAN, rep);
 		}
 		(*n)++;
 	}
@@ -38,6 +43,10 @@ static json_t *summary_stats(const struct rrun *r, const struct rcell *c, int *n
 	jw_init(&w, buf, sizeof buf);
 	jw_summary_stats(&w, &fig);
 	json_t *stats = jw_done(&w) == 0 ? json_loadb(w.buf, w.len, 0, NULL) : NULL;
+	struct fig_verdict fv;
+	const char *metric = verdict_cell(&fig, wl_kind_named(c->wtype), &fv);
+	jw_init(&w, verdict, vlen);
+	jw_verdict(&w, metric, &fv);
 	stats_cell_free(&fig);
 	return stats;
 }
@@ -61,9 +70,16 @@ static void same(const char *what, const struct rcell *c, const char *key, doubl
 static size_t check_cell(const struct rrun *r, const struct rcell *c)
 {
 	int n;
-	json_t *stats = summary_stats(r, c, &n);
+	char want[512], got[512];
+	json_t *stats = summary_stats(r, c, &n, want, sizeof want);
 	CHECK(stats != NULL, "%s: the summary record's stats do not parse", c->id);
 	CHECK_INT(n, c->ok);
+	/* the report's verdict on the cell is the summary record's, to the letter */
+	struct jw w;
+	jw_init(&w, got, sizeof got);
+	jw_verdict(&w, c->verdict_metric, &c->verdict);
+	CHECK(strcmp(got, want) == 0, "%s: the report's verdict %s, the summary record's %s", c->id,
+	      got, want);
 	size_t compared = 0;
 	for (size_t m = 0; stats && m < c->nm; m++) {
 		const char *key = c->m[m]->key;
@@ -104,6 +120,9 @@ int main(void)
 		{ "tests/fixtures/report/unusable.jsonl", 23 },
 		{ "tests/fixtures/report/ignored.jsonl", 24 },
 		{ "tests/fixtures/report/partial.jsonl", 8 },
+		/* outliers, spread and a lost repeat: the verdicts differ from cell to cell */
+		{ "tests/fixtures/report/trust-a.jsonl", 24 },
+		{ "tests/fixtures/report/trust-b.jsonl", 24 },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct runset rs = { 0 };
