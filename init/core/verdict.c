@@ -64,6 +64,16 @@ static size_t farthest(const double *x, size_t n, double median)
 	return d > 2 * next ? best : n;
 }
 
+/* Decimals to print a percentage over its limit with: one, or as many as it takes (up to
+ * four) not to print the limit itself, "RSD 5.0%" for 5.02%. */
+static int over_decimals(double pct, double limit)
+{
+	int d = 1;
+	while (d < 4 && round(pct * pow(10, d)) / pow(10, d) <= limit)
+		d++;
+	return d;
+}
+
 void verdict_of(const double *x, const int *rep, size_t n, struct fig_verdict *out)
 {
 	memset(out, 0, sizeof *out);
@@ -94,9 +104,11 @@ void verdict_of(const double *x, const int *rep, size_t n, struct fig_verdict *o
 		snprintf(out->reason, sizeof out->reason, "spread: figures around 0 (median %g)",
 			 all.median);
 	} else if (all.rsd_pct > VERDICT_RSD_PCT + LIMIT_SLACK) {
-		snprintf(out->reason, sizeof out->reason, "spread: RSD %.1f%%", all.rsd_pct);
+		snprintf(out->reason, sizeof out->reason, "spread: RSD %.*f%%",
+			 over_decimals(all.rsd_pct, VERDICT_RSD_PCT), all.rsd_pct);
 	} else {
-		snprintf(out->reason, sizeof out->reason, "spread: range %.1f%%", all.range_pct);
+		snprintf(out->reason, sizeof out->reason, "spread: range %.*f%%",
+			 over_decimals(all.range_pct, VERDICT_RANGE_PCT), all.range_pct);
 	}
 }
 

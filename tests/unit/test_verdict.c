@@ -23,6 +23,7 @@ static const double high[] = { 100, 101, 99, 150 };
 static const double at_limit[] = { 90, 110, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100 };
 static const double past_limit[] = { 89.9, 110, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100 };
 static const double zeros[] = { 0, 0, 0 };
+static const double just_over[] = { 100, 100, 91.55 };
 static const double gap[] = { 100, 60, 101 };
 static const int gap_reps[] = { 1, 3, 4 };
 static const double spread_wide[] = { 100, 130, 110 };
@@ -56,6 +57,8 @@ static const struct {
 	  "spread: RSD 13.5%" },
 	{ "spread by range", range_only, N(range_only), NULL, 0, 3.406650, 21.0, 0,
 	  "spread: range 21.0%" },
+	/* just over the limit: as many decimals as it takes not to read 5.0% */
+	{ "RSD past 5%", just_over, N(just_over), NULL, 0, 5.020007, 8.45, 0, "spread: RSD 5.02%" },
 	{ "range at 20%", at_limit, N(at_limit), NULL, 1, 4.264014, 20.0, 0, "" },
 	{ "range past 20%", past_limit, N(past_limit), NULL, 0, 4.285736, 20.1, 0,
 	  "spread: range 20.1%" },
