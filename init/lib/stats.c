@@ -199,3 +199,59 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct w
 	out->p = stats_t_p2(out->t, out->df);
 	return 0;
 }
+
+double stats_t_upper(double q, double df)
+{
+	if (!(q > 0) || !(q < 1) || !(df > 0))
+		return NAN;
+	if (q > 0.5)
+		return -stats_t_upper(1 - q, df);
+	if (q == 0.5)
+		return 0;
+	/* the two-sided p falls from 1 at t = 0: bracket 2q, then halve the bracket */
+	double lo = 0, hi = 1;
+	while (stats_t_p2(hi, df) > 2 * q && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_p2(mid, df) > 2 * q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+struct ranked {
+	double p;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+void stats_holm(const double *p, size_t m, double *adj)
+{
+	struct ranked *r = malloc(m * sizeof *r);
+	if (!r) {
+		/* Bonferroni, a bound Holm's values never exceed */
+		for (size_t i = 0; i < m; i++)
+			adj[i] = isnan(p[i]) ? 1 : fmin(1, (double)m * p[i]);
+		return;
+	}
+	for (size_t i = 0; i < m; i++)
+		r[i] = (struct ranked){ isnan(p[i]) ? 1 : p[i], i };
+	qsort(r, m, sizeof *r, cmp_ranked);
+	double run = 0;
+	for (size_t k = 0; k < m; k++) {
+		double v = fmin(1, (double)(m - k) * r[k].p);
+		run = v > run ? v : run;
+		adj[r[k].i] = run;
+	}
+	free(r);
+}

@@ -72,5 +72,14 @@ double stats_betai(double a, double b, double x);
 
 /* Two-sided p-value of Student's t distribution with df degrees of freedom. */
 double stats_t_p2(double t, double df);
+/* The upper quantile of Student's t: the t with P(T > t) = q, for 0 < q < 1 and df > 0 (a
+ * Welch df need not be whole); NaN outside that domain. t_{1-alpha/2} is stats_t_upper(alpha/2). */
+double stats_t_upper(double q, double df);
+
+/* Holm-Bonferroni: adj[i] is p[i]'s adjusted p-value among the m tests (p in any order; adj
+ * must not be p): the running maximum, over the p-values sorted ascending, of (m - k) p_(k)
+ * (k from 0), capped at 1. Test i is rejected at level alpha when adj[i] < alpha, which is
+ * Holm's step-down procedure. A NaN p-value counts as 1. */
+void stats_holm(const double *p, size_t m, double *adj);
 
 #endif

@@ -201,6 +201,56 @@ static void test_welch(void)
 	CHECK(isnan(w.t) && isnan(w.p), "identical constant samples: t=%g p=%g", w.t, w.p);
 }
 
+/* Quantiles of Student's t from printed tables (to 6 or more figures), and at a fractional
+ * df (Welch's) by the round trip through stats_t_p2. */
+static void test_t_upper(void)
+{
+	static const struct { double q, df, want; } rows[] = {
+		{ 0.025, 4, 2.776445105 },    /* 95% two-sided, 4 df */
+		{ 0.2, 4, 0.940964577 },      /* 80% power, 4 df */
+		{ 0.025, 1, 12.70620474 },
+		{ 0.005, 10, 3.169272673 },
+		{ 0.2, 10, 0.879058128 },
+		{ 0.025, 1e6, 1.959966 },     /* the normal's 1.959964 */
+		{ 0.975, 4, -2.776445105 },
+		{ 0.5, 7, 0 },
+	};
+	for (size_t i = 0; i < N(rows); i++)
+		NEAR(stats_t_upper(rows[i].q, rows[i].df), rows[i].want, 2e-6);
+	double t = stats_t_upper(0.025, 2.5);
+	NEAR(stats_t_p2(t, 2.5), 0.05, 1e-9);
+	CHECK(t > 2.776445105 && t < 4.302652730, "t(0.025, 2.5) = %g, between 4 df's and 2 df's", t);
+	CHECK(isnan(stats_t_upper(0, 4)) && isnan(stats_t_upper(0.1, 0)) && isnan(stats_t_upper(NAN, 3)),
+	      "outside the domain: NaN");
+}
+
+/* Holm-Bonferroni adjusted p-values, in the order given: ties get one value, none exceeds 1,
+ * and NaN counts as 1 (no evidence). */
+static void test_holm(void)
+{
+	static const struct { double p[4]; size_t m; double want[4]; } rows[] = {
+		{ { 0.01, 0.04, 0.03, 0.005 }, 4, { 0.03, 0.06, 0.06, 0.02 } },
+		{ { 0.02, 0.02 }, 2, { 0.04, 0.04 } },
+		{ { 0.5, 0.6 }, 2, { 1, 1 } },
+		{ { 0.2 }, 1, { 0.2 } },
+		{ { NAN, 0.01 }, 2, { 1, 0.02 } },
+	};
+	for (size_t i = 0; i < N(rows); i++) {
+		double adj[4] = { -1, -1, -1, -1 };
+		stats_holm(rows[i].p, rows[i].m, adj);
+		for (size_t k = 0; k < rows[i].m; k++)
+			NEAR(adj[k], rows[i].want[k], 1e-12);
+	}
+	double many[100], adj[100];
+	for (size_t i = 0; i < N(many); i++)
+		many[i] = 0.0001 * (double)(i + 1);
+	stats_holm(many, N(many), adj);
+	NEAR(adj[0], 0.01, 1e-12);    /* 100 x 0.0001 */
+	/* the running maximum: (100 - k)(k + 1) x 0.0001 peaks at k = 49 and 50, 0.255 */
+	NEAR(adj[49], 0.255, 1e-12);
+	NEAR(adj[99], 0.255, 1e-12);
+}
+
 int main(void)
 {
 	test_summary();
@@ -208,5 +258,7 @@ int main(void)
 	test_betai();
 	test_t();
 	test_welch();
+	test_t_upper();
+	test_holm();
 	return check_done("test_stats");
 }
