@@ -1,6 +1,9 @@
 /* cli/compare.c: `fsmatrix compare A B`: two runs cell by cell. For every metric, the ratio
- * B/A and the change, and Welch's t-test where both sides have repeats, with a verdict that
- * knows which way is better (MB/s up, times down). */
+ * B/A and the change of medians. Where both sides are stable over 3 or more repeats
+ * (core/verdict.h), Welch's t-test, the effect with its confidence interval, and a verdict
+ * that knows which way is better (MB/s up, times down); where a side is not, no test, and
+ * the verdict says which side and why: a difference between figures that do not hold still
+ * from one repeat to the next would be a difference in noise. */
 #include "cli/cli.h"
 #include "report/report.h"
 
@@ -10,16 +13,46 @@
 
 #define ALPHA 0.05
 
-enum verdict { V_NONE, V_FASTER, V_SLOWER, V_SAME, V_NOREPS, V_ONLY_A, V_ONLY_B, V_FAILED };
-static const char *const verdict_text[] = {
+enum outcome { V_NONE, V_FASTER, V_SLOWER, V_SAME, V_UNTESTED, V_ONLY_A, V_ONLY_B, V_FAILED };
+static const char *const outcome_text[] = {
 	[V_NONE] = "",
 	[V_FASTER] = "faster",
 	[V_SLOWER] = "slower",
 	[V_SAME] = "no significant difference",
-	[V_NOREPS] = "no significance (1 run)",
+	[V_UNTESTED] = "not tested",
 	[V_ONLY_A] = "only in A",
 	[V_ONLY_B] = "only in B",
 	[V_FAILED] = "no figures",
+};
+
+static const char legend_unstable[] =
+	"~: not stable over its repeats (3 or more, RSD within 5% and range within 20% of the "
+	"median): not tested, the verdict says why";
+static const char legend_ci[] =
+	"95% CI: of the difference of means B - A, as % of A's median, from Welch's t with "
+	"Welch-Satterthwaite degrees of freedom (each row's own interval)";
+
+/* One metric of one cell, on both sides. */
+struct row {
+	const char *id;                /* the cell's */
+	const struct rcell *a, *b;     /* NULL: the cell is only on the other side */
+	const struct metric *m;        /* NULL: neither side has metrics (every repeat failed) */
+	enum outcome v;
+	double ratio, change;          /* of medians; NaN when A's median is 0 */
+	int tested;                    /* Welch's test ran: both sides stable */
+	double p;                      /* its two-sided p; NaN when not tested or undefined */
+	double ci_lo, ci_hi;           /* 95% CI of mean(B) - mean(A), % of A's median */
+	char why[400];                 /* not tested: which side, and why */
+};
+
+struct comparison {
+	const struct rrun *a, *b;
+	const struct report_opts *o;
+	struct row *rows;              /* in the order of the cells of both runs */
+	size_t n;
+	size_t *by_id;                 /* rows' indexes sorted by cell id, for compare_grid */
+	int count[V_FAILED + 1];
+	int only[2];                   /* cells only in A, only in B */
 };
 
 static const struct rcell *find(const struct rrun *r, const char *id)
@@ -38,52 +71,61 @@ static int metric_index(const struct rcell *c, const char *key)
 	return -1;
 }
 
-struct cmp {
-	enum verdict v;
-	double ratio, change, p;  /* NaN when not computed */
-};
-
-static struct cmp compare_metric(const struct rcell *a, const struct rcell *b, const struct metric *m)
+/* "A: an outlier: repeat 1 at 0.61x the median; B: too few repeats: 2 of 3" */
+static void why_untested(const struct fig_verdict *va, const struct fig_verdict *vb, char *out,
+			 size_t len)
 {
-	struct cmp r = { V_NONE, NAN, NAN, NAN };
-	if (!a) {
-		r.v = V_ONLY_B;
-		return r;
-	}
-	if (!b) {
-		r.v = V_ONLY_A;
-		return r;
-	}
-	int ia = metric_index(a, m->key), ib = metric_index(b, m->key);
-	if (ia < 0 || ib < 0) {
-		r.v = V_FAILED;
-		return r;
-	}
-	double ma = a->st[ia].median, mb = b->st[ib].median;
-	if (ma != 0) {
-		r.ratio = mb / ma;
-		r.change = (mb - ma) / ma * 100;
-	}
-	struct welch w;
-	const struct stats_cell *fa = &a->fig, *fb = &b->fig;
-	if (fa->nv[ia] < 2 || fb->nv[ib] < 2 ||
-	    stats_welch(fa->v[ia], fa->nv[ia], fb->v[ib], fb->nv[ib], &w) != 0) {
-		r.v = V_NOREPS;
-		return r;
-	}
-	r.p = w.p;
-	if (!(w.p < ALPHA)) {   /* NaN (identical values on both sides) is no difference */
-		r.v = V_SAME;
-		return r;
-	}
-	/* the test compares means; the direction comes from them too */
-	double da = a->st[ia].mean, db = b->st[ib].mean;
-	int better = m->higher_better ? db > da : db < da;
-	r.v = better ? V_FASTER : V_SLOWER;
-	return r;
+	size_t k = 0;
+	out[0] = '\0';
+	if (!va->stable)
+		k += (size_t)snprintf(out, len, "A: %s", va->reason);
+	if (!vb->stable && k < len)
+		snprintf(out + k, len - k, "%sB: %s", k ? "; " : "", vb->reason);
 }
 
-/* The cells of one workload in both runs: A's in order, then those only B has. */
+static void judge(struct row *r)
+{
+	int ia = metric_index(r->a, r->m->key), ib = metric_index(r->b, r->m->key);
+	if (ia < 0 || ib < 0) {
+		r->v = V_FAILED;
+		return;
+	}
+	const struct summary *sa = &r->a->st[ia], *sb = &r->b->st[ib];
+	double base = fabs(sa->median);
+	if (base != 0) {
+		r->ratio = sb->median / sa->median;
+		r->change = (sb->median - sa->median) / base * 100;
+	}
+	const struct fig_verdict *va = &r->a->vd[ia], *vb = &r->b->vd[ib];
+	struct welch w;
+	const struct stats_cell *fa = &r->a->fig, *fb = &r->b->fig;
+	if (!va->stable || !vb->stable ||
+	    stats_welch(fa->v[ia], fa->nv[ia], fb->v[ib], fb->nv[ib], &w) != 0) {
+		r->v = V_UNTESTED;
+		why_untested(va, vb, r->why, sizeof r->why);
+		return;
+	}
+	r->tested = 1;
+	r->p = w.p;
+	/* the effect: the difference of means, and t_{0.975} of Welch's df times its standard
+	 * error either side; none at all when neither side varied */
+	double d = sb->mean - sa->mean;
+	double se = sqrt(sa->stddev * sa->stddev / (double)sa->n + sb->stddev * sb->stddev / (double)sb->n);
+	double half = se > 0 ? stats_t_upper(ALPHA / 2, w.df) * se : 0;
+	if (base != 0) {
+		r->ci_lo = (d - half) / base * 100;
+		r->ci_hi = (d + half) / base * 100;
+	}
+	if (!(w.p < ALPHA)) {   /* NaN (identical values on both sides) is no difference */
+		r->v = V_SAME;
+		return;
+	}
+	/* the test compares means; the direction comes from them too */
+	int better = r->m->higher_better ? sb->mean > sa->mean : sb->mean < sa->mean;
+	r->v = better ? V_FASTER : V_SLOWER;
+}
+
+/* The cells of one workload (NULL: all) in both runs: A's in order, then those only B has. */
 static size_t union_cells(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
 			  const char *workload, struct rcell **out, size_t max)
 {
@@ -94,6 +136,95 @@ static size_t union_cells(const struct rrun *a, const struct rrun *b, const stru
 		if (!find(a, bc[i]->id))
 			out[n++] = bc[i];
 	return n;
+}
+
+/* The metrics a cell is compared on: those of a side that has any, else its type's. */
+static size_t metrics_of(const struct rcell *ca, const struct rcell *cb, const struct rcell *cell,
+			 const struct metric **ms)
+{
+	const struct rcell *any = ca && ca->nm ? ca : cb && cb->nm ? cb : cell;
+	if (any->nm) {
+		memcpy(ms, any->m, any->nm * sizeof *ms);
+		return any->nm;
+	}
+	return report_metrics(any->wtype, NULL, ms, REPORT_MAX_METRICS);
+}
+
+static const struct comparison *sort_ctx;
+
+static int cmp_by_id(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int d = strcmp(sort_ctx->rows[i].id, sort_ctx->rows[j].id);
+	return d ? d : (i > j) - (i < j);
+}
+
+struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const struct report_opts *o)
+{
+	struct comparison *c = calloc(1, sizeof *c);
+	static struct rcell *cells[4096];
+	size_t n = union_cells(a, b, o, NULL, cells, 4096);
+	c->a = a;
+	c->b = b;
+	c->o = o;
+	c->rows = calloc(n * REPORT_MAX_METRICS + 1, sizeof *c->rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct rcell *ca = find(a, cells[i]->id), *cb = find(b, cells[i]->id);
+		const struct metric *ms[REPORT_MAX_METRICS];
+		size_t nm = metrics_of(ca, cb, cells[i], ms);
+		if (!ca || !cb)
+			c->only[ca ? 0 : 1]++;
+		for (size_t m = 0; m < (nm ? nm : 1); m++) {
+			struct row *r = &c->rows[c->n++];
+			*r = (struct row){ .id = cells[i]->id, .a = ca, .b = cb, .m = nm ? ms[m] : NULL,
+					   .ratio = NAN, .change = NAN, .p = NAN, .ci_lo = NAN, .ci_hi = NAN };
+			if (!ca || !cb)
+				r->v = ca ? V_ONLY_A : V_ONLY_B;
+			else if (!r->m)
+				r->v = V_FAILED;
+			else
+				judge(r);
+			/* a cell on one side only is counted once, as a cell */
+			if (ca && cb)
+				c->count[r->v]++;
+		}
+	}
+	c->by_id = malloc((c->n + 1) * sizeof *c->by_id);
+	for (size_t i = 0; i < c->n; i++)
+		c->by_id[i] = i;
+	sort_ctx = c;
+	qsort(c->by_id, c->n, sizeof *c->by_id, cmp_by_id);
+	sort_ctx = NULL;
+	return c;
+}
+
+void compare_free(struct comparison *c)
+{
+	if (!c)
+		return;
+	free(c->rows);
+	free(c->by_id);
+	free(c);
+}
+
+/* The first of the rows of cell id, and how many there are. */
+static const struct row *rows_of(const struct comparison *c, const char *id, size_t *count)
+{
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(c->rows[c->by_id[mid]].id, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*count = 0;
+	if (lo == c->n || strcmp(c->rows[c->by_id[lo]].id, id) != 0)
+		return NULL;
+	const struct row *first = &c->rows[c->by_id[lo]];
+	while (lo + *count < c->n && strcmp(c->rows[c->by_id[lo + *count]].id, id) == 0)
+		(*count)++;
+	return first;
 }
 
 /* A side's entry for metric m; returns the metric's index in c (c->nm: none). */
@@ -110,108 +241,122 @@ static size_t side_text(const struct rcell *c, const struct metric *m, char *out
 	return mi;
 }
 
-struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
-			  const char *workload)
+static void pct_text(double x, char *out, size_t len)
 {
-	struct rcell *cells[4096];
-	size_t n = union_cells(a, b, o, workload, cells, 4096);
+	snprintf(out, len, "%+.1f%%", fabs(x) < 0.05 ? 0.0 : x);
+}
+
+/* Columns after the axes: what each holds. */
+enum { C_METRIC, C_A, C_B, C_RATIO, C_CHANGE, C_CI, C_P, C_VERDICT, C_COUNT };
+
+static void fill_row(struct grid *g, size_t row, size_t nl, const struct row *r)
+{
+	char buf[512], lo[32], hi[32];
+	if (!r->m) {
+		grid_set(g, row, nl + C_A, "%s", r->a ? r->a->status : "-");
+		grid_set(g, row, nl + C_B, "%s", r->b ? r->b->status : "-");
+		grid_set(g, row, nl + C_VERDICT, "%s", outcome_text[r->v]);
+		return;
+	}
+	grid_set(g, row, nl + C_METRIC, "%s", r->m->label);
+	size_t mi = side_text(r->a, r->m, buf, sizeof buf);
+	grid_set(g, row, nl + C_A, "%s", buf);
+	report_grid_marks(g, row, nl + C_A, r->a, mi);
+	mi = side_text(r->b, r->m, buf, sizeof buf);
+	grid_set(g, row, nl + C_B, "%s", buf);
+	report_grid_marks(g, row, nl + C_B, r->b, mi);
+	if (!isnan(r->ratio)) {
+		grid_set(g, row, nl + C_RATIO, "%.3f", r->ratio);
+		pct_text(r->change, buf, sizeof buf);
+		grid_set(g, row, nl + C_CHANGE, "%s", buf);
+	}
+	if (r->tested && !isnan(r->ci_lo)) {
+		pct_text(r->ci_lo, lo, sizeof lo);
+		pct_text(r->ci_hi, hi, sizeof hi);
+		if (strcmp(lo, hi) == 0)
+			grid_set(g, row, nl + C_CI, "%s", lo);
+		else
+			grid_set(g, row, nl + C_CI, "%s to %s", lo, hi);
+		grid_legend(g, legend_ci);
+	}
+	if (!isnan(r->p))
+		grid_set(g, row, nl + C_P, r->p < 0.0001 ? "<0.0001" : "%.4f", r->p);
+	if (r->v == V_UNTESTED)
+		grid_set(g, row, nl + C_VERDICT, "%s: %s", outcome_text[r->v], r->why);
+	else
+		grid_set(g, row, nl + C_VERDICT, "%s", outcome_text[r->v]);
+	g->cls[row * g->ncols + nl + C_VERDICT] = r->v == V_FASTER ? 'g' : r->v == V_SLOWER ? 'b'
+		: r->v == V_FAILED ? 'e' : r->v == V_ONLY_A || r->v == V_ONLY_B ? 'm' : 0;
+}
+
+struct grid *compare_grid(const struct comparison *c, const char *workload)
+{
+	static struct rcell *cells[4096];
+	size_t n = union_cells(c->a, c->b, c->o, workload, cells, 4096);
 	const char *v[32];
-	size_t nv = report_varying_axes(cells, n, o, v, 32);
+	size_t nv = report_varying_axes(cells, n, c->o, v, 32);
 	size_t nl = nv ? nv : 1;
-	struct grid *g = grid_new(workload, nl + 7);
+	struct grid *g = grid_new(workload, nl + C_COUNT);
 	char buf[256];
 
 	for (size_t i = 0; i < nv; i++)
 		grid_set(g, 0, i, "%s", v[i]);
 	if (!nv)
 		grid_set(g, 0, 0, "cell");
-	static const char *const heads[] = { "metric", "A", "B", "B/A", "change", "p", "verdict" };
-	for (size_t i = 0; i < 7; i++)
+	static const char *const heads[C_COUNT] = { "metric", "A", "B", "B/A", "change", "95% CI",
+						    "p", "verdict" };
+	for (size_t i = 0; i < C_COUNT; i++)
 		grid_set(g, 0, nl + i, "%s", heads[i]);
 	g->note = strdup("median ±stddev; B/A and change of medians; p: Welch's t-test, two-sided");
 
 	for (size_t i = 0; i < n; i++) {
-		const struct rcell *ca = find(a, cells[i]->id), *cb = find(b, cells[i]->id);
-		const struct rcell *any = ca && ca->nm ? ca : cb && cb->nm ? cb : cells[i];
-		const struct metric *ms[REPORT_MAX_METRICS];
-		size_t nm = any->nm;
-		memcpy(ms, any->m, nm * sizeof *ms);
-		if (nm == 0)
-			nm = report_metrics(any->wtype, NULL, ms, REPORT_MAX_METRICS);
-		for (size_t m = 0; m < (nm ? nm : 1); m++) {
+		size_t nr;
+		const struct row *first = rows_of(c, cells[i]->id, &nr);
+		for (size_t k = 0; first && k < nr; k++) {
 			grid_add_row(g);
 			size_t row = g->nrows - 1;
-			for (size_t k = 0; k < nv; k++) {
-				axis_text(cells[i]->axes, v[k], buf, sizeof buf);
-				grid_set(g, row, k, "%s", buf);
+			for (size_t x = 0; x < nv; x++) {
+				axis_text(cells[i]->axes, v[x], buf, sizeof buf);
+				grid_set(g, row, x, "%s", buf);
 			}
 			if (!nv)
 				grid_set(g, row, 0, "%s", cells[i]->id);
-			if (!nm) {
-				grid_set(g, row, nl + 1, "%s", ca ? ca->status : "-");
-				grid_set(g, row, nl + 2, "%s", cb ? cb->status : "-");
-				grid_set(g, row, nl + 6, "%s", verdict_text[!ca ? V_ONLY_B : !cb ? V_ONLY_A : V_FAILED]);
-				continue;
-			}
-			grid_set(g, row, nl, "%s", ms[m]->label);
-			size_t mi = side_text(ca, ms[m], buf, sizeof buf);
-			grid_set(g, row, nl + 1, "%s", buf);
-			report_grid_marks(g, row, nl + 1, ca, mi);
-			mi = side_text(cb, ms[m], buf, sizeof buf);
-			grid_set(g, row, nl + 2, "%s", buf);
-			report_grid_marks(g, row, nl + 2, cb, mi);
-			struct cmp c = compare_metric(ca, cb, ms[m]);
-			if (!isnan(c.ratio)) {
-				grid_set(g, row, nl + 3, "%.3f", c.ratio);
-				grid_set(g, row, nl + 4, "%+.1f%%", c.change);
-			}
-			if (!isnan(c.p))
-				grid_set(g, row, nl + 5, c.p < 0.0001 ? "<0.0001" : "%.4f", c.p);
-			grid_set(g, row, nl + 6, "%s", verdict_text[c.v]);
-			g->cls[row * g->ncols + nl + 6] = c.v == V_FASTER ? 'g' : c.v == V_SLOWER ? 'b'
-				: c.v == V_FAILED ? 'e' : c.v == V_ONLY_A || c.v == V_ONLY_B ? 'm' : 0;
+			fill_row(g, row, nl, first + k);   /* a cell's rows are made one after another */
 		}
 	}
+	/* in a comparison the verdict column, not a Verdicts section, says why */
+	for (size_t i = 0; i < g->nlegend; i++)
+		if (g->legend[i] == report_legend_unstable)
+			g->legend[i] = legend_unstable;
 	return g;
 }
 
-void compare_lines(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
-		   void (*line)(void *ctx, const char *s), void *ctx)
+void compare_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx)
 {
 	char buf[1024];
-	int count[V_FAILED + 1] = { 0 };
-	snprintf(buf, sizeof buf, "A: run %s (from %s)", a->id, a->source);
+	const int *count = c->count;
+	snprintf(buf, sizeof buf, "A: run %s (from %s)", c->a->id, c->a->source);
 	line(ctx, buf);
-	snprintf(buf, sizeof buf, "B: run %s (from %s)", b->id, b->source);
+	snprintf(buf, sizeof buf, "B: run %s (from %s)", c->b->id, c->b->source);
 	line(ctx, buf);
-
-	struct rcell *cells[4096];
-	size_t n = union_cells(a, b, o, NULL, cells, 4096);
-	for (size_t i = 0; i < n; i++) {
-		const struct rcell *ca = find(a, cells[i]->id), *cb = find(b, cells[i]->id);
-		if (!ca || !cb) {
-			count[ca ? V_ONLY_A : V_ONLY_B]++;
-			continue;
-		}
-		for (size_t m = 0; m < ca->nm; m++)
-			count[compare_metric(ca, cb, ca->m[m]).v]++;
-		if (!ca->nm)
-			count[V_FAILED]++;
-	}
 	snprintf(buf, sizeof buf, "metrics: %d faster, %d slower, %d no significant difference at 95%%, "
-		 "%d without repeats on both sides, %d without figures on a side; cells only in A: %d, "
-		 "only in B: %d", count[V_FASTER], count[V_SLOWER], count[V_SAME], count[V_NOREPS],
-		 count[V_FAILED], count[V_ONLY_A], count[V_ONLY_B]);
+		 "%d not tested (a side not stable, or with fewer than 3 repeats), %d without figures "
+		 "on a side; cells only in A: %d, only in B: %d", count[V_FASTER], count[V_SLOWER],
+		 count[V_SAME], count[V_UNTESTED], count[V_FAILED], c->only[0], c->only[1]);
 	line(ctx, buf);
-	if (count[V_NOREPS] && !count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])
-		line(ctx, "With a single run per side, no significance can be claimed: repeat cells "
-			  "(repeat = 3 or more in the plan) to test a difference.");
-	else if (count[V_NOREPS])
-		line(ctx, "Metrics with a single run on either side carry no significance verdict.");
+	if (count[V_UNTESTED] && !count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])
+		line(ctx, "No difference is tested: every metric has a side that is not stable over its "
+			  "repeats or has fewer than 3 of them (repeat = 3 or more in the plan); the "
+			  "verdict column says which side and why.");
+	else if (count[V_UNTESTED])
+		line(ctx, "Metrics with a side not stable over its repeats, or with fewer than 3 of them, "
+			  "are not tested: the verdict column says which side and why.");
 	/* a side that measured without an option it asked for compares something else */
 	char why[512];
+	static struct rcell *cells[4096];
+	size_t n = union_cells(c->a, c->b, c->o, NULL, cells, 4096);
 	for (size_t i = 0; i < n; i++) {
-		const struct rcell *side[2] = { find(a, cells[i]->id), find(b, cells[i]->id) };
+		const struct rcell *side[2] = { find(c->a, cells[i]->id), find(c->b, cells[i]->id) };
 		for (int k = 0; k < 2; k++)
 			if (side[k] && report_ignored_text(side[k], why, sizeof why)) {
 				snprintf(buf, sizeof buf, "note: in %c, %s: %s", "AB"[k], cells[i]->id, why);
@@ -229,7 +374,8 @@ const char host_compare_usage[] =
 	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... A B\n"
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
 	"         (more sources: the shards of a run merge, and they must make two runs)\n"
-	"  every metric: medians, B/A, change, and Welch's t-test where both sides have repeats\n";
+	"  every metric: medians, B/A, change; where both sides are stable over 3 or more repeats,\n"
+	"  Welch's t-test and a 95% confidence interval of the change\n";
 
 /* A and B: the first run of each of two sources, or, from more sources (the shards of
  * either side), the two runs they make once shards are merged. Returns 0, or 1 after a line
@@ -288,7 +434,8 @@ int host_cmd_compare(int argc, char **argv)
 	int md = strcmp(o.format, "md") == 0;
 	if (md)
 		fputs("## Comparison\n\n", stdout);
-	compare_lines(a, b, &o, print_line, stdout);
+	struct comparison *cmp = compare_new(a, b, &o);
+	compare_lines(cmp, print_line, stdout);
 	fputs("\n", stdout);
 	const char *wl[256];
 	size_t nw = report_workloads(a, &o, wl, 256);
@@ -302,7 +449,7 @@ int host_cmd_compare(int argc, char **argv)
 			wl[nw++] = wb[i];
 	}
 	for (size_t w = 0; w < nw; w++) {
-		struct grid *g = compare_grid(a, b, &o, wl[w]);
+		struct grid *g = compare_grid(cmp, wl[w]);
 		if (md)
 			render_md(stdout, g);
 		else {
@@ -311,6 +458,7 @@ int host_cmd_compare(int argc, char **argv)
 		}
 		grid_free(g);
 	}
+	compare_free(cmp);
 	report_free(&ra);
 	report_free(&rb);
 	return 0;

@@ -171,7 +171,8 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 	fputs(" and B ", f);
 	html_escape(f, b->id);
 	fputs("</h2>\n", f);
-	compare_lines(a, b, o, p_line, f);
+	struct comparison *cmp = compare_new(a, b, o);
+	compare_lines(cmp, p_line, f);
 	const char *wl[256];
 	size_t nw = report_workloads(a, o, wl, 256);
 	static struct rcell *ca[4096], *cb[4096];
@@ -210,10 +211,11 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 			svg_chart(f, items, n, ms[m], title, nv ? xl : "cell");
 		}
 		fputs("</div>\n", f);
-		struct grid *g = compare_grid(a, b, o, wl[w]);
+		struct grid *g = compare_grid(cmp, wl[w]);
 		render_html_table(f, g);
 		grid_free(g);
 	}
+	compare_free(cmp);
 	fputs("</section>\n", f);
 }
 

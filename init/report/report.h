@@ -150,7 +150,7 @@ struct grid {
 			      * 'i' a figure measured without an option the kernel ignored,
 			      * 'u' a figure not stable over its repeats */
 	char **tip;          /* per cell: a tooltip for HTML, or NULL (all NULL until grid_tip) */
-	const char *legend[4];   /* lines under the table explaining its marks, each once */
+	const char *legend[8];   /* lines under the table explaining its marks, each once */
 	size_t nlegend;
 };
 struct grid *grid_new(const char *title, size_t ncols);
@@ -223,11 +223,13 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o,
 void report_verdict_lines(const struct rrun *r, const struct report_opts *o,
 			  void (*line)(void *ctx, const char *s), void *ctx);
 
-/* compare: one grid per workload, and the runs' headline. */
-struct grid *compare_grid(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
-			  const char *workload);
-void compare_lines(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
-		   void (*line)(void *ctx, const char *s), void *ctx);
+/* compare (cli/compare.c): two runs judged metric by metric, once; then one grid per
+ * workload, and the headline. */
+struct comparison;
+struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const struct report_opts *o);
+void compare_free(struct comparison *c);
+struct grid *compare_grid(const struct comparison *c, const char *workload);
+void compare_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx);
 
 /* JSON export of a run set (the model, not the raw records). */
 json_t *report_json(const struct runset *rs, const struct report_opts *o);

@@ -137,6 +137,14 @@ if "$FSM" report --format json "$TB" >"$TMP/trust.json" 2>"$TMP/err" &&
 else
 	fail verdict-json "no verdict, or another, on md1/ext4/noatime/seqwrite in report --format json"
 fi
+# compare tests a difference only between stable sides of 3 or more repeats, says which side
+# and why when it does not, and gives the effect with a confidence interval
+has compare-refuses-outlier '^  ext4 +noatime +MB/s .*not tested: B: an outlier: repeat 1 at 0\.60x the median$' compare "$TA" "$TB"
+has compare-refuses-spread  '^  xfs +defaults +MB/s .*not tested: B: spread: RSD 7\.5%$' compare "$TA" "$TB"
+has compare-refuses-too-few '^  ext4 +noatime +time .*not tested: B: too few repeats: 2 of 3$' compare "$TA" "$TB"
+has compare-refuses-both    '^  ext4 +defaults +MB/s .*not tested: A: too few repeats: 1 of 3; B: too few repeats: 1 of 3$' compare "$F/single-1.jsonl" "$F/single-2.jsonl"
+has compare-ci              '^  ext4 +defaults +MB/s .* \+7\.7% to \+12\.3% .*faster$' compare "$TA" "$TB"
+has compare-ci-legend       "95% CI: .*Welch's t with Welch-Satterthwaite degrees of freedom" compare "$TA" "$TB"
 # HTML: an unstable figure's bar is drawn hatched (an SVG pattern), its reason in the tooltip
 if "$FSM" html "$TB" -o "$TMP/trust.html" 2>"$TMP/err" &&
 	grep -q '<pattern id="[^"]*"' "$TMP/trust.html" &&
