@@ -41,6 +41,7 @@ struct row {
 	double ratio, change;          /* of medians; NaN when A's median is 0 */
 	int tested;                    /* Welch's test ran: both sides stable */
 	double p;                      /* its two-sided p; NaN when not tested or undefined */
+	double p_holm;                 /* p adjusted for the comparison's many tests */
 	double ci_lo, ci_hi;           /* 95% CI of mean(B) - mean(A), % of A's median */
 	char why[400];                 /* not tested: which side, and why */
 };
@@ -53,6 +54,8 @@ struct comparison {
 	size_t *by_id;                 /* rows' indexes sorted by cell id, for compare_grid */
 	int count[V_FAILED + 1];
 	int only[2];                   /* cells only in A, only in B */
+	size_t tests;                  /* rows tested: Holm's m */
+	char legend_holm[256];
 };
 
 static const struct rcell *find(const struct rrun *r, const char *id)
@@ -116,13 +119,39 @@ static void judge(struct row *r)
 		r->ci_lo = (d - half) / base * 100;
 		r->ci_hi = (d + half) / base * 100;
 	}
-	if (!(w.p < ALPHA)) {   /* NaN (identical values on both sides) is no difference */
-		r->v = V_SAME;
-		return;
+	r->v = V_SAME;   /* until Holm's correction says otherwise (holm) */
+}
+
+/* Holm-Bonferroni over every tested row of the comparison, whatever its workload: a row is
+ * significant when its adjusted p is under ALPHA. A p that is NaN (both sides identical and
+ * constant) counts as 1. The direction comes from the means, which the test compares. */
+static void holm(struct comparison *c)
+{
+	double *p = malloc((c->n + 1) * sizeof *p), *adj = malloc((c->n + 1) * sizeof *adj);
+	size_t m = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->rows[i].tested)
+			p[m++] = c->rows[i].p;
+	stats_holm(p, m, adj);
+	c->tests = m;
+	m = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct row *r = &c->rows[i];
+		if (!r->tested)
+			continue;
+		r->p_holm = adj[m++];
+		if (!(r->p_holm < ALPHA))
+			continue;
+		int ia = metric_index(r->a, r->m->key), ib = metric_index(r->b, r->m->key);
+		double da = r->a->st[ia].mean, db = r->b->st[ib].mean;
+		int better = r->m->higher_better ? db > da : db < da;
+		r->v = better ? V_FASTER : V_SLOWER;
 	}
-	/* the test compares means; the direction comes from them too */
-	int better = r->m->higher_better ? sb->mean > sa->mean : sb->mean < sa->mean;
-	r->v = better ? V_FASTER : V_SLOWER;
+	free(p);
+	free(adj);
+	snprintf(c->legend_holm, sizeof c->legend_holm, "p (Holm): p adjusted by Holm-Bonferroni "
+		 "over the %zu tests of this comparison (every workload's); significant when under %g",
+		 c->tests, ALPHA);
 }
 
 /* The cells of one workload (NULL: all) in both runs: A's in order, then those only B has. */
@@ -177,18 +206,21 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 		for (size_t m = 0; m < (nm ? nm : 1); m++) {
 			struct row *r = &c->rows[c->n++];
 			*r = (struct row){ .id = cells[i]->id, .a = ca, .b = cb, .m = nm ? ms[m] : NULL,
-					   .ratio = NAN, .change = NAN, .p = NAN, .ci_lo = NAN, .ci_hi = NAN };
+					   .ratio = NAN, .change = NAN, .p = NAN, .p_holm = NAN,
+					   .ci_lo = NAN, .ci_hi = NAN };
 			if (!ca || !cb)
 				r->v = ca ? V_ONLY_A : V_ONLY_B;
 			else if (!r->m)
 				r->v = V_FAILED;
 			else
 				judge(r);
-			/* a cell on one side only is counted once, as a cell */
-			if (ca && cb)
-				c->count[r->v]++;
 		}
 	}
+	holm(c);
+	/* a cell on one side only is counted once, as a cell */
+	for (size_t i = 0; i < c->n; i++)
+		if (c->rows[i].a && c->rows[i].b)
+			c->count[c->rows[i].v]++;
 	c->by_id = malloc((c->n + 1) * sizeof *c->by_id);
 	for (size_t i = 0; i < c->n; i++)
 		c->by_id[i] = i;
@@ -247,9 +279,10 @@ static void pct_text(double x, char *out, size_t len)
 }
 
 /* Columns after the axes: what each holds. */
-enum { C_METRIC, C_A, C_B, C_RATIO, C_CHANGE, C_CI, C_P, C_VERDICT, C_COUNT };
+enum { C_METRIC, C_A, C_B, C_RATIO, C_CHANGE, C_CI, C_P, C_HOLM, C_VERDICT, C_COUNT };
 
-static void fill_row(struct grid *g, size_t row, size_t nl, const struct row *r)
+static void fill_row(struct grid *g, size_t row, size_t nl, const struct comparison *c,
+		     const struct row *r)
 {
 	char buf[512], lo[32], hi[32];
 	if (!r->m) {
@@ -281,6 +314,10 @@ static void fill_row(struct grid *g, size_t row, size_t nl, const struct row *r)
 	}
 	if (!isnan(r->p))
 		grid_set(g, row, nl + C_P, r->p < 0.0001 ? "<0.0001" : "%.4f", r->p);
+	if (r->tested) {
+		grid_set(g, row, nl + C_HOLM, r->p_holm < 0.0001 ? "<0.0001" : "%.4f", r->p_holm);
+		grid_legend(g, c->legend_holm);
+	}
 	if (r->v == V_UNTESTED)
 		grid_set(g, row, nl + C_VERDICT, "%s: %s", outcome_text[r->v], r->why);
 	else
@@ -304,7 +341,7 @@ struct grid *compare_grid(const struct comparison *c, const char *workload)
 	if (!nv)
 		grid_set(g, 0, 0, "cell");
 	static const char *const heads[C_COUNT] = { "metric", "A", "B", "B/A", "change", "95% CI",
-						    "p", "verdict" };
+						    "p", "p (Holm)", "verdict" };
 	for (size_t i = 0; i < C_COUNT; i++)
 		grid_set(g, 0, nl + i, "%s", heads[i]);
 	g->note = strdup("median ±stddev; B/A and change of medians; p: Welch's t-test, two-sided");
@@ -321,7 +358,7 @@ struct grid *compare_grid(const struct comparison *c, const char *workload)
 			}
 			if (!nv)
 				grid_set(g, row, 0, "%s", cells[i]->id);
-			fill_row(g, row, nl, first + k);   /* a cell's rows are made one after another */
+			fill_row(g, row, nl, c, first + k);   /* a cell's rows are made one after another */
 		}
 	}
 	/* in a comparison the verdict column, not a Verdicts section, says why */
@@ -339,11 +376,20 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 	line(ctx, buf);
 	snprintf(buf, sizeof buf, "B: run %s (from %s)", c->b->id, c->b->source);
 	line(ctx, buf);
-	snprintf(buf, sizeof buf, "metrics: %d faster, %d slower, %d no significant difference at 95%%, "
+	snprintf(buf, sizeof buf, "metrics: %d faster, %d slower, %d no significant difference, "
 		 "%d not tested (a side not stable, or with fewer than 3 repeats), %d without figures "
 		 "on a side; cells only in A: %d, only in B: %d", count[V_FASTER], count[V_SLOWER],
 		 count[V_SAME], count[V_UNTESTED], count[V_FAILED], c->only[0], c->only[1]);
 	line(ctx, buf);
+	/* each test at ALPHA alone would call ALPHA of the unchanged metrics different */
+	if (c->tests) {
+		snprintf(buf, sizeof buf, "tests: %zu by Welch's t-test at alpha %g, corrected by "
+			 "Holm-Bonferroni; uncorrected, %.2f false positive%s would be expected among "
+			 "them by chance alone (%zu x %g) if nothing had changed", c->tests, ALPHA,
+			 (double)c->tests * ALPHA, (double)c->tests * ALPHA == 1 ? "" : "s",
+			 c->tests, ALPHA);
+		line(ctx, buf);
+	}
 	if (count[V_UNTESTED] && !count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])
 		line(ctx, "No difference is tested: every metric has a side that is not stable over its "
 			  "repeats or has fewer than 3 of them (repeat = 3 or more in the plan); the "

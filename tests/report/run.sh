@@ -145,6 +145,11 @@ has compare-refuses-too-few '^  ext4 +noatime +time .*not tested: B: too few rep
 has compare-refuses-both    '^  ext4 +defaults +MB/s .*not tested: A: too few repeats: 1 of 3; B: too few repeats: 1 of 3$' compare "$F/single-1.jsonl" "$F/single-2.jsonl"
 has compare-ci              '^  ext4 +defaults +MB/s .* \+7\.7% to \+12\.3% .*faster$' compare "$TA" "$TB"
 has compare-ci-legend       "95% CI: .*Welch's t with Welch-Satterthwaite degrees of freedom" compare "$TA" "$TB"
+# ... and corrects for its many tests (Holm-Bonferroni): p 0.03 alone is not significant
+# among 16 tests, and the headline says how many false positives 0.05 would bring without it
+has compare-holm            '^  ext4 +defaults +time .* 0\.0316 .*no significant difference$' compare "$TA" "$TB"
+has compare-holm-legend     '^  p \(Holm\): .*Holm-Bonferroni over the 16 tests' compare "$TA" "$TB"
+has compare-false-positives '^tests: 16 .*Holm-Bonferroni.* 0\.80 false positives' compare "$TA" "$TB"
 # HTML: an unstable figure's bar is drawn hatched (an SVG pattern), its reason in the tooltip
 if "$FSM" html "$TB" -o "$TMP/trust.html" 2>"$TMP/err" &&
 	grep -q '<pattern id="[^"]*"' "$TMP/trust.html" &&
