@@ -42,6 +42,8 @@ struct row {
 	int tested;                    /* Welch's test ran: both sides stable */
 	double p;                      /* its two-sided p; NaN when not tested or undefined */
 	double p_holm;                 /* p adjusted for the comparison's many tests */
+	double df, se;                 /* Welch's degrees of freedom, and its standard error */
+	double mde;                    /* the smallest change it could see, % of A's median */
 	double ci_lo, ci_hi;           /* 95% CI of mean(B) - mean(A), % of A's median */
 	char why[400];                 /* not tested: which side, and why */
 };
@@ -55,7 +57,7 @@ struct comparison {
 	int count[V_FAILED + 1];
 	int only[2];                   /* cells only in A, only in B */
 	size_t tests;                  /* rows tested: Holm's m */
-	char legend_holm[256];
+	char legend_holm[256], legend_mde[400];
 };
 
 static const struct rcell *find(const struct rrun *r, const char *id)
@@ -110,11 +112,13 @@ static void judge(struct row *r)
 	}
 	r->tested = 1;
 	r->p = w.p;
+	r->df = w.df;
 	/* the effect: the difference of means, and t_{0.975} of Welch's df times its standard
 	 * error either side; none at all when neither side varied */
 	double d = sb->mean - sa->mean;
 	double se = sqrt(sa->stddev * sa->stddev / (double)sa->n + sb->stddev * sb->stddev / (double)sb->n);
 	double half = se > 0 ? stats_t_upper(ALPHA / 2, w.df) * se : 0;
+	r->se = se;
 	if (base != 0) {
 		r->ci_lo = (d - half) / base * 100;
 		r->ci_hi = (d + half) / base * 100;
@@ -149,6 +153,24 @@ static void holm(struct comparison *c)
 	}
 	free(p);
 	free(adj);
+	/* What a row could have seen: a real change of the MDE would come out significant 80% of
+	 * the time. Holm's procedure tests the smallest p at alpha / m, and a change of one metric
+	 * among unchanged ones would have the smallest p: so alpha / m, the strictest level. */
+	double level = ALPHA / (double)(c->tests ? c->tests : 1);
+	for (size_t i = 0; i < c->n; i++) {
+		struct row *r = &c->rows[i];
+		int ia = r->tested ? metric_index(r->a, r->m->key) : -1;
+		double base = ia >= 0 ? fabs(r->a->st[ia].median) : 0;
+		if (!r->tested || base == 0)
+			continue;
+		r->mde = r->se > 0 ? (stats_t_upper(level / 2, r->df) + stats_t_upper(0.2, r->df)) *
+				     r->se / base * 100 : 0;
+	}
+	snprintf(c->legend_mde, sizeof c->legend_mde, "MDE: the smallest change this row would "
+		 "call significant with 80%% power, as %% of A's median: (t_{1-a/2,df} + t_{0.8,df}) "
+		 "x sqrt(sA^2/nA + sB^2/nB), a = %g / %zu (Holm's strictest level), df "
+		 "Welch-Satterthwaite's; a smaller change can hide under no significant difference",
+		 ALPHA, c->tests);
 	snprintf(c->legend_holm, sizeof c->legend_holm, "p (Holm): p adjusted by Holm-Bonferroni "
 		 "over the %zu tests of this comparison (every workload's); significant when under %g",
 		 c->tests, ALPHA);
@@ -207,7 +229,7 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 			struct row *r = &c->rows[c->n++];
 			*r = (struct row){ .id = cells[i]->id, .a = ca, .b = cb, .m = nm ? ms[m] : NULL,
 					   .ratio = NAN, .change = NAN, .p = NAN, .p_holm = NAN,
-					   .ci_lo = NAN, .ci_hi = NAN };
+					   .df = NAN, .se = NAN, .mde = NAN, .ci_lo = NAN, .ci_hi = NAN };
 			if (!ca || !cb)
 				r->v = ca ? V_ONLY_A : V_ONLY_B;
 			else if (!r->m)
@@ -279,7 +301,7 @@ static void pct_text(double x, char *out, size_t len)
 }
 
 /* Columns after the axes: what each holds. */
-enum { C_METRIC, C_A, C_B, C_RATIO, C_CHANGE, C_CI, C_P, C_HOLM, C_VERDICT, C_COUNT };
+enum { C_METRIC, C_A, C_B, C_RATIO, C_CHANGE, C_CI, C_P, C_HOLM, C_MDE, C_VERDICT, C_COUNT };
 
 static void fill_row(struct grid *g, size_t row, size_t nl, const struct comparison *c,
 		     const struct row *r)
@@ -318,6 +340,10 @@ static void fill_row(struct grid *g, size_t row, size_t nl, const struct compari
 		grid_set(g, row, nl + C_HOLM, r->p_holm < 0.0001 ? "<0.0001" : "%.4f", r->p_holm);
 		grid_legend(g, c->legend_holm);
 	}
+	if (!isnan(r->mde)) {
+		grid_set(g, row, nl + C_MDE, "%.1f%%", r->mde);
+		grid_legend(g, c->legend_mde);
+	}
 	if (r->v == V_UNTESTED)
 		grid_set(g, row, nl + C_VERDICT, "%s: %s", outcome_text[r->v], r->why);
 	else
@@ -341,7 +367,7 @@ struct grid *compare_grid(const struct comparison *c, const char *workload)
 	if (!nv)
 		grid_set(g, 0, 0, "cell");
 	static const char *const heads[C_COUNT] = { "metric", "A", "B", "B/A", "change", "95% CI",
-						    "p", "p (Holm)", "verdict" };
+						    "p", "p (Holm)", "MDE", "verdict" };
 	for (size_t i = 0; i < C_COUNT; i++)
 		grid_set(g, 0, nl + i, "%s", heads[i]);
 	g->note = strdup("median ±stddev; B/A and change of medians; p: Welch's t-test, two-sided");

@@ -150,6 +150,10 @@ has compare-ci-legend       "95% CI: .*Welch's t with Welch-Satterthwaite degree
 has compare-holm            '^  ext4 +defaults +time .* 0\.0316 .*no significant difference$' compare "$TA" "$TB"
 has compare-holm-legend     '^  p \(Holm\): .*Holm-Bonferroni over the 16 tests' compare "$TA" "$TB"
 has compare-false-positives '^tests: 16 .*Holm-Bonferroni.* 0\.80 false positives' compare "$TA" "$TB"
+# ... and says, for each tested row, the smallest change it could have seen (80% power at
+# Holm's strictest level): +1.4% on xfs/noatime is below the 6.3% three repeats could show
+has compare-mde             '^  xfs +noatime +MB/s .* 6\.3% +no significant difference$' compare "$TA" "$TB"
+has compare-mde-legend      "^  MDE: .*80% power.*t_\{1-a/2,df\} \+ t_\{0\.8,df\}" compare "$TA" "$TB"
 # HTML: an unstable figure's bar is drawn hatched (an SVG pattern), its reason in the tooltip
 if "$FSM" html "$TB" -o "$TMP/trust.html" 2>"$TMP/err" &&
 	grep -q '<pattern id="[^"]*"' "$TMP/trust.html" &&
