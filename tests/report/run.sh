@@ -154,6 +154,9 @@ has compare-false-positives '^tests: 16 .*Holm-Bonferroni.* 0\.80 false positive
 # Holm's strictest level): +1.4% on xfs/noatime is below the 6.3% three repeats could show
 has compare-mde             '^  xfs +noatime +MB/s .* 6\.3% +no significant difference$' compare "$TA" "$TB"
 has compare-mde-legend      "^  MDE: .*80% power.*t_\{1-a/2,df\} \+ t_\{0\.8,df\}" compare "$TA" "$TB"
+# the whole of both outputs, as docs/reports.md shows them
+golden text-trust-b     trust-b.txt           report "$TB"
+golden compare-trust    compare-trust.txt     compare "$TA" "$TB"
 # HTML: an unstable figure's bar is drawn hatched (an SVG pattern), its reason in the tooltip
 if "$FSM" html "$TB" -o "$TMP/trust.html" 2>"$TMP/err" &&
 	grep -q '<pattern id="[^"]*"' "$TMP/trust.html" &&
