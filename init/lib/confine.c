@@ -231,12 +231,12 @@ int confine_enter(const struct confine *c, char *why, size_t len)
 	/* The copies first: the stage may cover the paths they come from. */
 	const unsigned ro = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
 	struct part parts[3 + sizeof lib_dirs / sizeof lib_dirs[0]] = {
-		{ c->work, CONFINE_WORK + 1, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1, -1 },
-		{ c->prog, CONFINE_PROG + 1, ro, 0, -1 },
+		{ c->work, &CONFINE_WORK[1], MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1, -1 },
+		{ c->prog, &CONFINE_PROG[1], ro, 0, -1 },
 	};
 	size_t n = 2;
 	if (c->job)
-		parts[n++] = (struct part){ c->job, CONFINE_JOB + 1, ro | MOUNT_ATTR_NOEXEC, 0, -1 };
+		parts[n++] = (struct part){ c->job, &CONFINE_JOB[1], ro | MOUNT_ATTR_NOEXEC, 0, -1 };
 	for (int i = 0; dyn && lib_dirs[i]; i++)
 		if (access(lib_dirs[i], F_OK) == 0)
 			parts[n++] = (struct part){ lib_dirs[i], lib_dirs[i] + 1, ro, 1, -1 };
