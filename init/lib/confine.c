@@ -56,7 +56,7 @@ struct confine_mount_attr {
  * below are taken before it is covered, so it may be any directory. */
 #define STAGE "/tmp"
 
-/* What the program keeps: enough to own, create and write its files in /work and to set
+/* What the program keeps: enough to own, create and write its files in /cell and to set
  * its own priority and memory locks, as fio's options do. Not kept, among others:
  * CAP_MKNOD, CAP_SYS_ADMIN (mount), CAP_SYS_CHROOT, CAP_SYS_RAWIO, CAP_SYS_PTRACE,
  * CAP_SYS_MODULE, CAP_SYS_BOOT, and CAP_DAC_READ_SEARCH, whose open_by_handle_at reaches

@@ -5,7 +5,7 @@
  * child between fork and exec, gives it
  *   - its own mount, IPC, UTS and network namespaces, every mount private;
  *   - a new root, a read-only tmpfs holding only
- *       /work        the directory it may write (nodev, nosuid), also its working directory
+ *       /cell        the directory it may write (nodev, nosuid), also its working directory
  *       /prog        the program, read-only
  *       /job         the file it reads, read-only (when given)
  *       /dev/null, /dev/zero, /dev/urandom
@@ -22,7 +22,7 @@
 
 #define CONFINE_PROG "/prog"
 #define CONFINE_JOB "/job"
-#define CONFINE_WORK "/work"
+#define CONFINE_WORK "/cell"
 
 struct confine {
 	const char *work;     /* the directory the program may write */

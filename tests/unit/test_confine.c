@@ -24,19 +24,19 @@ static const char script[] =
 	"try() { n=$1; shift; if \"$@\" >/dev/null 2>&1; then echo \"$n yes\"; "
 	"else echo \"$n no\"; fi; }\n"
 	"try write-device sh -c 'echo x > \"$LOOP\"'\n"
-	"try write-device-dotdot dd if=/dev/zero of=/work/../..\"$LOOP\" bs=512 count=1 conv=notrunc\n"
-	"try mknod-block mknod /work/blk b 7 \"$MINOR\"\n"
-	"try mount-devtmpfs mount -t devtmpfs none /work\n"
-	"try mount-proc mount -t proc proc /work\n"
-	"try mount-tmpfs mount -t tmpfs none /work\n"
+	"try write-device-dotdot dd if=/dev/zero of=/cell/../..\"$LOOP\" bs=512 count=1 conv=notrunc\n"
+	"try mknod-block mknod /cell/blk b 7 \"$MINOR\"\n"
+	"try mount-devtmpfs mount -t devtmpfs none /cell\n"
+	"try mount-proc mount -t proc proc /cell\n"
+	"try mount-tmpfs mount -t tmpfs none /cell\n"
 	"try write-root touch /escape\n"
 	"try write-usr touch /usr/escape\n"
-	"try chroot chroot /work /prog -c true\n"
+	"try chroot chroot /cell /prog -c true\n"
 	"try see-proc test -e /proc/1\n"
 	"try see-sys test -e /sys/block\n"
 	"try see-dev-disk sh -c 'ls /dev | grep -qv -e ^null$ -e ^zero$ -e ^urandom$'\n"
-	"try write-work sh -c 'echo inside > /work/inside'\n"
-	"try cwd-is-work test \"$(pwd)\" = /work\n";
+	"try write-cell sh -c 'echo inside > /cell/inside'\n"
+	"try cwd-is-cell test \"$(pwd)\" = /cell\n";
 
 static const struct {
 	const char *name;
@@ -45,7 +45,7 @@ static const struct {
 	{ "write-device", 0 }, { "write-device-dotdot", 0 }, { "mknod-block", 0 },
 	{ "mount-devtmpfs", 0 }, { "mount-proc", 0 }, { "mount-tmpfs", 0 },
 	{ "write-root", 0 }, { "write-usr", 0 }, { "chroot", 0 }, { "see-proc", 0 },
-	{ "see-sys", 0 }, { "see-dev-disk", 0 }, { "write-work", 1 }, { "cwd-is-work", 1 },
+	{ "see-sys", 0 }, { "see-dev-disk", 0 }, { "write-cell", 1 }, { "cwd-is-cell", 1 },
 };
 
 static int file_sha(const char *path, char hex[65])
