@@ -9,24 +9,6 @@
 #include <strings.h>
 #include <time.h>
 
-typedef void (*line_fn)(void *ctx, const char *s);
-
-static void put_line(line_fn line, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void put_line(line_fn line, void *ctx, const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	/* Record strings are JSON and may hold "\n" or an escape sequence: shown as '?', so each
-	 * line stays one line and a record cannot drive the terminal (found by fuzz_report). */
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < ' ' || *c == 0x7f)
-			*c = '?';
-	line(ctx, buf);
-}
-
 static const char *str(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -75,7 +57,7 @@ static void tools_text(json_t *tools, char *tl, size_t len)
 }
 
 /* The header record's lines: when, kernel, machine, plan, tools and every disk's verdict. */
-static void header_record_lines(json_t *h, line_fn line, void *ctx)
+static void header_record_lines(json_t *h, report_line_fn line, void *ctx)
 {
 	char b[256], tl[1024];
 	json_int_t t = json_integer_value(json_object_get(h, "time"));
@@ -84,21 +66,21 @@ static void header_record_lines(json_t *h, line_fn line, void *ctx)
 		struct tm tm;
 		gmtime_r(&tt, &tm);
 		strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S UTC", &tm);
-		put_line(line, ctx, "  started   %s%s", b,
+		report_line(line, ctx, "  started   %s%s", b,
 			 json_is_true(json_object_get(h, "dry")) ? " (dry run: nothing measured)" : "");
 	}
 	json_t *k = json_object_get(h, "kernel");
-	put_line(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
+	report_line(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
 	if (*str(k, "cmdline"))
-		put_line(line, ctx, "  cmdline   %s", str(k, "cmdline"));
+		report_line(line, ctx, "  cmdline   %s", str(k, "cmdline"));
 	json_t *cpu = json_object_get(h, "cpu");
-	put_line(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
+	report_line(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
 		 (long long)json_integer_value(json_object_get(cpu, "count")));
 	bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
-	put_line(line, ctx, "  memory    %s", b);
+	report_line(line, ctx, "  memory    %s", b);
 	json_t *p = json_object_get(h, "plan");
 	if (*str(p, "name") || *str(p, "source"))
-		put_line(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
+		report_line(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
 			 str(p, "sha256"));
 	json_t *sh = json_object_get(h, "shard"), *k1;
 	if (json_is_object(sh)) {
@@ -107,19 +89,19 @@ static void header_record_lines(json_t *h, line_fn line, void *ctx)
 		json_array_foreach(json_object_get(sh, "given"), i1, k1)
 			n += (size_t)snprintf(tl + n, n < sizeof tl ? sizeof tl - n : 0, "%s%lld",
 					      i1 ? ", " : "", (long long)json_integer_value(k1));
-		put_line(line, ctx, "  shards    %zu of %lld given (%s), run group %.12s",
+		report_line(line, ctx, "  shards    %zu of %lld given (%s), run group %.12s",
 			 json_array_size(json_object_get(sh, "given")),
 			 (long long)json_integer_value(json_object_get(sh, "n")), tl, str(h, "run_group"));
 	}
 	tools_text(json_object_get(h, "tools"), tl, sizeof tl);
-	put_line(line, ctx, "  tools     %s", tl);
+	report_line(line, ctx, "  tools     %s", tl);
 	if (*str(h, "manifest_sha256"))
-		put_line(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
+		report_line(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
 	size_t i;
 	json_t *d;
 	json_array_foreach(json_object_get(h, "disks"), i, d) {
 		bytes_text(json_number_value(json_object_get(d, "size")), b, sizeof b);
-		put_line(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
+		report_line(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
 			 *str(d, "model") ? " " : "", str(d, "model"),
 			 *str(d, "serial") ? " serial " : "", str(d, "serial"),
 			 *str(d, "verdict") ? ": " : "", str(d, "verdict"),
@@ -128,11 +110,11 @@ static void header_record_lines(json_t *h, line_fn line, void *ctx)
 }
 
 /* Whether the run finished: the trailer's counts, or what is known without one. */
-static void status_lines(const struct rrun *r, line_fn line, void *ctx)
+static void status_lines(const struct rrun *r, report_line_fn line, void *ctx)
 {
 	if (r->trailer) {
 		json_t *c = json_object_get(r->trailer, "counts");
-		put_line(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
+		report_line(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
 			 "timeout %lld, interrupted %lld; %.1f s",
 			 r->total, (long long)json_integer_value(json_object_get(c, "ok")),
 			 (long long)json_integer_value(json_object_get(c, "error")),
@@ -150,23 +132,23 @@ static void status_lines(const struct rrun *r, line_fn line, void *ctx)
 		snprintf(lost, sizeof lost, ", %d of them without a readable record", r->nlost);
 	/* in positions when the records carry them, as the trailer and Problems count */
 	if (json_is_object(json_object_get(r->header, "shard")))
-		put_line(line, ctx, "  status    INCOMPLETE: not every shard finished; %d cell%s ran of %d "
+		report_line(line, ctx, "  status    INCOMPLETE: not every shard finished; %d cell%s ran of %d "
 			 "planned%s", r->ran, r->ran == 1 ? "" : "s", r->total, lost);
 	else if (r->reached)
-		put_line(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
+		report_line(line, ctx, "  status    INCOMPLETE: no trailer; %d cell%s ran of %d planned%s",
 			 r->reached, r->reached == 1 ? "" : "s", r->total, lost);
 	else if (r->total)
-		put_line(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
+		report_line(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran of %d planned", ran,
 			 ran == 1 ? "" : "s", r->total);
 	else
-		put_line(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
+		report_line(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
 }
 
-void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
+void report_header_lines(const struct rrun *r, report_line_fn line, void *ctx)
 {
-	put_line(line, ctx, "Run %s (from %s)", r->id, r->source);
+	report_line(line, ctx, "Run %s (from %s)", r->id, r->source);
 	if (!r->header)
-		put_line(line, ctx, "  header    none (the run's first records were lost)");
+		report_line(line, ctx, "  header    none (the run's first records were lost)");
 	else
 		header_record_lines(r->header, line, ctx);
 	status_lines(r, line, ctx);
@@ -176,13 +158,13 @@ void report_header_lines(const struct rrun *r, line_fn line, void *ctx)
 		if (r->rejected_long)
 			snprintf(toolong, sizeof toolong, ", %d too long (over %d MiB)", r->rejected_long,
 				 REPORT_LINE_MAX >> 20);
-		put_line(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
+		report_line(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
 			 rejected, rejected == 1 ? "" : "s", r->rejected_crc, r->rejected_trunc,
 			 r->rejected_json, toolong);
 	}
 }
 
-void report_problem_lines(const struct rrun *r, const struct report_opts *o, line_fn line, void *ctx)
+void report_problem_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line, void *ctx)
 {
 	char e[600];
 	int any = 0;
@@ -191,7 +173,7 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 		if (!report_cell_selected(o, c))
 			continue;
 		if (c->missing) {
-			put_line(line, ctx, "  %s: missing (planned, never ran)", c->id);
+			report_line(line, ctx, "  %s: missing (planned, never ran)", c->id);
 			any = 1;
 			continue;
 		}
@@ -199,7 +181,7 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 		json_t *rec;
 		json_array_foreach(c->bad, k, rec) {
 			one_line(json_string_value(json_object_get(rec, "error")), e, sizeof e);
-			put_line(line, ctx, "  %s rep %lld/%d: %s: %s", c->id,
+			report_line(line, ctx, "  %s rep %lld/%d: %s: %s", c->id,
 				 (long long)json_integer_value(json_object_get(rec, "rep")), c->reps,
 				 str(rec, "status"), *e ? e : "(no reason given)");
 			any = 1;
@@ -213,20 +195,20 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 				json_array_foreach(c->ignored, b, opt)
 					if (!why && strstr(json_string_value(kl), json_string_value(opt)))
 						why = json_string_value(kl);
-			put_line(line, ctx, "  %s: %s%s%s%s", c->id, e, why ? " (" : "", why ? why : "",
+			report_line(line, ctx, "  %s: %s%s%s%s", c->id, e, why ? " (" : "", why ? why : "",
 				 why ? ")" : "");
 			any = 1;
 		}
 		for (size_t m = 0; m < c->nm; m++) {
 			if (!c->fig.unusable[m])
 				continue;
-			put_line(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
+			report_line(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
 				 "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->fig.unusable[m],
 				 c->ok, c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
 			any = 1;
 		}
 		if (c->seen < c->reps) {
-			put_line(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
+			report_line(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
 		}
 		if (report_series_problems(c, line, ctx))
@@ -234,13 +216,13 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 	}
 	if (r->lost_idx) {
 		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
-		put_line(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
+		report_line(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
 			 "record line%s rejected)", r->nlost == 1 ? "" : "s", r->lost_idx, r->total,
 			 r->nlost == 1 ? "it" : "them", rejected, rejected == 1 ? "" : "s");
 		any = 1;
 	}
 	if (r->missing_idx) {
-		put_line(line, ctx, "  cell%s %s of %d: never ran (%s)", r->nmissing == 1 ? "" : "s",
+		report_line(line, ctx, "  cell%s %s of %d: never ran (%s)", r->nmissing == 1 ? "" : "s",
 			 r->missing_idx, r->total, json_array_size(r->notes) ? "a shard is missing, or "
 			 "stopped part way" : "the run stopped part way");
 		any = 1;
@@ -248,11 +230,11 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, lin
 	size_t ni;
 	json_t *nv;
 	json_array_foreach(r->notes, ni, nv) {
-		put_line(line, ctx, "  %s", json_string_value(nv));
+		report_line(line, ctx, "  %s", json_string_value(nv));
 		any = 1;
 	}
 	if (!any)
-		put_line(line, ctx, "  none");
+		report_line(line, ctx, "  none");
 }
 
 const char *header_kv(const char *s, size_t *klen, const char **value)
@@ -264,4 +246,19 @@ const char *header_kv(const char *s, size_t *klen, const char **value)
 	*klen = strcspn(s, " ");
 	*value = s + *klen + strspn(s + *klen, " ");
 	return s;
+}
+
+void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	/* Record strings are JSON and may hold "\n" or an escape sequence: shown as '?', so each
+	 * line stays one line and a record cannot drive the terminal (found by fuzz_report). */
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = '?';
+	line(ctx, buf);
 }

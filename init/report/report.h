@@ -188,6 +188,13 @@ int report_ignored_text(const struct rcell *c, char *out, size_t len);
 
 /* report/series.c: each cell's time series. Attaches to every cell the series records of
  * its ok repeats with their figures (called by report_model). */
+/* One line of a report, made with printf's fmt, handed to line: a record's string that holds
+ * a control character (a newline, an escape) shows '?' there, so each line stays one line
+ * and a record cannot drive the terminal. */
+typedef void (*report_line_fn)(void *ctx, const char *s);
+void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 void report_series_attach(struct rrun *r);
 /* Why a series record is not the documented shape, into why; 0 when it is. */
 int report_series_invalid(json_t *rec, char *why, size_t len);

@@ -4,23 +4,8 @@
  * single repeats would otherwise list every cell. */
 #include "report/report.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-typedef void (*line_fn)(void *ctx, const char *s);
-
-static void say(line_fn line, void *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void say(line_fn line, void *ctx, const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	line(ctx, buf);
-}
 
 /* Whether every figure of c has too few repeats, and as many: "too few repeats: 2 of 3" is
  * then said once for the cell. */
@@ -51,7 +36,7 @@ static int planned_few(const struct rcell *c)
 	return c->reps < VERDICT_MIN_N && c->seen == c->reps;
 }
 
-void report_verdict_lines(const struct rrun *r, const struct report_opts *o, line_fn line, void *ctx)
+void report_verdict_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line, void *ctx)
 {
 	int cells = 0, stable = 0, few = 0, few_lo = 0, few_hi = 0;
 	for (size_t i = 0; i < r->ncells; i++) {
@@ -73,18 +58,18 @@ void report_verdict_lines(const struct rrun *r, const struct report_opts *o, lin
 		 "median", VERDICT_MIN_N, VERDICT_RSD_PCT, VERDICT_RANGE_PCT);
 	snprintf(reps, sizeof reps, few_lo == few_hi ? "%d" : "%d-%d", few_lo, few_hi);
 	if (few == cells) {
-		say(line, ctx, "  every cell ran %s repeat%s, as planned: too few for any figure to be "
+		report_line(line, ctx, "  every cell ran %s repeat%s, as planned: too few for any figure to be "
 		    "called stable (%s)", reps, few_hi == 1 ? "" : "s", rule);
 		return;
 	}
 	if (stable == cells)
-		say(line, ctx, "  all %d cell%s stable on their main figure (%s)", cells,
+		report_line(line, ctx, "  all %d cell%s stable on their main figure (%s)", cells,
 		    cells == 1 ? "" : "s", rule);
 	else
-		say(line, ctx, "  %d of %d cell%s stable on their main figure (%s); the figures marked ~:",
+		report_line(line, ctx, "  %d of %d cell%s stable on their main figure (%s); the figures marked ~:",
 		    stable, cells, cells == 1 ? "" : "s", rule);
 	if (few)
-		say(line, ctx, "  %d cell%s ran %s repeat%s, as planned: too few for any of %s figures "
+		report_line(line, ctx, "  %d cell%s ran %s repeat%s, as planned: too few for any of %s figures "
 		    "to be called stable", few, few == 1 ? "" : "s", reps, few_hi == 1 ? "" : "s",
 		    few == 1 ? "its" : "their");
 	for (size_t i = 0; i < r->ncells; i++) {
@@ -93,7 +78,7 @@ void report_verdict_lines(const struct rrun *r, const struct report_opts *o, lin
 			continue;
 		const char *same = one_reason(c);
 		if (same) {
-			say(line, ctx, "  %s: %s", c->id, same);
+			report_line(line, ctx, "  %s: %s", c->id, same);
 			continue;
 		}
 		char buf[1500];
@@ -103,6 +88,6 @@ void report_verdict_lines(const struct rrun *r, const struct report_opts *o, lin
 			if (c->has[m] && !c->vd[m].stable)
 				k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s: %s", k ? "; " : "",
 						      c->m[m]->label, c->vd[m].reason);
-		say(line, ctx, "  %s: %s", c->id, buf);
+		report_line(line, ctx, "  %s: %s", c->id, buf);
 	}
 }
