@@ -447,7 +447,8 @@ const char host_compare_usage[] =
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
 	"         (more sources: the shards of a run merge, and they must make two runs)\n"
 	"  every metric: medians, B/A, change; where both sides are stable over 3 or more repeats,\n"
-	"  Welch's t-test and a 95% confidence interval of the change\n";
+	"  Welch's t-test and a 95% confidence interval of the change\n"
+	"  exit status as fsmatrix report's: 3 a run incomplete, 4 a cell not ok (after the output)\n";
 
 /* A and B: the first run of each of two sources, or, from more sources (the shards of
  * either side), the two runs they make once shards are merged. Returns 0, or 1 after a line
@@ -531,7 +532,9 @@ int host_cmd_compare(int argc, char **argv)
 		grid_free(g);
 	}
 	compare_free(cmp);
+	/* a side that did not finish, or holds cells not ok, is said in the status too */
+	int rc = report_status_worse(report_run_status(a), report_run_status(b));
 	report_free(&ra);
 	report_free(&rb);
-	return 0;
+	return rc;
 }

@@ -231,7 +231,8 @@ const char host_html_usage[] =
 	"usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] [--where AXIS=VALUE]...\n"
 	"  one self-contained page (inline CSS and SVG): each run's header, charts and tables,\n"
 	"  and with two or more runs a comparison of the first two\n"
-	"  --group-by AXIS   the axis along the charts' x axis (default: the last that varies)\n";
+	"  --group-by AXIS   the axis along the charts' x axis (default: the last that varies)\n"
+	"  exit status as fsmatrix report's: 3 a run incomplete, 4 a cell not ok (after the output)\n";
 
 int host_cmd_html(int argc, char **argv)
 {
@@ -278,6 +279,7 @@ int host_cmd_html(int argc, char **argv)
 		fprintf(stderr, "fsmatrix: unable to write %s: %s\n", out, strerror(errno));
 		rc = 1;
 	}
+	rc = report_status_worse(rc, report_runs_status(&rs));
 	report_free(&rs);
 	return rc;
 }

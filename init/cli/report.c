@@ -12,7 +12,10 @@ const char host_report_usage[] =
 	"  SOURCE     a .jsonl results file, a console log, a run directory of qemu/run, a\n"
 	"             mounted results partition or its FAT image\n"
 	"  --by AXES  group and sort by these axes, comma-separated (array, fs, mount, ...)\n"
-	"  --where AXIS=VALUE   only the cells whose AXIS has VALUE (repeatable: all must hold)\n";
+	"  --where AXIS=VALUE   only the cells whose AXIS has VALUE (repeatable: all must hold)\n"
+	"  exit status: 0 complete with every cell ok; 3 incomplete (no trailer, a shard or cell\n"
+	"  missing); 4 complete with a cell not ok (error, timeout, skipped); 1 a source not read;\n"
+	"  2 a usage error. 3 goes before 4\n";
 
 /* An axis named by an option must be one a cell has: a typo would otherwise group by nothing
  * or filter everything out without a word. */
@@ -217,6 +220,7 @@ int host_cmd_report(int argc, char **argv)
 		for (size_t i = 0; i < rs.n; i++)
 			report_run(stdout, &rs.run[i], &o, fi == 1);
 	}
+	rc = report_status_worse(rc, report_runs_status(&rs));
 	report_free(&rs);
 	return rc;
 }
@@ -295,6 +299,11 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 				    run->missing_idx ? json_string(run->missing_idx) : json_null());
 		json_object_set_new(jr, "lost_positions",
 				    run->lost_idx ? json_string(run->lost_idx) : json_null());
+		json_object_set_new(jr, "missing_cells",
+				    run->missing_cells ? json_string(run->missing_cells) : json_null());
+		json_object_set_new(jr, "lost_cells",
+				    run->lost_cells ? json_string(run->lost_cells) : json_null());
+		json_object_set_new(jr, "status", json_integer(report_run_status(run)));
 		json_t *cells = json_array();
 		struct rcell *cs[4096];
 		size_t n = report_cells_of(run, o, NULL, cs, 4096);

@@ -214,17 +214,27 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 		if (report_series_problems(c, line, ctx))
 			any = 1;
 	}
+	/* named as check --shards numbers cells, when the cells per repetition are known */
+	char what[2048];
 	if (r->lost_idx) {
 		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
-		report_line(line, ctx, "  cell%s %s of %d: no readable record, though the run went past %s (%d "
-			 "record line%s rejected)", r->nlost == 1 ? "" : "s", r->lost_idx, r->total,
-			 r->nlost == 1 ? "it" : "them", rejected, rejected == 1 ? "" : "s");
+		if (r->lost_cells)
+			snprintf(what, sizeof what, "%s", r->lost_cells);
+		else
+			snprintf(what, sizeof what, "cell%s %s of %d", r->nlost == 1 ? "" : "s", r->lost_idx, r->total);
+		report_line(line, ctx, "  %s: no readable record, though the run went past %s (%d record "
+			 "line%s rejected)", what, r->nlost == 1 ? "it" : "them", rejected,
+			 rejected == 1 ? "" : "s");
 		any = 1;
 	}
 	if (r->missing_idx) {
-		report_line(line, ctx, "  cell%s %s of %d: never ran (%s)", r->nmissing == 1 ? "" : "s",
-			 r->missing_idx, r->total, json_array_size(r->notes) ? "a shard is missing, or "
-			 "stopped part way" : "the run stopped part way");
+		if (r->missing_cells)
+			snprintf(what, sizeof what, "%s", r->missing_cells);
+		else
+			snprintf(what, sizeof what, "cell%s %s of %d", r->nmissing == 1 ? "" : "s",
+				 r->missing_idx, r->total);
+		report_line(line, ctx, "  %s: never ran (%s)", what, json_array_size(r->notes) ?
+			 "a shard is missing, or stopped part way" : "the run stopped part way");
 		any = 1;
 	}
 	size_t ni;

@@ -478,6 +478,8 @@ void report_free_run(struct rrun *r)
 	free(r->id);
 	free(r->missing_idx);
 	free(r->lost_idx);
+	free(r->missing_cells);
+	free(r->lost_cells);
 	json_decref(r->header);
 	json_decref(r->trailer);
 	json_decref(r->plan);

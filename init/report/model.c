@@ -280,6 +280,19 @@ static char *shard_positions(const struct rrun *r)
 	return own;
 }
 
+/* The plan's cells per repetition: the shard header's, the plan event's, else the records'
+ * total over their repetitions; 0 when unknown. */
+static int per_rep(const struct rrun *r)
+{
+	json_int_t per = json_integer_value(json_object_get(json_object_get(r->header, "shard"), "per_rep"));
+	if (per <= 0)
+		per = json_integer_value(json_object_get(r->plan, "per_rep"));
+	for (size_t i = 0; per <= 0 && i < r->ncells; i++)
+		if (r->cells[i].reps > 0 && r->total % r->cells[i].reps == 0)
+			per = r->total / r->cells[i].reps;
+	return per > 0 && per <= r->total && r->total % per == 0 ? (int)per : 0;
+}
+
 static void positions(struct rrun *r, int list_missing)
 {
 	size_t i;
@@ -306,13 +319,22 @@ static void positions(struct rrun *r, int list_missing)
 		if (others)
 			seen[x] = 1;
 	}
-	if (r->reached)
+	int per = per_rep(r), n;
+	char *flag = calloc((size_t)r->total + 2, 1);
+	if (r->reached) {
 		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
+		for (int x = 1; x <= r->total; x++)
+			flag[x] = x <= end && !seen[x];
+		r->lost_cells = report_cells_reps_text(flag, r->total, per, &n);
+	}
 	if ((r->reached && list_missing) || own) {
-		int n;
 		r->missing_idx = positions_text(notrun, 1, r->total, &n);
 		r->nmissing += n;
+		for (int x = 1; x <= r->total; x++)
+			flag[x] = !notrun[x];
+		r->missing_cells = report_cells_reps_text(flag, r->total, per, &n);
 	}
+	free(flag);
 	free(own);
 	free(notrun);
 	free(seen);

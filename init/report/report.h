@@ -77,6 +77,9 @@ struct rrun {
 	int reached;            /* the last position with a record: positions 1..reached ran */
 	char *lost_idx;         /* positions that ran but left no readable record */
 	int nlost;
+	/* the same two as `check --shards` numbers cells: "cells 1-2, 6 of 18, repetitions 1-3
+	 * of 3" (NULL when the plan's cells per repetition are not known) */
+	char *missing_cells, *lost_cells;
 	int ran;                /* positions with a record */
 	json_t *notes;          /* problems of the run as a whole (shards missing or doubled) */
 };
@@ -92,6 +95,22 @@ struct runset {
 	struct rrun *run;
 	size_t n;
 };
+
+/* What report, compare and html exit with: 0 for a run complete with every cell ok;
+ * REPORT_STATUS_INCOMPLETE when it has no trailer or a planned cell without a readable record
+ * (a shard missing, a run stopped part way, a lost record line); else REPORT_STATUS_FAILED
+ * when a cell record is not ok (error, timeout, skipped; an interrupted attempt that a later
+ * one replaced does not count). A source not read (1) comes first, then 3, then 4. */
+#define REPORT_STATUS_INCOMPLETE 3
+#define REPORT_STATUS_FAILED 4
+int report_run_status(const struct rrun *r);
+int report_runs_status(const struct runset *rs);
+int report_status_worse(int a, int b);
+/* The positions 1..total whose flag is set, as "cells 1-2, 6 of PER, repetitions 1-3 of R"
+ * groups joined by "; " (position x is cell (x - 1) % per + 1 of repetition (x - 1) / per
+ * + 1), malloc'd; *count gets how many positions. NULL when none, or per does not divide
+ * total. */
+char *report_cells_reps_text(const char *flag, int total, int per, int *count);
 
 /* Reads one source (file, console log, run directory, FAT image, mounted results partition)
  * and appends its runs. Prints the reason and returns -1 when it cannot be read; a device or
