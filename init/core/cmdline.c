@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD, K_CONTROL };
+enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD, K_CONTROL, K_SHA256 };
 
 struct param {
 	const char *key;       /* after "fsmatrix." */
@@ -22,6 +22,7 @@ static const struct param params[] = {
 	{ "disks",  K_STRING, offsetof(struct cmdline, disks) },
 	{ "wipe",   K_STRING, offsetof(struct cmdline, wipe) },
 	{ "plan",   K_STRING, offsetof(struct cmdline, plan) },
+	{ "plan_sha256", K_SHA256, offsetof(struct cmdline, plan_sha256) },
 	{ "dry",    K_BOOL,   offsetof(struct cmdline, dry) },
 	{ "shell",  K_SHELL,  offsetof(struct cmdline, shell) },
 	{ "debug",  K_BOOL,   offsetof(struct cmdline, debug) },
@@ -97,6 +98,14 @@ static const char *set_value(const struct param *p, const char *val, int has_val
 			return "value too long";
 		strcpy(field, val);
 		return NULL;
+	case K_SHA256: {
+		/* lower case, as sha256sum and every record print it, so that equal is strcmp */
+		static const char want[] = "expected 64 hex digits, lower case (sha256sum's)";
+		if (!has_val || strlen(val) != 64 || strspn(val, "0123456789abcdef") != 64)
+			return want;
+		memcpy(field, val, 65);
+		return NULL;
+	}
 	case K_BOOL:
 		/* A bare flag (fsmatrix.dry) means 1, as for the kernel's own bool parameters. */
 		if (!has_val || strcmp(val, "1") == 0)

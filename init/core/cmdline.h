@@ -13,6 +13,8 @@ struct cmdline {
 	char disks[CMDLINE_VALUE_MAX]; /* fsmatrix.disks=  ("" = not given: nothing destructive) */
 	char wipe[CMDLINE_VALUE_MAX];  /* fsmatrix.wipe=   named disks whose signatures may be destroyed */
 	char plan[CMDLINE_VALUE_MAX];  /* fsmatrix.plan=   plan name or path ("" = default lookup) */
+	char plan_sha256[65];          /* fsmatrix.plan_sha256= the sha256 (hex) the plan must
+	                                  have, else /init refuses to run ("" = not given) */
 	int dry;                       /* fsmatrix.dry=0|1 */
 	int shell;                     /* fsmatrix.shell=0|1|now: 1, a fatal error drops to a
 	                                  shell; now (CMDLINE_SHELL_NOW), also a shell once the

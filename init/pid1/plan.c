@@ -109,12 +109,28 @@ void plan_shard_json(struct jw *w)
 	jw_end_obj(w);
 }
 
+/* fsmatrix.plan_sha256=HEX: a job (a LAVA job of fsmatrix lava) names the plan it was made
+ * for; another plan, say an older one of the same name in the image, would run under that
+ * job's name and claims. A plan that cannot be read is left to plan_load's error. */
+static void plan_sha256_check(const char *path)
+{
+	char sha[65];
+	if (!boot.cmd.plan_sha256[0] || sha256_file(path, sha) < 0)
+		return;
+	if (strcmp(sha, boot.cmd.plan_sha256) != 0)
+		fatal("the plan %s has sha256 %s, not the %s that fsmatrix.plan_sha256= names: "
+		      "refusing to run another plan than the job's (nothing was written to any test "
+		      "disk)", path, sha, boot.cmd.plan_sha256);
+	say("fsmatrix: plan %s has the sha256 fsmatrix.plan_sha256= names", path);
+}
+
 const struct plan *plan_stage(void)
 {
 	char path[300];
 	const char *source;
 
 	find_plan(path, sizeof path, &source);
+	plan_sha256_check(path);
 	if (plan_load(path, &plan) < 0) {
 		int shown = plan.nerrors < PLAN_ERRORS_MAX ? plan.nerrors : PLAN_ERRORS_MAX;
 		for (int i = 1; i < shown; i++)

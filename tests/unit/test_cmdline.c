@@ -37,10 +37,10 @@ static const struct bad {
 	{ "fsmatrix.dry=maybe", "fsmatrix.dry=maybe: expected 0 or 1" },
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
-	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, dry, "
+	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
 	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
-	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, dry, "
+	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
 	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	/* the machine's controls (core/conditions.c) */
@@ -64,7 +64,7 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "dry, shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, "
+	  "plan_sha256, dry, shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, "
 	  "cstates, thp, swap, nmi_watchdog, clocksource)" },
 	{ "fsmatrix.watchdog=-1", "fsmatrix.watchdog=-1: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
@@ -73,6 +73,12 @@ static const struct bad {
 	{ "fsmatrix.debug_hang", "fsmatrix.debug_hang: expected a cell number, 1 to 1000000" },
 #define SHARD_WANT ": expected K/N, shard K of N with 1 <= K <= N <= 1000"
 	{ "fsmatrix.shard=0/2", "fsmatrix.shard=0/2" SHARD_WANT },
+	{ "fsmatrix.plan_sha256=abc", "fsmatrix.plan_sha256=abc: expected 64 hex digits, lower case (sha256sum's)" },
+	{ "fsmatrix.plan_sha256=967D16751B103170553580AAE55E60D082F8E8A41A4D5C1ADB4CF5938930D4CB",
+	  "fsmatrix.plan_sha256=967D16751B103170553580AAE55E60D082F8E8A41A4D5C1ADB4CF5938930D4CB: expected 64 hex digits, lower case (sha256sum's)" },
+	{ "fsmatrix.plan_sha256=967d16751b103170553580aae55e60d082f8e8a41a4d5c1adb4cf5938930d4cb0",
+	  "fsmatrix.plan_sha256=967d16751b103170553580aae55e60d082f8e8a41a4d5c1adb4cf5938930d4cb0: expected 64 hex digits, lower case (sha256sum's)" },
+	{ "fsmatrix.plan_sha256", "fsmatrix.plan_sha256: expected 64 hex digits, lower case (sha256sum's)" },
 	{ "fsmatrix.shard=3/2", "fsmatrix.shard=3/2" SHARD_WANT },
 	{ "fsmatrix.shard=1/0", "fsmatrix.shard=1/0" SHARD_WANT },
 	{ "fsmatrix.shard=2", "fsmatrix.shard=2" SHARD_WANT },
@@ -168,6 +174,13 @@ int main(void)
 		CHECK_INT(rc, -1);
 		CHECK_STR(err, bad[i].err);
 	}
+
+	/* The sha256 the plan must have, as sha256sum prints it; none by default. */
+	CHECK_INT(cmdline_parse("fsmatrix.plan=/job/a.ini", &c, err, sizeof err), 0);
+	CHECK_STR(c.plan_sha256, "");
+	CHECK_INT(cmdline_parse("fsmatrix.plan=/job/a.ini fsmatrix.plan_sha256="
+				"967d16751b103170553580aae55e60d082f8e8a41a4d5c1adb4cf5938930d4cb", &c, err, sizeof err), 0);
+	CHECK_STR(c.plan_sha256, "967d16751b103170553580aae55e60d082f8e8a41a4d5c1adb4cf5938930d4cb");
 
 	/* A value longer than the field is refused, not cut short. */
 	char longline[CMDLINE_VALUE_MAX + 64] = "fsmatrix.disks=";
