@@ -3,6 +3,7 @@
  * (report/, compare) depend on its fields; their order is part of the format. */
 #include "cell/ctx.h"
 #include "core/level.h"
+#include "core/outcome.h"
 #include "core/workload_kinds.h"
 #include <math.h>
 #include <stdio.h>
@@ -163,6 +164,10 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kint(w, "index", x->c->index + 1);
 	jw_kint(w, "total", matrix_count(x->p));
 	jw_kint(w, "attempt", x->attempt);
+	/* a test case per repetition, before "status" as a console pattern reads them */
+	char name[sizeof x->c->id + 48];
+	cell_case_name(x->c->id, x->c->rep, x->attempt, name, sizeof name);
+	jw_kstr(w, "case", name);
 	jw_kstr(w, "fingerprint", x->env->fingerprint);
 	axes_json(w, x);
 	jw_kstr(w, "status", cell_status_names[x->status]);

@@ -3,6 +3,7 @@
  * power-off itself fails it says so and waits. busybox's poweroff, reboot and halt signal
  * PID 1 (SIGUSR2, SIGTERM, SIGUSR1): the same clean stop, then what was asked. */
 #include "pid1/pid1.h"
+#include "core/outcome.h"
 #include "core/plan.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -179,6 +180,9 @@ _Noreturn void fatal(const char *fmt, ...)
 		record_begin(&w, "event");
 		jw_kstr(&w, "event", "fatal");
 		jw_kstr(&w, "run", boot.run_id[0] ? boot.run_id : NULL);
+		/* the run's test case fails (core/outcome.h): a run that stopped measured nothing */
+		jw_kstr(&w, "case", RUN_CASE);
+		jw_kstr(&w, "status", RUN_FATAL);
 		jw_kstr(&w, "error", msg);
 		jw_end_obj(&w);
 		emit(&w);
