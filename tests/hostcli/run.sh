@@ -277,4 +277,51 @@ done <<EOF
 EOF
 report lava-refused "$n" "no job for bare metal without --select, none on a mistake"
 
+# What a job deploys, made from a stand-in image (tiny vmlinuz and initramfs.img): the
+# initramfs with the plan appended as an uncompressed cpio segment holding /job/PLAN.ini,
+# byte for byte the plan the job names by its sha256; a blank qcow2 disk of --disk-size; a
+# sha256sum on every file a job deploys, with --url http too.
+IMG=$TMP/img J=$TMP/lava-jobs
+mkdir -p "$IMG"
+printf 'kernel' >"$IMG/vmlinuz"
+printf 'initramfs, 21 bytes\n\n' >"$IMG/initramfs.img"
+plan=rootfs/plans/default.ini
+n=0
+lava_case() { # WHAT: a line in $TMP/why when the last command's condition failed
+	n=$((n + 1))
+	[ "$1" = ok ] || echo "fsmatrix lava: $1" >>"$TMP/why"
+}
+"$FSM" lava "$plan" --shards 2 --from "$IMG" --url http://lab.example/f --disk-size 2g \
+	-o "$J" >"$TMP/out" 2>"$TMP/err"
+lava_case "$([ $? = 0 ] && echo ok || echo "status $?: $(head -n 1 "$TMP/err")")"
+urls=$(cat "$J"/*.yaml | grep -c ' url: ') sums=$(cat "$J"/*.yaml | grep -c ' sha256sum: [0-9a-f]\{64\}$')
+lava_case "$([ "$urls" -gt 0 ] && [ "$urls" = "$sums" ] && echo ok || echo "$urls urls, $sums sha256sums")"
+# the segment: after the image, padded to 4 bytes, a cpio whose /job/default.ini is the plan
+off=$(( ($(stat -c %s "$IMG/initramfs.img") + 3) / 4 * 4 ))
+mkdir -p "$TMP/unpacked"
+(dd if="$J/default-initramfs.img" bs=1 skip="$off" status=none | (cd "$TMP/unpacked" && cpio -id 2>/dev/null))
+lava_case "$(cmp -s "$TMP/unpacked/job/default.ini" "$plan" && cmp -s -n 21 "$IMG/initramfs.img" "$J/default-initramfs.img" && echo ok || echo "the initramfs does not carry the plan after the image")"
+sha=$(sha256sum <"$plan" | cut -d' ' -f1)
+lava_case "$(grep -q "fsmatrix.plan=/job/default.ini fsmatrix.plan_sha256=$sha " "$J/default-shard-1-of-2.yaml" && grep -q "fsmatrix.plan_sha256: '$sha'" "$J/default-shard-1-of-2.yaml" && echo ok || echo "the job does not name /job/default.ini and its sha256")"
+lava_case "$(grep -q "sha256sum: $(sha256sum <"$J/default-initramfs.img" | cut -d' ' -f1)" "$J/default-shard-1-of-2.yaml" && echo ok || echo "the initramfs's sha256sum is not the file's")"
+if command -v qemu-img >/dev/null; then
+	lava_case "$(qemu-img check -q "$J/fsmtest.qcow2" && qemu-img info "$J/fsmtest.qcow2" | grep -q '^virtual size: 2 GiB' && echo ok || echo "fsmtest.qcow2 is no blank 2 GiB qcow2")"
+fi
+lava_case "$(grep -q "^# test disks: 3, each a copy of fsmtest.qcow2, a blank qcow2 image of 2g" "$J/default-shard-1-of-2.yaml" && echo ok || echo "the job does not describe its disks")"
+# the default URL, file://$PWD/out: its files must be there, and the error names them
+mkdir "$TMP/no-image"
+(cd "$TMP/no-image" && "$FSM" lava "$ROOT/$plan" --shards 2 -o jobs) >"$TMP/out" 2>"$TMP/err"
+rc=$?
+lava_case "$([ "$rc" = 1 ] && grep -q '^fsmatrix: lava: unable to read out/vmlinuz: No such file or directory' "$TMP/err" && [ ! -e "$TMP/no-image/jobs/default-shard-1-of-2.yaml" ] && echo ok || echo "no image in ./out: status $rc, $(head -n 1 "$TMP/err")")"
+# a symbolic link at a job's name, or at a file a job deploys: refused, its target untouched
+for name in default-shard-2-of-2.yaml fsmtest.qcow2 default-initramfs.img; do
+	rm -rf "$TMP/links" && mkdir "$TMP/links"
+	echo precious >"$TMP/target"
+	ln -s "$TMP/target" "$TMP/links/$name"
+	"$FSM" lava "$plan" --shards 2 --from "$IMG" -o "$TMP/links" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	lava_case "$([ "$rc" = 1 ] && [ "$(cat "$TMP/target")" = precious ] && grep -q "refusing to write $TMP/links/$name: it is a symbolic link" "$TMP/err" && echo ok || echo "a link at $name: status $rc, $(head -n 1 "$TMP/err")")"
+done
+report lava-files "$n" "the plan carried in the initramfs with its sha256, a blank disk, sha256sum everywhere, links refused"
+
 exit $failed
