@@ -34,7 +34,8 @@ check "the report shows fsync's and fio's p99 latency in us, lower is better" \
 	bash -c 'grep -q "^fsync: p99 in us, lower is better" <<<"$1" && grep -q "^fiojob: read p99 in us, lower is better" <<<"$1" && grep -q "^uring: write p99 in us, lower is better" <<<"$1"' _ "$report"
 
 # What a lab's LAVA makes of this console: the monitor `fsmatrix lava` writes for the plan
-# turns every cell into a test case, and each ok cell's main figure (a latency, an IOPS or a
+# turns every cell repetition into a test case (and the run as a whole into one, "run": ran),
+# and each ok cell's main figure (a latency, an IOPS or a
 # write-only job's MB/s, not a read column it does not have) into its measurement and unit.
 lava_cases() {
 	local jobs=$FSM_TEST_RUNS/27-fio-lava
@@ -42,8 +43,10 @@ lava_cases() {
 	"$FSM_ROOT/out/fsmatrix" lava "$FSM_ROOT/tests/plans/fio-engines.ini" --shards 1 -o "$jobs" >/dev/null &&
 		python3 "$FSM_ROOT/tests/lava/monitor-cases" "$jobs"/*.yaml "$RUN/console.log" |
 		jq -es --argjson cells "$(records_console | jq -sc 'map(select(.type == "cell"))')" '
-			. as $cases | length == ($cells | length) and length == 6 and ([$cells[] as $c |
-				$cases | map(select(.test_case_id == $c.cell)) | length == 1 and (.[0] |
+			. as $cases | length == ($cells | length) + 1 and length == 7 and
+			(map(select(.test_case_id == "run")) | length == 1 and .[0].result == "ran") and
+			([$cells[] as $c |
+				$cases | map(select(.test_case_id == $c.case)) | length == 1 and (.[0] |
 				.result == $c.status and (($c.status != "ok") or
 				(.measurement != null and (.measurement | tonumber) == $c.figure.value and
 				 .units == $c.figure.unit)))] | all)' >/dev/null
