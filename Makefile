@@ -312,16 +312,15 @@ usb: $(OUT)/fsmatrix-usb.img
 pxe: $(OUT)/pxe/vmlinuz
 
 ## ---------------------------------------------------------------- LAVA jobs
-# One job per shard of LAVA_PLAN (fsmatrix.shard=K/N) in out/lava/, for a lab's LAVA; the
-# qemu device type gets its blank test disks from out/fsmtest.qcow2. LAVA_ARGS: more flags of
-# `fsmatrix lava` (--url BASE where the lab serves out/, --select SPEC for x86, --scale X).
+# One job per shard of LAVA_PLAN (fsmatrix.shard=K/N) in out/lava/, for a lab's LAVA, with
+# what the jobs deploy beside the kernel (fsmatrix lava writes them there: the initramfs
+# carrying the plan, and for qemu the blank test disk). LAVA_ARGS: more flags of `fsmatrix
+# lava` (--url BASE where the lab serves them, --select SPEC for x86, --scale X).
 LAVA_PLAN ?= rootfs/plans/default.ini
 SHARDS ?= 2
 LAVA_DEVICE_TYPE ?= qemu
 LAVA_ARGS ?=
 lava: image
-	@[ "$(LAVA_DEVICE_TYPE)" != qemu ] || [ -f $(OUT)/fsmtest.qcow2 ] || \
-		qemu-img create -q -f qcow2 $(OUT)/fsmtest.qcow2 1G
 	@$(OUT)/fsmatrix lava $(LAVA_PLAN) --shards $(SHARDS) --device-type $(LAVA_DEVICE_TYPE) \
 		-o $(OUT)/lava $(LAVA_ARGS)
 
