@@ -75,8 +75,8 @@ struct lava_args {
 #define JOB_DIR "job"
 /* The test's timeout: the shard's estimate times this, plus the minutes below for the boot
  * and what the estimate leaves out (module loads, settling, entropy). The estimate errs
- * long (about 2.9 times the cells' measured time at scale 1 under TCG, more at a small
- * scale), so twice it leaves room for a slower machine without holding a hung one long. */
+ * long (about 1.7 times the cells' measured time at scale 1 under TCG, 2.7 at scale 0.05),
+ * so twice it leaves room for a slower machine without holding a hung one long. */
 #define TIMEOUT_MARGIN 2.0
 #define TIMEOUT_BOOT_MIN 5
 
