@@ -29,6 +29,9 @@ after=$RUN/results/$id.jsonl
 check "one journal for the run" test "$(ls "$RUN"/results/*.jsonl | wc -l)" = 1
 check "the shard's records: cell 2 interrupted, then ok as attempt 2; none of cells 1 and 3" \
 	test "$(jq -r -s '[.[] | select(.type == "cell") | "\(.index) \(.status) \(.attempt)"] | join(",")' "$after")" = "2 interrupted 1,2 ok 2"
+check "each attempt a test case of its own: rep1, then rep1/attempt2; the run's ran" test "$(jq -r -s \
+	'[.[] | select(.type == "cell" or .type == "trailer") | "\(.case) \(.status)"] | join(",")' "$after")" = \
+	"disk/ext4/defaults/slow/rep1 interrupted,disk/ext4/defaults/slow/rep1/attempt2 ok,run ran"
 check "the trailer counts the shard's one cell" test "$(jq -r -s \
 	'[.[] | select(.type == "trailer")] | map("\(.cells) \(.counts.ok) \(.counts.interrupted)") | join(",")' "$after")" = "1 1 1"
 check "each header records shard 1/2 with cell 2 and the run group check shows" test "$(jq -r -s \
