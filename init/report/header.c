@@ -164,6 +164,37 @@ void report_header_lines(const struct rrun *r, report_line_fn line, void *ctx)
 	}
 }
 
+/* The cells without a readable record and those that never ran, named as check --shards
+ * numbers them when the cells per repetition are known, else by position. Returns whether
+ * it said anything. */
+static int missing_lines(const struct rrun *r, report_line_fn line, void *ctx)
+{
+	char what[2048];
+	int any = 0;
+	if (r->lost_idx) {
+		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+		if (r->lost_cells)
+			snprintf(what, sizeof what, "%s", r->lost_cells);
+		else
+			snprintf(what, sizeof what, "cell%s %s of %d", r->nlost == 1 ? "" : "s", r->lost_idx, r->total);
+		report_line(line, ctx, "  %s: no readable record, though the run went past %s (%d record "
+			 "line%s rejected)", what, r->nlost == 1 ? "it" : "them", rejected,
+			 rejected == 1 ? "" : "s");
+		any = 1;
+	}
+	if (r->missing_idx) {
+		if (r->missing_cells)
+			snprintf(what, sizeof what, "%s", r->missing_cells);
+		else
+			snprintf(what, sizeof what, "cell%s %s of %d", r->nmissing == 1 ? "" : "s",
+				 r->missing_idx, r->total);
+		report_line(line, ctx, "  %s: never ran (%s)", what, json_array_size(r->notes) ?
+			 "a shard is missing, or stopped part way" : "the run stopped part way");
+		any = 1;
+	}
+	return any;
+}
+
 void report_problem_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line, void *ctx)
 {
 	char e[600];
@@ -214,29 +245,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 		if (report_series_problems(c, line, ctx))
 			any = 1;
 	}
-	/* named as check --shards numbers cells, when the cells per repetition are known */
-	char what[2048];
-	if (r->lost_idx) {
-		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
-		if (r->lost_cells)
-			snprintf(what, sizeof what, "%s", r->lost_cells);
-		else
-			snprintf(what, sizeof what, "cell%s %s of %d", r->nlost == 1 ? "" : "s", r->lost_idx, r->total);
-		report_line(line, ctx, "  %s: no readable record, though the run went past %s (%d record "
-			 "line%s rejected)", what, r->nlost == 1 ? "it" : "them", rejected,
-			 rejected == 1 ? "" : "s");
+	if (missing_lines(r, line, ctx))
 		any = 1;
-	}
-	if (r->missing_idx) {
-		if (r->missing_cells)
-			snprintf(what, sizeof what, "%s", r->missing_cells);
-		else
-			snprintf(what, sizeof what, "cell%s %s of %d", r->nmissing == 1 ? "" : "s",
-				 r->missing_idx, r->total);
-		report_line(line, ctx, "  %s: never ran (%s)", what, json_array_size(r->notes) ?
-			 "a shard is missing, or stopped part way" : "the run stopped part way");
-		any = 1;
-	}
 	size_t ni;
 	json_t *nv;
 	json_array_foreach(r->notes, ni, nv) {
