@@ -394,9 +394,10 @@ void devstate_json(struct jw *w, const char *name, const struct devstate *d)
 	jw_obj(w);
 	jw_kstr(w, "name", name);
 	jw_kstr(w, "kind", dev_kind_name(d->kind));
-	jw_kstr(w, "model", d->ident_read ? d->model : NULL);
-	jw_kstr(w, "serial", d->ident_read ? d->serial : NULL);
-	jw_kstr(w, "firmware", d->ident_read ? d->firmware : NULL);
+	/* null: the device did not say (virtio-blk has a serial and nothing else) */
+	jw_kstr(w, "model", d->model[0] ? d->model : NULL);
+	jw_kstr(w, "serial", d->serial[0] ? d->serial : NULL);
+	jw_kstr(w, "firmware", d->firmware[0] ? d->firmware : NULL);
 	jw_key(w, "write_cache");
 	jw_obj(w);
 	jw_kstr(w, "device", dev_wc_name(d->wc_device));

@@ -287,8 +287,8 @@ static void test_cache_and_json(void)
 	jw_init(&w, buf, sizeof buf);
 	devstate_json(&w, "sdb", &d);
 	CHECK_INT(jw_done(&w), 0);
-	CHECK_STR(buf, "{\"name\":\"sdb\",\"kind\":\"scsi\",\"model\":\"QEMU HARDDISK\",\"serial\":\"\","
-		  "\"firmware\":\"\",\"write_cache\":{\"device\":\"on\",\"sysfs\":\"write back\"},"
+	CHECK_STR(buf, "{\"name\":\"sdb\",\"kind\":\"scsi\",\"model\":\"QEMU HARDDISK\",\"serial\":null,"
+		  "\"firmware\":null,\"write_cache\":{\"device\":\"on\",\"sysfs\":\"write back\"},"
 		  "\"health\":{\"temperature_c\":38,\"read_uncorrected\":0}}");
 	devstate_init(&d, DEV_VIRTIO);
 	snprintf(d.health.why, sizeof d.health.why, "virtio-blk reports no health");
