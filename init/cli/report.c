@@ -65,7 +65,11 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 				return unknown_axis(argv[0], "--group-by", val);
 			o->group_by = val;
 		}
-		else if (strcmp(a, "-o") == 0 && outfile)
+		else if (strcmp(a, "--across-conditions") == 0 &&
+			 (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
+			o->across_conditions = 1;
+			takes = 0;
+		} else if (strcmp(a, "-o") == 0 && outfile)
 			*outfile = val;
 		else if (a[0] == '-' && a[1]) {
 			host_usage_error(argv[0], "unknown option \"%s\"", a);
@@ -128,9 +132,13 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 	if (md) {
 		fprintf(f, "## Run %s\n\n", r->id);
 		report_header_lines(r, md_header_line, f);
+		fputs("\n### Conditions\n\n", f);
+		report_conditions_lines(r, md_header_line, f);
 		fputs("\n", f);
 	} else {
 		report_header_lines(r, print_line, f);
+		fputs("\nConditions\n", f);
+		report_conditions_lines(r, print_line, f);
 		fputs("\n", f);
 	}
 	const char *wl[256];

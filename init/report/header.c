@@ -207,6 +207,12 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 				 c->ok, c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
 			any = 1;
 		}
+		size_t di;
+		json_t *dv;
+		json_array_foreach(c->device, di, dv) {
+			report_line(line, ctx, "  %s %s", c->id, json_string_value(dv));
+			any = 1;
+		}
 		if (c->seen < c->reps) {
 			report_line(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
