@@ -40,7 +40,8 @@ expect_record "megasas: no log page answered: health unavailable with the device
 
 # The NVMe boot: the critical warning raised while cell 1 writes its 256 MiB.
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-nvme
-rm -f "$RUN.injected"
+# an earlier run's console must not set the injector off before this boot has begun
+rm -rf "$RUN" "$RUN.injected"
 (
 	for _ in $(seq 600); do
 		if grep -q '\[1/2\] .*running' "$RUN/console.log" 2>/dev/null; then
