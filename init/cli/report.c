@@ -278,6 +278,14 @@ static void cell_series_json(json_t *jc, const struct rcell *c)
 	json_object_set_new(o, "busiest_member", busiest[0] ? json_string(busiest) : json_null());
 	json_object_set_new(o, "busiest_util_pct", json_real(f.busiest_util_pct));
 	json_object_set_new(o, "written_mb", json_real(f.written_mb));
+	/* how many repeats could be judged for steady state, and how many were steady */
+	int judged = 0, steady = 0;
+	for (size_t i = 0; i < c->nser; i++) {
+		judged += c->ser[i].steady.judged;
+		steady += c->ser[i].steady.steady;
+	}
+	json_object_set_new(o, "steady_judged", json_integer(judged));
+	json_object_set_new(o, "steady", json_integer(steady));
 	json_object_set_new(jc, "series", o);
 }
 

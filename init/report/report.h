@@ -27,6 +27,7 @@ struct rseries {
 	json_t *rec;            /* borrowed from the run's series */
 	int rep;
 	struct series_figs f;
+	struct series_steady steady;   /* of the target's write rate (core/series.h) */
 	char busiest[32];       /* the busiest member's name, "" when none */
 };
 
@@ -69,6 +70,9 @@ struct rrun {
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
 	json_t *series;         /* the series records, in order */
+	json_t *refs;           /* the reference records, in order; an "end" one carries
+	                           "_between": the cells ("ID rep R/N") measured since its
+	                           boot's "start" */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
@@ -203,6 +207,10 @@ void report_series_attach(struct rrun *r);
 /* report/conditions.c: the Conditions section's lines (controls, fingerprint, each disk's
  * identity, write cache and health at boot and after the last cell). */
 void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ctx);
+/* For each boot whose reference set drifted between its start and its end beyond the bound
+ * (core/reference.h), a line after prefix naming the figures and the cells measured between;
+ * returns whether there was one. */
+int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn line, void *ctx);
 /* The run's conditions fingerprint (the header's, else the first cell record's), or NULL. */
 const char *report_fingerprint(const struct rrun *r);
 /* When the fingerprints of a and b differ, what differs in their inputs, one line each
