@@ -438,6 +438,9 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 			    "come from the conditions as much as from the cells' options."
 			  : "No difference is called significant across different conditions: the "
 			    "figures would differ by them too (--across-conditions tests anyway).");
+	/* a run whose machine drifted under it measured the drift too, in the cells it names */
+	report_drift_lines(c->a, "note: in A, ", line, ctx);
+	report_drift_lines(c->b, "note: in B, ", line, ctx);
 	/* each test at ALPHA alone would call ALPHA of the unchanged metrics different */
 	if (c->tests) {
 		snprintf(buf, sizeof buf, "tests: %zu by Welch's t-test at alpha %g, corrected by "

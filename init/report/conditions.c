@@ -2,9 +2,14 @@
  * devices, the cells' health readings) as report lines, and what differs between the
  * conditions of two runs, for compare. */
 #include "report/report.h"
+#include "core/reference.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <string.h>
+
+static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx);
 
 static const char *str(json_t *o, const char *key)
 {
@@ -87,7 +92,7 @@ void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ct
 	json_t *cond = json_object_get(r->header, "conditions");
 	json_t *devs = json_object_get(r->header, "devices");
 	const char *fp = report_fingerprint(r);
-	if (!json_is_object(cond) && !json_is_array(devs) && !fp) {
+	if (!json_is_object(cond) && !json_is_array(devs) && !fp && !json_array_size(r->refs)) {
 		report_line(line, ctx, "  %-12s none: the records come from an image older than "
 			    "the conditions record", "recorded");
 		return;
@@ -122,6 +127,7 @@ void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ct
 			report_line(line, ctx, "  %-12s %s (asked %s)%s%s", key, st, str(c, "asked"),
 				    *str(c, "why") ? ": " : "", str(c, "why"));
 	}
+	reference_lines(r, line, ctx);
 	json_t *d;
 	json_array_foreach(devs, i, d) {
 		json_t *wc = json_object_get(d, "write_cache");
@@ -141,6 +147,118 @@ void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ct
 		report_line(line, ctx, "  %-12s %s: at boot %s%s%s", "health", name, h,
 			    last ? "; after the last cell " : "", last ? after : "");
 	}
+}
+
+/* ------------------------------------------------------------------ the reference set */
+
+/* The "start" reference record of end's boot, or NULL. */
+static json_t *start_of(const struct rrun *r, json_t *end)
+{
+	json_t *x, *found = NULL;
+	size_t i;
+	json_int_t boot = json_integer_value(json_object_get(end, "boot"));
+	json_array_foreach(r->refs, i, x)
+		if (x != end && strcmp(str(x, "phase"), "start") == 0 &&
+		    json_integer_value(json_object_get(x, "boot")) == boot)
+			found = x;
+	return found;
+}
+
+static double fig_median(json_t *ref, const char *name, double *rsd)
+{
+	json_t *f = json_object_get(json_object_get(ref, "figures"), name);
+	json_t *m = json_object_get(f, "median");
+	*rsd = json_is_number(json_object_get(f, "rsd_pct")) ? json_number_value(json_object_get(f, "rsd_pct")) : NAN;
+	return json_is_number(m) ? json_number_value(m) : NAN;
+}
+
+/* The reference set's lines of the Conditions section: each boot's figures at its start and
+ * end, and their ratio against the bound its own spread gives. */
+static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(r->refs, i, x) {
+		int end = strcmp(str(x, "phase"), "end") == 0;
+		json_t *start = end ? start_of(r, x) : NULL;
+		if (!end) {
+			/* a start with an end is shown with it */
+			int has_end = 0;
+			size_t j;
+			json_t *y;
+			json_array_foreach(r->refs, j, y)
+				has_end |= strcmp(str(y, "phase"), "end") == 0 && start_of(r, y) == x;
+			if (has_end)
+				continue;
+		}
+		for (int k = 0; k < REF_COUNT; k++) {
+			const char *name = ref_rows[k].name, *unit = ref_rows[k].unit;
+			double rs, re, ratio, bound;
+			double ms = fig_median(start ? start : x, name, &rs);
+			double me = end ? fig_median(x, name, &re) : NAN;
+			json_t *f = json_object_get(json_object_get(end && !start ? x : start ? start : x, "figures"), name);
+			long long boot = (long long)json_integer_value(json_object_get(x, "boot"));
+			if (!isfinite(ms) && !isfinite(me)) {
+				report_line(line, ctx, "  %-12s boot %lld: %s unavailable: %s", "reference", boot, name,
+					    *str(f, "unavailable") ? str(f, "unavailable") : "not measured");
+				continue;
+			}
+			if (!end || !start) {
+				report_line(line, ctx, "  %-12s boot %lld: %s %.1f %s (RSD %.1f%%) at the %s only",
+					    "reference", boot, name, isfinite(ms) ? ms : me, unit,
+					    isfinite(ms) ? rs : re, end ? "end" : "start");
+				continue;
+			}
+			int d = ref_drift(ms, rs, me, re, &ratio, &bound);
+			report_line(line, ctx, "  %-12s boot %lld: %s %.1f %s at the start, %.1f at the end "
+				    "(%.3gx%s)", "reference", boot, name, ms, unit, me, ratio,
+				    d < 0 ? "" : d ? ", beyond its bound: conditions changed" : ", within its bound");
+		}
+	}
+}
+
+int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn line, void *ctx)
+{
+	size_t i;
+	json_t *x;
+	int any = 0;
+	json_array_foreach(r->refs, i, x) {
+		json_t *start = strcmp(str(x, "phase"), "end") == 0 ? start_of(r, x) : NULL;
+		if (!start)
+			continue;
+		char what[600] = "";
+		size_t k = 0;
+		for (int f = 0; f < REF_COUNT; f++) {
+			double rs, re, ratio, bound;
+			double ms = fig_median(start, ref_rows[f].name, &rs);
+			double me = fig_median(x, ref_rows[f].name, &re);
+			if (ref_drift(ms, rs, me, re, &ratio, &bound) == 1 && k < sizeof what)
+				k += (size_t)snprintf(what + k, sizeof what - k, "%s%s %.3gx its start (bound "
+						      "±%.0f%%)", k ? ", " : "", ref_rows[f].name, ratio,
+						      bound);
+		}
+		if (!k)
+			continue;
+		json_t *between = json_object_get(x, "_between"), *c;
+		size_t n = json_array_size(between), j;
+		char list[900] = "";
+		size_t l = 0;
+		json_array_foreach(between, j, c) {
+			if (j == 8) {
+				snprintf(list + l, l < sizeof list ? sizeof list - l : 0, ", and %zu more", n - 8);
+				break;
+			}
+			if (l < sizeof list)
+				l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", j ? ", " : "",
+						      json_string_value(c));
+		}
+		report_line(line, ctx, "%sconditions changed during the run (boot %lld): %s; the %zu cell "
+			    "record%s measured between %s in doubt%s%s", prefix,
+			    (long long)json_integer_value(json_object_get(x, "boot")), what, n,
+			    n == 1 ? "" : "s", n == 1 ? "is" : "are", n ? ": " : "", list);
+		any = 1;
+	}
+	return any;
 }
 
 /* ------------------------------------------------------------------ two runs' conditions */

@@ -233,6 +233,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 			 "stopped part way" : "the run stopped part way");
 		any = 1;
 	}
+	if (report_drift_lines(r, "  ", line, ctx))
+		any = 1;
 	size_t ni;
 	json_t *nv;
 	json_array_foreach(r->notes, ni, nv) {
