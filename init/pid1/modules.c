@@ -126,7 +126,7 @@ struct attempt {
 };
 
 /* The parameters of the modules /init loads for its own use: brd makes the reference set's
- * one RAM disk (pid1/reference.c), large enough for its 32 MiB seqwrite on ext4 (the kernel's
+ * one RAM disk (pid1/reference.c), large enough for its 16 MiB seqwrite on ext4 (the kernel's
  * default is 16 disks of 16 MiB). NULL: none. */
 static const char *own_params(const char *name)
 {

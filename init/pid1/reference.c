@@ -25,7 +25,7 @@
 static double cpu_loop_once(char *why, size_t len)
 {
 	(void)why, (void)len;
-	const long n = 10 * 1000 * 1000;
+	const long n = 3 * 1000 * 1000;
 	volatile uint64_t sink;
 	uint64_t x = 88172645463325252ULL;
 	double t0 = mono_s();
@@ -63,7 +63,7 @@ static double memcpy_once(char *why, size_t len)
 }
 
 static const struct plan_workload ramdisk_seqwrite = {
-	.name = "reference", .type = WL_SEQWRITE, .size = 32u << 20, .bs = 1u << 20,
+	.name = "reference", .type = WL_SEQWRITE, .size = 16u << 20, .bs = 1u << 20,
 	.data = DATA_RANDOM, .seed = PLAN_DEFAULT_SEED,
 };
 
