@@ -35,5 +35,8 @@ int ref_drift(double start_median, double start_rsd, double end_median, double e
 		spread = end_rsd;
 	*bound_pct = fmax(REF_DRIFT_FLOOR_PCT, REF_DRIFT_SPREAD_X * spread);
 	*ratio = end_median / start_median;
-	return fabs(*ratio - 1) * 100 > *bound_pct;
+	/* as a factor either way: a fall to half is as far as a rise to double, and a bound
+	 * past 100% still catches a fall */
+	double f = 1 + *bound_pct / 100;
+	return *ratio > f || *ratio < 1 / f;
 }

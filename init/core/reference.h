@@ -32,9 +32,10 @@ struct ref_figure {
 
 /* The median and the relative standard deviation (%) of f's repeats. */
 void ref_summarize(struct ref_figure *f);
-/* Whether a figure moved from start to end by more than its bound: max(REF_DRIFT_FLOOR_PCT,
- * REF_DRIFT_SPREAD_X x the larger RSD). *ratio = end / start (medians), *bound_pct the
- * bound. 1 drifted, 0 not, -1 cannot tell (a side unmeasured, or a start of 0). */
+/* Whether a figure moved from start to end by more than its bound b = max(REF_DRIFT_FLOOR_PCT,
+ * REF_DRIFT_SPREAD_X x the larger RSD), as a factor either way: end / start above 1 + b or
+ * below 1 / (1 + b). *ratio = end / start (medians), *bound_pct b. 1 drifted, 0 not, -1
+ * cannot tell (a side unmeasured, or a start of 0). */
 int ref_drift(double start_median, double start_rsd, double end_median, double end_rsd,
 	      double *ratio, double *bound_pct);
 

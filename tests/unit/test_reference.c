@@ -23,10 +23,14 @@ static void test_drift(void)
 	CHECK_INT(ref_drift(100, 1, 85, 1, &r, &b), 1);
 	CHECK_INT(ref_drift(100, 1, 111, 1, &r, &b), 1);
 	/* a noisy reference: 4 x its larger RSD */
-	CHECK_INT(ref_drift(100, 5, 82, 2, &r, &b), 0);
+	CHECK_INT(ref_drift(100, 5, 85, 2, &r, &b), 0);
+	CHECK_INT(ref_drift(100, 5, 82, 2, &r, &b), 1);   /* below 1 / 1.2 */
 	CHECK(fabs(b - 20) < 1e-9, "b %g", b);
 	CHECK_INT(ref_drift(100, 5, 79, 7, &r, &b), 0);
 	CHECK_INT(ref_drift(100, 5, 60, 7, &r, &b), 1);
+	/* a spread past 25%: a bound past 100%, which a fall still crosses */
+	CHECK_INT(ref_drift(914, 34.5, 2, 21, &r, &b), 1);
+	CHECK_INT(ref_drift(914, 34.5, 500, 21, &r, &b), 0);
 	/* a throttled disk: 1000 MB/s to 2 */
 	CHECK_INT(ref_drift(1000, 8, 2, 1, &r, &b), 1);
 	CHECK(fabs(r - 0.002) < 1e-9, "r %g", r);
