@@ -4,6 +4,7 @@
  * (cell/ctx.h) that every step is handed; the steps live in cell/steps.c,
  * cell/md.c and cell/fs.c, the record in cell/record.c. */
 #include "cell/ctx.h"
+#include "cell/device.h"
 #include "core/level.h"
 #include "core/skip.h"
 #include <errno.h>
@@ -109,6 +110,30 @@ static void run_workload(struct cell_ctx *x)
 			cell_fail(x, CELL_ERROR, "%s: %s (%s)", what, x->wl.errmsg, wl_errno_name(x->wl.err));
 	}
 	capture_json(x, x->df_after, sizeof x->df_after, df_part);
+}
+
+/* Each member's own state from the device, into st[]: before the cell and after it. */
+static void read_devices(struct cell_ctx *x, struct devstate *st)
+{
+	long long t0 = boottime_ms();
+	for (int i = 0; i < x->n; i++)
+		device_read(x->names[i], &st[i]);
+	x->devices_ms += boottime_ms() - t0;
+}
+
+/* What the devices say changed during the cell, as warnings: a counter that rose, a
+ * temperature, a write cache the kernel misjudges. */
+static void judge_devices(struct cell_ctx *x)
+{
+	char lines[8][200], t[300];
+	for (int i = 0; i < x->n; i++) {
+		int k = dev_health_changes(x->names[i], &x->dev_before[i].health, &x->dev_after[i].health,
+					   lines, 8);
+		for (int j = 0; j < k; j++)
+			warn_add(&x->warn, "%s", lines[j]);
+		if (dev_cache_disagrees(x->names[i], &x->dev_after[i], t, sizeof t))
+			warn_add(&x->warn, "%s", t);
+	}
 }
 
 /* ------------------------------------------------------------------ lifecycle */
@@ -253,11 +278,15 @@ void cell_run(const struct run_env *env, const struct plan *p, const struct cell
 		/* Before the kernel log is watched for this cell and before any step is timed. */
 		env->ops->load_modules(p, c);
 		x->kmsg = kmsg_open();
+		read_devices(x, x->dev_before);
 		setup_and_measure(x);
 		/* Even a cell that ran to the end measured something else than planned (md went
 		 * on degraded): it is an error naming the disk. */
 		lost_disk(x);
 		teardown(x);
+		read_devices(x, x->dev_after);
+		x->dev_read = 1;
+		judge_devices(x);
 		if (x->kmsg >= 0)
 			close(x->kmsg);
 		env->ops->reap();

@@ -8,6 +8,7 @@
 #ifndef FSM_CELL_CTX_H
 #define FSM_CELL_CTX_H
 #include "cell/cell.h"
+#include "core/devstate.h"
 #include "lib/run.h"
 
 #define STEP_MAX 48
@@ -53,6 +54,11 @@ struct cell_ctx {
 	struct wl_outcome wl;
 	int wl_ran;
 	struct sampler smp;                 /* the workload's time series */
+	/* each member's own state, read from the device before the cell's first step and after
+	 * its teardown (cell/device.c); devices_ms what reading them cost */
+	struct devstate dev_before[PLAN_DEVICES_MAX], dev_after[PLAN_DEVICES_MAX];
+	int dev_read;
+	long long devices_ms;
 };
 
 /* cell/steps.c */

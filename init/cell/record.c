@@ -154,6 +154,25 @@ static void figure_json(struct jw *w, const struct cell_ctx *x)
 	jw_end_obj(w);
 }
 
+/* "devices": each member's health as its device gave it before and after the cell. */
+static void devices_json(struct jw *w, const struct cell_ctx *x)
+{
+	jw_key(w, "devices");
+	jw_arr(w);
+	for (int i = 0; x->dev_read && i < x->n; i++) {
+		jw_obj(w);
+		jw_kstr(w, "name", x->names[i]);
+		jw_kstr(w, "kind", dev_kind_name(x->dev_before[i].kind));
+		jw_key(w, "before");
+		dev_health_json(w, &x->dev_before[i].health);
+		jw_key(w, "after");
+		dev_health_json(w, &x->dev_after[i].health);
+		jw_end_obj(w);
+	}
+	jw_end_arr(w);
+	jw_kint(w, "devices_ms", x->devices_ms);
+}
+
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
 	record_begin(w, "cell");
@@ -186,6 +205,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	raw_part(w, "df_after", x->df_after);
 	raw_part(w, "queue", x->queue);
 	raw_part(w, "md", x->mdstate);
+	devices_json(w, x);
 	jw_kstr(w, "md_detail", x->md_detail[0] ? x->md_detail : NULL);
 	jw_kstr(w, "fs_geometry", x->fs_geom[0] ? x->fs_geom : NULL);
 	steps_json(w, x);

@@ -57,6 +57,8 @@ struct comparison {
 	int count[V_FAILED + 1];
 	int only[2];                   /* cells only in A, only in B */
 	size_t tests;                  /* rows tested: Holm's m */
+	char cond[8][REPORT_COND_LINE];  /* what differs between A's and B's conditions */
+	int ncond;
 	char legend_holm[256], legend_mde[400];
 };
 
@@ -124,6 +126,19 @@ static void judge(struct row *r)
 		r->ci_hi = (d + half) / base * 100;
 	}
 	r->v = V_SAME;   /* until Holm's correction says otherwise (holm) */
+}
+
+/* Figures measured under different conditions (another write cache, kernel, governor)
+ * differ by those conditions as much as by the cell's own options: no test, unless the
+ * user asks for one (--across-conditions). */
+static void untest_across(struct row *r)
+{
+	if (!r->tested)
+		return;
+	r->tested = 0;
+	r->v = V_UNTESTED;
+	r->p = r->df = r->se = r->ci_lo = r->ci_hi = NAN;
+	snprintf(r->why, sizeof r->why, "conditions differ (above)");
 }
 
 /* Holm-Bonferroni over every tested row of the comparison, whatever its workload: a row is
@@ -219,6 +234,7 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 	c->b = b;
 	c->o = o;
 	c->rows = calloc(n * REPORT_MAX_METRICS + 1, sizeof *c->rows);
+	c->ncond = report_conditions_diff(a, b, c->cond, 8);
 	for (size_t i = 0; i < n; i++) {
 		const struct rcell *ca = find(a, cells[i]->id), *cb = find(b, cells[i]->id);
 		const struct metric *ms[REPORT_MAX_METRICS];
@@ -234,8 +250,11 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 				r->v = ca ? V_ONLY_A : V_ONLY_B;
 			else if (!r->m)
 				r->v = V_FAILED;
-			else
+			else {
 				judge(r);
+				if (c->ncond && !o->across_conditions)
+					untest_across(r);
+			}
 		}
 	}
 	holm(c);
@@ -402,11 +421,26 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 	line(ctx, buf);
 	snprintf(buf, sizeof buf, "B: run %s (from %s)", c->b->id, c->b->source);
 	line(ctx, buf);
+	int across = c->ncond && !c->o->across_conditions;
 	snprintf(buf, sizeof buf, "metrics: %d faster, %d slower, %d no significant difference, "
-		 "%d not tested (a side not stable, or with fewer than 3 repeats), %d without figures "
-		 "on a side; cells only in A: %d, only in B: %d", count[V_FASTER], count[V_SLOWER],
-		 count[V_SAME], count[V_UNTESTED], count[V_FAILED], c->only[0], c->only[1]);
+		 "%d not tested (%s), %d without figures on a side; cells only in A: %d, only in B: %d",
+		 count[V_FASTER], count[V_SLOWER], count[V_SAME], count[V_UNTESTED],
+		 across ? "the runs' conditions differ" : "a side not stable, or with fewer than 3 repeats",
+		 count[V_FAILED], c->only[0], c->only[1]);
 	line(ctx, buf);
+	for (int i = 0; i < c->ncond; i++) {
+		snprintf(buf, sizeof buf, "conditions differ: %s", c->cond[i]);
+		line(ctx, buf);
+	}
+	if (c->ncond)
+		line(ctx, c->o->across_conditions
+			  ? "Tested across different conditions (--across-conditions): a difference may "
+			    "come from the conditions as much as from the cells' options."
+			  : "No difference is called significant across different conditions: the "
+			    "figures would differ by them too (--across-conditions tests anyway).");
+	/* a run whose machine drifted under it measured the drift too, in the cells it names */
+	report_drift_lines(c->a, "note: in A, ", line, ctx);
+	report_drift_lines(c->b, "note: in B, ", line, ctx);
 	/* each test at ALPHA alone would call ALPHA of the unchanged metrics different */
 	if (c->tests) {
 		snprintf(buf, sizeof buf, "tests: %zu by Welch's t-test at alpha %g, corrected by "
@@ -416,7 +450,9 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 			 c->tests, ALPHA);
 		line(ctx, buf);
 	}
-	if (count[V_UNTESTED] && !count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])
+	if (across)
+		;   /* said above */
+	else if (count[V_UNTESTED] && !count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])
 		line(ctx, "No difference is tested: every metric has a side that is not stable over its "
 			  "repeats or has fewer than 3 of them (repeat = 3 or more in the plan); the "
 			  "verdict column says which side and why.");
@@ -443,11 +479,13 @@ static void print_line(void *ctx, const char *s)
 }
 
 const char host_compare_usage[] =
-	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... A B\n"
+	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... [--across-conditions] A B\n"
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
 	"         (more sources: the shards of a run merge, and they must make two runs)\n"
 	"  every metric: medians, B/A, change; where both sides are stable over 3 or more repeats,\n"
 	"  Welch's t-test and a 95% confidence interval of the change\n"
+	"  --across-conditions  test also when the runs' conditions fingerprints differ (by\n"
+	"         default no difference is called significant then; what differs is listed)\n"
 	"  exit status as fsmatrix report's: 3 a run incomplete, 4 a cell not ok (after the output)\n";
 
 /* A and B: the first run of each of two sources, or, from more sources (the shards of

@@ -34,8 +34,11 @@ static void kv_line(void *ctx, const char *s)
 	const char *v;
 	if (!(s = header_kv(s, &k, &v)))
 		return;
+	/* the key may come from a record too (a control's name): escaped like the value */
+	char key[128];
+	snprintf(key, sizeof key, "%.*s", (int)(k < sizeof key ? k : sizeof key - 1), s);
 	fputs("<tr><th>", f);
-	fwrite(s, 1, k, f);
+	html_escape(f, key);
 	fputs("</th><td>", f);
 	html_escape(f, v);
 	fputs("</td></tr>\n", f);
@@ -106,6 +109,8 @@ static void run_section(FILE *f, const struct rrun *r, const struct report_opts 
 	html_escape(f, r->id);
 	fputs("</h2>\n<table class=\"kv\">\n", f);
 	report_header_lines(r, kv_line, f);
+	fputs("</table>\n<h3>Conditions</h3>\n<table class=\"kv\">\n", f);
+	report_conditions_lines(r, kv_line, f);
 	fputs("</table>\n", f);
 
 	const char *wl[256];

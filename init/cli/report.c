@@ -68,7 +68,11 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 				return unknown_axis(argv[0], "--group-by", val);
 			o->group_by = val;
 		}
-		else if (strcmp(a, "-o") == 0 && outfile)
+		else if (strcmp(a, "--across-conditions") == 0 &&
+			 (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
+			o->across_conditions = 1;
+			takes = 0;
+		} else if (strcmp(a, "-o") == 0 && outfile)
 			*outfile = val;
 		else if (a[0] == '-' && a[1]) {
 			host_usage_error(argv[0], "unknown option \"%s\"", a);
@@ -131,9 +135,13 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 	if (md) {
 		fprintf(f, "## Run %s\n\n", r->id);
 		report_header_lines(r, md_header_line, f);
+		fputs("\n### Conditions\n\n", f);
+		report_conditions_lines(r, md_header_line, f);
 		fputs("\n", f);
 	} else {
 		report_header_lines(r, print_line, f);
+		fputs("\nConditions\n", f);
+		report_conditions_lines(r, print_line, f);
 		fputs("\n", f);
 	}
 	const char *wl[256];
@@ -274,6 +282,14 @@ static void cell_series_json(json_t *jc, const struct rcell *c)
 	json_object_set_new(o, "busiest_member", busiest[0] ? json_string(busiest) : json_null());
 	json_object_set_new(o, "busiest_util_pct", json_real(f.busiest_util_pct));
 	json_object_set_new(o, "written_mb", json_real(f.written_mb));
+	/* how many repeats could be judged for steady state, and how many were steady */
+	int judged = 0, steady = 0;
+	for (size_t i = 0; i < c->nser; i++) {
+		judged += c->ser[i].steady.judged;
+		steady += c->ser[i].steady.steady;
+	}
+	json_object_set_new(o, "steady_judged", json_integer(judged));
+	json_object_set_new(o, "steady", json_integer(steady));
 	json_object_set_new(jc, "series", o);
 }
 

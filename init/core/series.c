@@ -261,3 +261,51 @@ void series_figures(const double *t, const double *write, const double *dirty,
 		}
 	}
 }
+
+void series_steady(const double *t, const double *v, size_t n, struct series_steady *out)
+{
+	memset(out, 0, sizeof *out);
+	out->mean = out->range_pct = out->slope_pct = NAN;
+	double span = n ? t[n - 1] : 0;
+	if (n < SERIES_STEADY_WINDOWS || !(span > 0)) {
+		snprintf(out->why, sizeof out->why, "%zu interval%s: too few to judge over %d windows", n,
+			 n == 1 ? "" : "s", SERIES_STEADY_WINDOWS);
+		return;
+	}
+	double w = span / SERIES_STEADY_WINDOWS, m[SERIES_STEADY_WINDOWS] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		double a = i ? t[i - 1] : 0, b = t[i];
+		for (int k = 0; k < SERIES_STEADY_WINDOWS; k++) {
+			double lo = fmax(a, k * w), hi = fmin(b, (k + 1) * w);
+			if (hi > lo)
+				m[k] += v[i] * (hi - lo) / w;
+		}
+	}
+	const double *last = m + SERIES_STEADY_WINDOWS - SERIES_STEADY_LAST;
+	double mean = 0, lo = INFINITY, hi = -INFINITY;
+	for (int k = 0; k < SERIES_STEADY_LAST; k++) {
+		mean += last[k] / SERIES_STEADY_LAST;
+		lo = fmin(lo, last[k]);
+		hi = fmax(hi, last[k]);
+	}
+	out->judged = 1;
+	out->mean = mean;
+	if (!(mean > 0)) {
+		snprintf(out->why, sizeof out->why, "nothing moved in the last %d windows",
+			 SERIES_STEADY_LAST);
+		return;
+	}
+	/* least squares over x = 0..LAST-1; the line's excursion is its slope times the span */
+	double xm = (SERIES_STEADY_LAST - 1) / 2.0, sxy = 0, sxx = 0;
+	for (int k = 0; k < SERIES_STEADY_LAST; k++) {
+		sxy += (k - xm) * (last[k] - mean);
+		sxx += (k - xm) * (k - xm);
+	}
+	out->range_pct = (hi - lo) / mean * 100;
+	out->slope_pct = fabs(sxy / sxx) * (SERIES_STEADY_LAST - 1) / mean * 100;
+	out->steady = out->range_pct <= SERIES_STEADY_RANGE_PCT && out->slope_pct <= SERIES_STEADY_SLOPE_PCT;
+	if (!out->steady)
+		snprintf(out->why, sizeof out->why, "range %.0f%% of the mean%s, trend %.0f%%%s",
+			 out->range_pct, out->range_pct > SERIES_STEADY_RANGE_PCT ? " (over 20%)" : "",
+			 out->slope_pct, out->slope_pct > SERIES_STEADY_SLOPE_PCT ? " (over 10%)" : "");
+}

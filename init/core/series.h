@@ -79,6 +79,23 @@ struct series_figs {
 void series_figures(const double *t, const double *write, const double *dirty,
 		    const double *writeback, const double *const *util, int ndisk, size_t n,
 		    struct series_figs *out);
+/* Steady state of a throughput over time, after SNIA's Performance Test Specification: the
+ * series' span cut into SERIES_STEADY_WINDOWS equal windows of time, each window's mean
+ * rate (rows weighted by their overlap with it), and over the last SERIES_STEADY_LAST of
+ * them: the range (max - min) within SERIES_STEADY_RANGE_PCT of their mean, and the
+ * best-fit line's excursion across them within SERIES_STEADY_SLOPE_PCT of it. */
+#define SERIES_STEADY_WINDOWS 10
+#define SERIES_STEADY_LAST 5
+#define SERIES_STEADY_RANGE_PCT 20.0
+#define SERIES_STEADY_SLOPE_PCT 10.0
+struct series_steady {
+	int judged;           /* 0: too short to judge (fewer rows than windows), see why */
+	int steady;
+	double mean, range_pct, slope_pct;   /* over the last windows */
+	char why[120];
+};
+void series_steady(const double *t, const double *v, size_t n, struct series_steady *out);
+
 /* The longest run of rows with dirty + writeback >= min_dirty_mb, not rising, and write == 0
  * (a stall): its length in seconds (0 when none), and in *at when it began. */
 double series_longest_stall(const double *t, const double *write, const double *dirty,

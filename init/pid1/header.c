@@ -2,6 +2,7 @@
  * trailer with counts. Field names follow docs/records.md. */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
+#include "cell/device.h"
 #include "core/conditions.h"
 #include "core/outcome.h"
 #include "lib/sha256.h"
@@ -124,11 +125,40 @@ static void firmware_of(const char *name, char *v, size_t len)
 	}
 }
 
+/* Each taken disk's own state, from the device (cell/device.c), read once at boot: for the
+ * header's "devices" and the fingerprint's write cache. ds[i] is boot.disks[i]'s. */
+static void devices_read(struct devstate *ds)
+{
+	char t[300];
+	for (int i = 0; i < boot.ndisks; i++) {
+		if (boot.sel[i].verdict != VERDICT_TAKEN)
+			continue;
+		device_read(boot.disks[i].name, &ds[i]);
+		const struct devstate *d = &ds[i];
+		say("fsmatrix: device %s (%s): write cache %s%s%s, kernel \"%s\"; health %s%s", boot.disks[i].name,
+		    dev_kind_name(d->kind), d->wc_device < 0 ? "unknown" : dev_wc_name(d->wc_device),
+		    d->wc_device < 0 ? ": " : "", d->wc_device < 0 ? d->wc_why : "", d->wc_sysfs,
+		    d->health.read ? "read" : "unavailable: ", d->health.read ? "" : d->health.why);
+		if (dev_cache_disagrees(boot.disks[i].name, d, t, sizeof t))
+			say("fsmatrix: %s", t);
+	}
+}
+
+static void devices_json(struct jw *w, const struct devstate *ds)
+{
+	jw_key(w, "devices");
+	jw_arr(w);
+	for (int i = 0; i < boot.ndisks; i++)
+		if (boot.sel[i].verdict == VERDICT_TAKEN)
+			devstate_json(w, boot.disks[i].name, &ds[i]);
+	jw_end_arr(w);
+}
+
 /* What decides a figure and does not change during the boot (docs/records.md, conditions):
  * written as the header's conditions.inputs, and hashed into the fingerprint every cell
  * record carries. */
 static void inputs_json(struct jw *w, const struct utsname *u, const char *model, int ncpu,
-			long long mem, const char *sha)
+			long long mem, const char *sha, const struct devstate *ds)
 {
 	static char cl[4096];
 	cond_cmdline(boot.cmd.raw, cl, sizeof cl);
@@ -151,18 +181,17 @@ static void inputs_json(struct jw *w, const struct utsname *u, const char *model
 	jw_arr(w);
 	for (int i = 0; i < boot.ndisks; i++) {
 		const struct disk *d = &boot.disks[i];
-		char fw[64], wc[32], path[160];
+		char fw[64];
 		if (boot.sel[i].verdict != VERDICT_TAKEN)
 			continue;
 		firmware_of(d->name, fw, sizeof fw);
-		snprintf(path, sizeof path, "/sys/block/%s/queue/write_cache", d->name);
-		if (file_first_line(path, wc, sizeof wc) < 0)
-			wc[0] = '\0';
 		jw_obj(w);
 		jw_kstr(w, "serial", d->serial);
 		jw_kstr(w, "model", d->model);
-		jw_kstr(w, "firmware", fw);
-		jw_kstr(w, "write_cache", wc);
+		jw_kstr(w, "firmware", ds[i].ident_read && ds[i].firmware[0] ? ds[i].firmware : fw);
+		/* the device's own word when it gives one, else the kernel's belief */
+		jw_kstr(w, "write_cache", ds[i].wc_device >= 0 ? dev_wc_name(ds[i].wc_device)
+							   : ds[i].wc_sysfs);
 		jw_end_obj(w);
 	}
 	jw_end_arr(w);
@@ -171,13 +200,13 @@ static void inputs_json(struct jw *w, const struct utsname *u, const char *model
 
 /* "conditions": the controls, the fingerprint, and the inputs it is the sha256 of. */
 static void conditions_json(struct jw *w, const struct utsname *u, const char *model, int ncpu,
-			    long long mem, const char *sha)
+			    long long mem, const char *sha, const struct devstate *ds)
 {
 	static char buf[16 * 1024];
 	struct jw in;
 	char hex[65];
 	jw_init(&in, buf, sizeof buf);
-	inputs_json(&in, u, model, ncpu, mem, sha);
+	inputs_json(&in, u, model, ncpu, mem, sha, ds);
 	int ok = jw_done(&in) == 0;
 	if (ok) {
 		sha256_hex(buf, strlen(buf), hex);
@@ -241,7 +270,12 @@ void header_emit(void)
 	int have_sha = sha256_file(MANIFEST_PATH, sha) == 0;
 	say("fsmatrix: manifest sha256: %s", have_sha ? sha : "(no " MANIFEST_PATH ")");
 	jw_kstr(&w, "manifest_sha256", have_sha ? sha : NULL);
-	conditions_json(&w, &u, model, ncpu, mem, have_sha ? sha : NULL);
+	static struct devstate ds[DISK_MAX];
+	long long t0 = boottime_ms();
+	devices_read(ds);
+	devices_json(&w, ds);
+	say("fsmatrix: devices read in %lld ms", boottime_ms() - t0);
+	conditions_json(&w, &u, model, ncpu, mem, have_sha ? sha : NULL, ds);
 	plan_header_json(&w);
 	plan_shard_json(&w);
 	jw_kbool(&w, "dry", boot.cmd.dry);

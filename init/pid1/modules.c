@@ -125,6 +125,20 @@ struct attempt {
 	int wrong_cpu;            /* not tried: see kmod_wrong_cpu */
 };
 
+/* The parameters of the modules /init loads for its own use: brd makes the reference set's
+ * one RAM disk (pid1/reference.c), large enough for its 16 MiB seqwrite on ext4 (the kernel's
+ * default is 16 disks of 16 MiB). NULL: none. */
+static const char *own_params(const char *name)
+{
+	static const struct { const char *name, *params; } table[] = {
+		{ "brd", "rd_nr=1 rd_size=131072" },
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (strcmp(table[i].name, name) == 0)
+			return table[i].params;
+	return NULL;
+}
+
 /* Tries one module (its requirements are the caller's business). A module made only for
  * CPUs with a feature this one lacks (crc32c_intel without SSE4.2) is not tried: the kernel
  * would refuse it with ENODEV after the work of a load. No other side effect. */
@@ -140,7 +154,7 @@ static void attempt_load(int i, struct attempt *a)
 		return;
 	}
 	snprintf(path, sizeof path, "%s/%s", moddir, db.mods[i].path);
-	a->rc = module_load_file(path, NULL, &a->time);
+	a->rc = module_load_file(path, own_params(db.mods[i].name), &a->time);
 	a->err = a->rc < 0 ? errno : 0;
 }
 

@@ -193,6 +193,9 @@ void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_grou
 
 /* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */
 void matrix_run(const struct plan *p);
+/* pid1/reference.c: the reference set (core/reference.h) measured now and written as a
+ * "reference" record of phase "start" or "end"; nothing on a dry run. */
+void reference_run(const char *phase);
 
 /* pid1/header.c */
 void header_emit(void);

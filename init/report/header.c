@@ -238,6 +238,12 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 				 c->ok, c->ok == 1 ? "" : "s", c->has[m] ? "" : "; shown as n/a");
 			any = 1;
 		}
+		size_t di;
+		json_t *dv;
+		json_array_foreach(c->device, di, dv) {
+			report_line(line, ctx, "  %s %s", c->id, json_string_value(dv));
+			any = 1;
+		}
 		if (c->seen < c->reps) {
 			report_line(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
@@ -246,6 +252,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 			any = 1;
 	}
 	if (missing_lines(r, line, ctx))
+		any = 1;
+	if (report_drift_lines(r, "  ", line, ctx))
 		any = 1;
 	size_t ni;
 	json_t *nv;
@@ -268,17 +276,3 @@ const char *header_kv(const char *s, size_t *klen, const char **value)
 	return s;
 }
 
-void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	/* Record strings are JSON and may hold "\n" or an escape sequence: shown as '?', so each
-	 * line stays one line and a record cannot drive the terminal (found by fuzz_report). */
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < ' ' || *c == 0x7f)
-			*c = '?';
-	line(ctx, buf);
-}

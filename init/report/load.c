@@ -35,6 +35,7 @@ static struct rrun *new_run(struct loader *l)
 	r->source = strdup(l->source);
 	r->records = json_array();
 	r->series = json_array();
+	r->refs = json_array();
 	r->from_console = l->from_console;
 	/* rejected lines before any record belong to the first run of the source */
 	r->rejected_crc = l->rej_crc;
@@ -62,6 +63,36 @@ static void count_reject(struct loader *l, char kind)
 {
 	(*reject_counter(l, kind))++;
 	l->last_bad = 1;
+}
+
+/* A reference record, kept in order. A "start" notes how many cell records came before it;
+ * the "end" of the same boot lists the cells measured since, which a drift between the two
+ * puts in doubt (report/conditions.c). */
+static void reference_record(struct rrun *r, json_t *rec)
+{
+	const char *phase = json_string_value(json_object_get(rec, "phase"));
+	json_int_t boot = json_integer_value(json_object_get(rec, "boot"));
+	if (phase && strcmp(phase, "start") == 0) {
+		json_object_set_new(rec, "_cells_before", json_integer((json_int_t)json_array_size(r->records)));
+	} else if (phase && strcmp(phase, "end") == 0) {
+		json_t *start = NULL, *x;
+		size_t i;
+		json_array_foreach(r->refs, i, x)
+			if (json_integer_value(json_object_get(x, "boot")) == boot &&
+			    json_is_integer(json_object_get(x, "_cells_before")))
+				start = x;
+		json_t *between = json_array();
+		size_t from = start ? (size_t)json_integer_value(json_object_get(start, "_cells_before")) : 0;
+		for (i = from; start && i < json_array_size(r->records); i++) {
+			json_t *c = json_array_get(r->records, i);
+			json_array_append_new(between, json_sprintf("%s rep %lld/%lld",
+				json_string_value(json_object_get(c, "cell")) ?: "?",
+				(long long)json_integer_value(json_object_get(c, "rep")),
+				(long long)json_integer_value(json_object_get(c, "reps"))));
+		}
+		json_object_set_new(rec, "_between", between);
+	}
+	json_array_append_new(r->refs, rec);
 }
 
 /* One record; a header opens a new run, unless the current one has no header and no cells,
@@ -98,6 +129,8 @@ static void feed(struct loader *l, json_t *rec)
 		json_array_append_new(l->cur->records, rec);
 	} else if (strcmp(type, "series") == 0) {
 		json_array_append_new(l->cur->series, rec);
+	} else if (strcmp(type, "reference") == 0) {
+		reference_record(l->cur, rec);
 	} else if (strcmp(type, "trailer") == 0) {
 		json_decref(l->cur->trailer);
 		l->cur->trailer = rec;
@@ -469,6 +502,7 @@ void report_free_run(struct rrun *r)
 		json_decref(x->bad);
 		json_decref(x->ignored);
 		json_decref(x->kernel);
+		json_decref(x->device);
 		json_decref(x->ser_bad);
 		stats_cell_free(&x->fig);
 		free(x->ser);
@@ -485,6 +519,7 @@ void report_free_run(struct rrun *r)
 	json_decref(r->plan);
 	json_decref(r->records);
 	json_decref(r->series);
+	json_decref(r->refs);
 	json_decref(r->notes);
 }
 

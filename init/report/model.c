@@ -133,6 +133,7 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	c->bad = json_array();
 	c->ignored = json_array();
 	c->kernel = json_array();
+	c->device = json_array();
 	c->order = (long)r->ncells++;
 	c->workload = json_string_value(json_object_get(axes, "workload"));
 	if (!c->workload)
@@ -167,6 +168,14 @@ static void add_record(struct rcell *c, json_t *rec)
 	 * mount without them (records of older images carry neither field). */
 	add_unique(c->ignored, json_object_get(rec, "mount_ignored"), NULL);
 	add_unique(c->kernel, json_object_get(rec, "warnings"), "kernel: ");
+	size_t wi;
+	json_t *wv;
+	json_array_foreach(json_object_get(rec, "warnings"), wi, wv)
+		if (json_is_string(wv) && strncmp(json_string_value(wv), "device: ", 8) == 0)
+			json_array_append_new(c->device, json_sprintf("rep %lld/%lld: %s",
+				(long long)json_integer_value(json_object_get(rec, "rep")),
+				(long long)json_integer_value(json_object_get(rec, "reps")),
+				json_string_value(wv)));
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	json_t *result = json_object_get(rec, "result");
 	if (!status)

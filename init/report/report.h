@@ -27,6 +27,7 @@ struct rseries {
 	json_t *rec;            /* borrowed from the run's series */
 	int rep;
 	struct series_figs f;
+	struct series_steady steady;   /* of the target's write rate (core/series.h) */
 	char busiest[32];       /* the busiest member's name, "" when none */
 };
 
@@ -43,6 +44,8 @@ struct rcell {
 	json_t *bad;            /* array of the records whose status is not ok */
 	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
 	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
+	json_t *device;         /* what the disks said changed during a repeat: "rep 1/3: device:
+	                           nvme0n1: critical_warning gained 0x04 ...", each a Problem */
 	const struct metric *m[REPORT_MAX_METRICS];
 	size_t nm;
 	/* the ok repeats' figures of m[i] as metric i, and those that were not a number */
@@ -67,6 +70,9 @@ struct rrun {
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
 	json_t *series;         /* the series records, in order */
+	json_t *refs;           /* the reference records, in order; an "end" one carries
+	                           "_between": the cells ("ID rep R/N") measured since its
+	                           boot's "start" */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
@@ -141,6 +147,7 @@ struct report_opts {
 	const char *where_axis[REPORT_MAX_AXES], *where_val[REPORT_MAX_AXES];
 	size_t nwhere;
 	const char *group_by;             /* html charts */
+	int across_conditions;            /* compare: test across different conditions too */
 };
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
 int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v, v not "" */
@@ -215,6 +222,22 @@ void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 void report_series_attach(struct rrun *r);
+
+/* report/conditions.c: the Conditions section's lines (controls, fingerprint, each disk's
+ * identity, write cache and health at boot and after the last cell). */
+void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ctx);
+/* For each boot whose reference set drifted between its start and its end beyond the bound
+ * (core/reference.h), a line after prefix naming the figures and the cells measured between;
+ * returns whether there was one. */
+int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn line, void *ctx);
+/* The run's conditions fingerprint (the header's, else the first cell record's), or NULL. */
+const char *report_fingerprint(const struct rrun *r);
+/* When the fingerprints of a and b differ, what differs in their inputs, one line each
+ * ("controls thp always vs never", "write_cache on vs off on disk fsm1"), at most max;
+ * returns how many (0: the same conditions, or one side unknown). */
+#define REPORT_COND_LINE 300
+int report_conditions_diff(const struct rrun *a, const struct rrun *b,
+			   char (*out)[REPORT_COND_LINE], int max);
 /* Why a series record is not the documented shape, into why; 0 when it is. */
 int report_series_invalid(json_t *rec, char *why, size_t len);
 /* The cell's figures over its repeats: the median of each, but the longest stall of any.

@@ -111,6 +111,7 @@ static int record_figs(json_t *rec, struct rseries *s)
 		if (!d)
 			d = calloc(n ? n : 1, sizeof *d);
 		series_figures(t, w, d, wb, (const double *const *)util, nd, n, &s->f);
+		series_steady(t, w, n, &s->steady);
 		snprintf(s->busiest, sizeof s->busiest, "%s",
 			 s->f.busiest >= 0 && names[s->f.busiest] ? names[s->f.busiest] : "");
 		rc = 0;
@@ -226,6 +227,18 @@ int report_series_problems(const struct rcell *c, void (*line)(void *ctx, const 
 	json_array_foreach(c->ser_bad, i, v) {
 		char buf[600];
 		snprintf(buf, sizeof buf, "  %s %s", c->id, json_string_value(v));
+		line(ctx, buf);
+		n++;
+	}
+	/* a stream that never settled measured its ramp, not the rate it would hold */
+	for (i = 0; strcmp(c->wtype, "seqwrite") == 0 && i < c->nser; i++) {
+		const struct series_steady *st = &c->ser[i].steady;
+		if (!st->judged || st->steady)
+			continue;
+		char buf[600];
+		snprintf(buf, sizeof buf, "  %s rep %d/%d: the write rate never reached steady state "
+			 "(last %d of %d time windows: %s)", c->id, c->ser[i].rep, c->reps,
+			 SERIES_STEADY_LAST, SERIES_STEADY_WINDOWS, st->why);
 		line(ctx, buf);
 		n++;
 	}

@@ -65,6 +65,24 @@ bench_cells() {
 	jq -r '.by_level_fs[] | "\(.level)/\(.fs): \(.share * 1000 | round / 1000) (\(.setup_teardown_ms) of \(.total_ms) ms, \(.cells) cells; other \(.other_share * 1000 | round / 10)%)"' <<<"$res" |
 		while read -r l; do note "$l"; done
 	note "ms by step over all cells: $(jq -c '.by_step_ms' <<<"$res")"
+	# What reading each member's own state (identity, write cache, health) before and after
+	# the cell adds to it: the cell records' devices_ms, against the cell's whole time.
+	local cond
+	cond=$("$FSM_ROOT/qemu/records" "$run/console.log" 2>/dev/null | jq -s '
+		[.[] | select(.type == "cell" and .status == "ok" and (.devices_ms | type == "number"))] as $c
+		| (.[] | select(.type == "header") | .boot.steps_ms | if .conditions and .watchdog then .conditions - .watchdog else null end) as $boot_ms
+		| if ($c | length) == 0 then null else
+		  {value: (($c | map(.devices_ms) | add) / ($c | length)), cells: ($c | length),
+		   per_cell_total_ms: (($c | map([.steps[].ms] | add) | add) / ($c | length)),
+		   boot_conditions_ms: $boot_ms,
+		   goal: "a few ms a cell, small against the cell (no fixed goal)",
+		   what: "devices_ms: reading every member from the device before and after the cell"} end' | head -c 2000)
+	if [ -n "$cond" ] && [ "$cond" != null ]; then
+		figure conditions_cost_ms "$cond"
+		jq -r '"conditions_cost_ms  \(.value * 10 | round / 10)  (a cell of \(.per_cell_total_ms | round) ms on average, \(.cells) cells; the boot'"'"'s controls once: \(.boot_conditions_ms) ms)"' <<<"$cond"
+	else
+		unmeasured conditions_cost_ms "no cell record with devices_ms in ${run#"$FSM_ROOT"/}/console.log (an older image?)"
+	fi
 	note "source: ${reused:-build/bench/runs/cells}$([ -z "$reused" ] || echo " (the boot test run, reused)"); rerun by hand:"
 	cmd "qemu/run --disks 4 --size 400M --plan tests/plans/matrix-stripes.ini   (then: qemu/records RUN/console.log, cell records' steps[].ms)"
 }

@@ -180,6 +180,23 @@ else
 	fail verdict-html "no hatched bar with its reason in the tooltip"
 fi
 
+# Conditions (issue 30): cond-a and cond-b differ in the disks' write cache (on, off) and
+# by 20% in one cell. The report shows every control, the fingerprint and each disk with its
+# write cache and health; a device warning is a Problem. compare names what differs and calls
+# nothing significant across it, unless --across-conditions.
+CA=$F/cond-a.jsonl CB=$F/cond-b.jsonl
+golden text-conditions     conditions.txt          0 report "$CB"
+golden md-conditions       conditions.md           0 report --format md "$CB"
+golden compare-conditions  compare-conditions.txt  0 compare "$CA" "$CB"
+golden compare-across      compare-across.txt      0 compare --across-conditions "$CA" "$CB"
+if "$FSM" html "$CB" -o "$TMP/cond.html" 2>"$TMP/err" &&
+	grep -q '<h3>Conditions</h3>' "$TMP/cond.html" &&
+	grep -q '<tr><th>device</th><td>sdb: ata QEMU HARDDISK serial fsm1 firmware 2.5+; write cache off' "$TMP/cond.html"; then
+	ok conditions-html
+else
+	fail conditions-html "no Conditions table with the disk's write cache"
+fi
+
 # same_csv NAME SOURCE WANT: a source read another way gives the same cells as WANT (the CSV
 # names no source, so the outputs must be identical).
 same_csv() {

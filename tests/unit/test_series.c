@@ -236,8 +236,51 @@ static void test_figures(void)
 	CHECK_INT(f.busiest, -1);
 }
 
+/* SNIA's rule over the last 5 of 10 windows: a flat rate is steady; one that still climbs,
+ * or swings, is not; a series shorter than 10 rows is not judged. */
+static void test_steady(void)
+{
+	double t[40], v[40];
+	struct series_steady st;
+	for (int i = 0; i < 40; i++) {
+		t[i] = 0.1 * (i + 1);
+		v[i] = 100 + (i % 2 ? 3 : -3);          /* 100 +- 3%: steady */
+	}
+	series_steady(t, v, 40, &st);
+	CHECK(st.judged && st.steady, "range %g slope %g %s", st.range_pct, st.slope_pct, st.why);
+	CHECK(fabs(st.mean - 100) < 1, "mean %g", st.mean);
+	for (int i = 0; i < 40; i++)
+		v[i] = 50 + 5 * i;                      /* still climbing at the end */
+	series_steady(t, v, 40, &st);
+	CHECK(st.judged && !st.steady && st.slope_pct > 10, "slope %g", st.slope_pct);
+	CHECK(strstr(st.why, "trend") != NULL, "%s", st.why);
+	for (int i = 0; i < 40; i++)
+		v[i] = (i / 4) % 2 ? 150 : 50;          /* a window high, the next low */
+	series_steady(t, v, 40, &st);
+	CHECK(st.judged && !st.steady && st.range_pct > 20, "range %g", st.range_pct);
+	CHECK(strstr(st.why, "(over 20%)") != NULL, "%s", st.why);
+	/* a long warm-up that settles in the second half: steady (only the last windows count) */
+	for (int i = 0; i < 40; i++)
+		v[i] = i < 20 ? 5 * i : 100;
+	series_steady(t, v, 40, &st);
+	CHECK(st.steady, "%s", st.why);
+	/* rows of unequal length: each weighs by its time in the window */
+	double t2[12] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.05, 2.0 };
+	double v2[12] = { 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 10 };
+	series_steady(t2, v2, 12, &st);
+	CHECK(st.judged && !st.steady, "%s", st.why);   /* the last 0.95 s at 10 MB/s */
+	series_steady(t, v, 9, &st);
+	CHECK(!st.judged, "judged %d", st.judged);
+	CHECK(strstr(st.why, "too few") != NULL, "%s", st.why);
+	for (int i = 0; i < 40; i++)
+		v[i] = i < 20 ? 100 : 0;                /* nothing written in the second half */
+	series_steady(t, v, 40, &st);
+	CHECK(st.judged && !st.steady && strstr(st.why, "nothing moved") != NULL, "%s", st.why);
+}
+
 int main(void)
 {
+	test_steady();
 	test_parsers();
 	test_rows();
 	test_downsampling();

@@ -1,0 +1,21 @@
+/* report/line.c: the one writer of a report line, which every section of a report (header,
+ * conditions, verdicts, problems) hands its lines to. */
+#include "report/report.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	/* Record strings are JSON and may hold "\n" or an escape sequence: shown as '?', so each
+	 * line stays one line and a record cannot drive the terminal (found by fuzz_report). */
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = '?';
+	line(ctx, buf);
+}
