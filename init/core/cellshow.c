@@ -47,6 +47,26 @@ void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* "stripe_cache_size=4096 (md0), scheduler=bfq (md0 and each member), dirty_ratio=10 (vm, put
+ * back after the cell)": what the cell writes once the filesystem is mounted. */
+static void tunables_text(const struct cell *c, int md, char *buf, size_t len)
+{
+	static const char *const where_md[] = { "md0 and each member", "md0", "vm, put back after "
+						"the cell" };
+	static const char *const where_raw[] = { "the disk", "md0", "vm, put back after the cell" };
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int t = 0; t < TUN_COUNT && used < len; t++) {
+		if (!(c->tun_given & (1u << t)))
+			continue;
+		char v[48];
+		tun_format(t, c->tun[t], v, sizeof v);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s (%s)", used ? ", " : "",
+					 tun_rows[t].name, v,
+					 (md ? where_md : where_raw)[tun_rows[t].where]);
+	}
+}
+
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx)
@@ -108,6 +128,10 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 	mount_flags_names(mflags, flags, sizeof flags);
 	linef(out, ctx, "  %-9s mount(\"%s\", mnt, \"%s\", %s, \"%s\")", "mount", dev,
 	      plan_fs_name(f->type), flags[0] ? flags : "0", data);
+	if (c->tun_given) {
+		tunables_text(c, level_find(ar->level)->md, text, sizeof text);
+		linef(out, ctx, "  %-9s %s", "tunables", text);
+	}
 	cell_workload_text(&p->workloads[c->workload], text, sizeof text);
 	linef(out, ctx, "  %-9s %s", "workload", text);
 	double rs, t = cell_estimate(p, c, m, &rs);

@@ -238,6 +238,12 @@ void tun_path(int id, const char *place, char *buf, size_t len)
 		snprintf(buf, len, "/sys/block/%s/%s/%s", place, dirs[r->where], r->attr);
 }
 
+int tun_restore_id(int id, long long found)
+{
+	int x = tun_rows[id].excludes;
+	return x >= 0 && found == 0 ? x : id;
+}
+
 enum tun_outcome tun_judge(long long asked, int write_err, int read_ok, long long got)
 {
 	if (write_err)

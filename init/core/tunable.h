@@ -86,6 +86,11 @@ int tun_places(int id, const char *target, char *const *members, int nmembers,
 /* The file of row id at place: /sys/block/vdb/queue/nr_requests, /proc/sys/vm/dirty_ratio. */
 void tun_path(int id, const char *place, char *buf, size_t len);
 
+/* The row that puts back what row id found before the cell: itself, or, when it found 0
+ * where the kernel keeps its pair instead (dirty_bytes is 0 while dirty_ratio is in use, and
+ * takes no 0), the pair, with the pair's value as found. */
+int tun_restore_id(int id, long long found);
+
 /* What became of a value written and read back. */
 enum tun_outcome {
 	TUN_APPLIED,   /* read back as asked */

@@ -127,6 +127,12 @@ static void test_read_back(void)
 	CHECK_INT(tun_judge(130, 0, 1, 128), TUN_CLAMPED);   /* read_ahead_kb in pages */
 	CHECK_INT(tun_judge(2, 0, 0, 0), TUN_UNREAD);
 	CHECK_STR(tun_outcome_name(TUN_CLAMPED), "clamped");
+	/* Put back: dirty_bytes found 0 means dirty_ratio was in use, which is put back. */
+	CHECK_INT(tun_restore_id(TUN_DIRTY_BYTES, 0), TUN_DIRTY_RATIO);
+	CHECK_INT(tun_restore_id(TUN_DIRTY_BYTES, 1 << 26), TUN_DIRTY_BYTES);
+	CHECK_INT(tun_restore_id(TUN_DIRTY_RATIO, 20), TUN_DIRTY_RATIO);
+	CHECK_INT(tun_restore_id(TUN_DIRTY_BACKGROUND_BYTES, 0), TUN_DIRTY_BACKGROUND_RATIO);
+	CHECK_INT(tun_restore_id(TUN_READ_AHEAD_KB, 0), TUN_READ_AHEAD_KB);
 }
 
 /* Where each row is written in a cell. */
