@@ -199,6 +199,18 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 				 why ? ")" : "");
 			any = 1;
 		}
+		if (json_array_size(c->tun_ignored)) {
+			char list[512];
+			size_t k = 0, t;
+			json_t *v;
+			list[0] = '\0';
+			json_array_foreach(c->tun_ignored, t, v)
+				k += (size_t)snprintf(list + k, k < sizeof list ? sizeof list - k : 0,
+						      "%s%s", t ? ", " : "", json_string_value(v));
+			report_line(line, ctx, "  %s: tunables not in effect: %s (the kernel refused or "
+				    "changed them: the cell measured without them there)", c->id, list);
+			any = 1;
+		}
 		for (size_t m = 0; m < c->nm; m++) {
 			if (!c->fig.unusable[m])
 				continue;

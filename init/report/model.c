@@ -133,6 +133,7 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	c->bad = json_array();
 	c->ignored = json_array();
 	c->kernel = json_array();
+	c->tun_ignored = json_array();
 	c->order = (long)r->ncells++;
 	c->workload = json_string_value(json_object_get(axes, "workload"));
 	if (!c->workload)
@@ -167,6 +168,8 @@ static void add_record(struct rcell *c, json_t *rec)
 	 * mount without them (records of older images carry neither field). */
 	add_unique(c->ignored, json_object_get(rec, "mount_ignored"), NULL);
 	add_unique(c->kernel, json_object_get(rec, "warnings"), "kernel: ");
+	/* Tunables the kernel did not take, at a place ("nr_requests@vdb") or for vm. */
+	add_unique(c->tun_ignored, json_object_get(rec, "tunables_ignored"), NULL);
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	json_t *result = json_object_get(rec, "result");
 	if (!status)

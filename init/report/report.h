@@ -43,6 +43,7 @@ struct rcell {
 	json_t *bad;            /* array of the records whose status is not ok */
 	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
 	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
+	json_t *tun_ignored;    /* tunables the kernel refused or changed (tunables_ignored), each once */
 	const struct metric *m[REPORT_MAX_METRICS];
 	size_t nm;
 	/* the ok repeats' figures of m[i] as metric i, and those that were not a number */

@@ -1,16 +1,29 @@
 /* report/table.c: lays a run's cells out as grids: one pivot per workload and metric
  * (rows and columns are the axes that vary), and one flat row per cell for spreadsheets. */
 #include "report/report.h"
+#include "core/tunable.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The axes a plan varies, in the order a reader groups them when --by says nothing. */
-static const char *const canon_axes[] = { "array", "level", "devices", "missing", "chunk",
+/* The axes a plan varies, in the order a reader groups them when --by says nothing: the
+ * array's, its kernel tunables (core/tunable.c names them; a record has those its array
+ * sets), then the filesystem's. */
+static const char *const fixed_axes[] = { "array", "level", "devices", "missing", "chunk",
 					  "fs", "mount" };
-#define NCANON (sizeof canon_axes / sizeof canon_axes[0])
+#define NFIXED_ARRAY 5
+#define NCANON (sizeof fixed_axes / sizeof fixed_axes[0] + TUN_COUNT)
+
+static const char *canon_axis(size_t i)
+{
+	if (i < NFIXED_ARRAY)
+		return fixed_axes[i];
+	if (i < NFIXED_ARRAY + TUN_COUNT)
+		return tun_rows[i - NFIXED_ARRAY].name;
+	return fixed_axes[i - TUN_COUNT];
+}
 
 struct grid *grid_new(const char *title, size_t ncols)
 {
@@ -142,7 +155,7 @@ static void sort_cells(struct rcell **cells, size_t n, const struct report_opts 
 	for (size_t i = 0; i < o->nby; i++)
 		ctx.axes[ctx.naxes++] = o->by[i];
 	for (size_t i = 0; i < NCANON; i++)
-		ctx.axes[ctx.naxes++] = canon_axes[i];
+		ctx.axes[ctx.naxes++] = canon_axis(i);
 	sctx = &ctx;
 	qsort(cells, n, sizeof *cells, cmp_cells);
 	sctx = NULL;
@@ -188,8 +201,8 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 		if (axis_varies(cells, n, o->by[i]) && !listed(out, k, o->by[i]))
 			out[k++] = o->by[i];
 	for (size_t i = 0; i < NCANON && k < max; i++)
-		if (axis_varies(cells, n, canon_axes[i]) && !listed(out, k, canon_axes[i]))
-			out[k++] = canon_axes[i];
+		if (axis_varies(cells, n, canon_axis(i)) && !listed(out, k, canon_axis(i)))
+			out[k++] = canon_axis(i);
 	return k;
 }
 
@@ -310,12 +323,12 @@ static void pivot_note(struct grid *g, struct rcell **cells, size_t n, const cha
 	if (col)
 		k += snprintf(buf + k, sizeof buf - (size_t)k, "; columns: %s", col);
 	for (size_t i = 0; i < NCANON && n; i++) {
-		if (listed(v, nv, canon_axes[i]))
+		if (listed(v, nv, canon_axis(i)))
 			continue;
-		axis_text(cells[0]->axes, canon_axes[i], w, sizeof w);
+		axis_text(cells[0]->axes, canon_axis(i), w, sizeof w);
 		/* "missing 0" (no failed member) would only puzzle a reader */
-		if (*w && (size_t)k < sizeof buf && !(strcmp(canon_axes[i], "missing") == 0 && strcmp(w, "0") == 0))
-			k += snprintf(buf + k, sizeof buf - (size_t)k, "; %s %s", canon_axes[i], w);
+		if (*w && (size_t)k < sizeof buf && !(strcmp(canon_axis(i), "missing") == 0 && strcmp(w, "0") == 0))
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "; %s %s", canon_axis(i), w);
 	}
 	g->note = strdup(buf);
 }
@@ -426,7 +439,7 @@ int report_axis_known(const char *axis)
 	for (size_t i = 0; i < NFLAT; i++)
 		if (strcmp(axis, report_axes[i]) == 0)
 			return 1;
-	return 0;
+	return tun_find(axis) >= 0;   /* a tunable's name is an axis of the cells that set it */
 }
 
 static void num(char *out, size_t len, double v)
