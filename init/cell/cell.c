@@ -179,6 +179,8 @@ static void setup_and_measure(struct cell_ctx *x)
 		}
 	if (x->md && cell_create_array(x) < 0)
 		return;
+	/* A setting of the devices that mkfs must see is in place before it. */
+	cell_apply_tunables(x, TUN_BEFORE_MKFS);
 	if (cell_make_fs(x) < 0 || cell_mount_fs(x) < 0)
 		return;
 	cell_apply_tunables(x, TUN_AFTER_MOUNT);
