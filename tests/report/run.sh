@@ -59,6 +59,10 @@ golden text-unusable     unusable.txt          report "$F/unusable.jsonl"
 golden text-ignored      ignored.txt           report "$F/ignored.jsonl"
 golden compare-ignored   compare-ignored.txt   compare "$F/ignored-old.jsonl" "$F/ignored.jsonl"
 golden text-series       series.txt            report "$F/series.jsonl"
+# A real run of boot test 37 (tests/plans/tunables.ini): the stripe cache the plan varies is
+# the table's axis, the tunables it fixes are in the note, and those the kernel did not take
+# are Problems.
+golden text-tunables     tunables.txt          report "$F/real-tunables.jsonl"
 golden md-series         series.md             report --format md "$F/series.jsonl"
 golden json-series       series.json           report --format json "$F/series.jsonl"
 # series records past their limits or out of shape (a short row, time going back, 1e308, a
