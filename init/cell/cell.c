@@ -1,8 +1,9 @@
 /* cell/cell.c: one cell, its lifecycle: wipe the members, create the array and wait out its
  * resync, mkfs and tune, read the geometry, mount(2), set the kernel tunables, run the
- * workload, and always tear down (the tunables put back first), in that order; then the record. The state of the cell is one struct cell_ctx
- * (cell/ctx.h) that every step is handed; the steps live in cell/steps.c,
- * cell/md.c and cell/fs.c, the record in cell/record.c. */
+ * workload, and always tear down (the tunables put back first), in that order; then the
+ * record. The state of the cell is one struct cell_ctx (cell/ctx.h) that every step is
+ * handed; the steps live in cell/steps.c, cell/md.c, cell/fs.c and cell/tunables.c, the
+ * record in cell/record.c. */
 #include "cell/ctx.h"
 #include "core/level.h"
 #include "core/skip.h"

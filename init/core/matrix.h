@@ -27,7 +27,8 @@ int matrix_per_rep(const struct plan *p);
 int matrix_count(const struct plan *p);
 
 /* Fills cell number index. Order: repetition outermost (the whole matrix once, then again),
- * then array, chunk, its tunables in core/tunable.c's order, fs, mount line, workload. Returns 0, or -1 if index is out of range. */
+ * then array, chunk, its tunables in core/tunable.c's order, fs, mount line, workload.
+ * Returns 0, or -1 if index is out of range. */
 int matrix_cell(const struct plan *p, int index, struct cell *c);
 
 #endif
