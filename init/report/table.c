@@ -469,24 +469,46 @@ static size_t flat_metrics(const struct runset *rs, const struct metric **ms, si
 
 static const char *const stat_names[] = { "median", "min", "max", "stddev" };
 
+/* The kernel tunables any cell of the runs sets, a bit per core/tunable.h row: each is a
+ * column of the flat table after the fixed axes, so that a run without any keeps its columns. */
+static unsigned flat_tunables(const struct runset *rs)
+{
+	unsigned set = 0;
+	for (size_t r = 0; r < rs->n; r++)
+		for (size_t i = 0; i < rs->run[r].ncells; i++)
+			for (int t = 0; t < TUN_COUNT; t++)
+				if (json_object_get(rs->run[r].cells[i].axes, tun_rows[t].name))
+					set |= 1u << t;
+	return set;
+}
+
+static void flat_axis(struct grid *g, size_t row, size_t col, const struct rcell *c,
+		      const char *axis)
+{
+	char w[512];
+	json_t *v = json_object_get(c->axes, axis);
+	if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
+		grid_set(g, row, col, "%lld", (long long)json_integer_value(v));
+	else {
+		axis_text(c->axes, axis, w, sizeof w);
+		grid_set(g, row, col, "%s", w);
+	}
+}
+
 /* One row of the flat table: the cell's axes, status and the four figures of each metric. */
 static void flat_row(struct grid *g, const struct rrun *run, const struct rcell *c,
-		     const struct metric *const *ms, size_t nms)
+		     unsigned tunables, const struct metric *const *ms, size_t nms)
 {
 	char w[512];
 	grid_add_row(g);
 	size_t row = g->nrows - 1, col = 0;
 	grid_set(g, row, col++, "%s", run->id);
 	grid_set(g, row, col++, "%s", c->id);
-	for (size_t a = 0; a < NFLAT; a++) {
-		json_t *v = json_object_get(c->axes, report_axes[a]);
-		if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
-			grid_set(g, row, col++, "%lld", (long long)json_integer_value(v));
-		else {
-			axis_text(c->axes, report_axes[a], w, sizeof w);
-			grid_set(g, row, col++, "%s", w);
-		}
-	}
+	for (size_t a = 0; a < NFLAT; a++)
+		flat_axis(g, row, col++, c, report_axes[a]);
+	for (int t = 0; t < TUN_COUNT; t++)
+		if (tunables & (1u << t))
+			flat_axis(g, row, col++, c, tun_rows[t].name);
 	grid_set(g, row, col++, "%s", c->status);
 	grid_set(g, row, col++, "%d", c->reps);
 	grid_set(g, row, col++, "%d", c->ok);
@@ -519,13 +541,19 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 {
 	const struct metric *ms[64];
 	size_t nms = flat_metrics(rs, ms, 64);
+	unsigned tunables = flat_tunables(rs);
 	size_t fixed = 2 + NFLAT + 5;
+	for (int t = 0; t < TUN_COUNT; t++)
+		fixed += (tunables >> t) & 1u;
 	struct grid *g = grid_new("cells", fixed + 4 * nms);
 	size_t col = 0;
 	grid_set(g, 0, col++, "run");
 	grid_set(g, 0, col++, "cell");
 	for (size_t i = 0; i < NFLAT; i++)
 		grid_set(g, 0, col++, "%s", report_axes[i]);
+	for (int t = 0; t < TUN_COUNT; t++)
+		if (tunables & (1u << t))
+			grid_set(g, 0, col++, "%s", tun_rows[t].name);
 	grid_set(g, 0, col++, "status");
 	grid_set(g, 0, col++, "reps");
 	grid_set(g, 0, col++, "ok");
@@ -539,7 +567,7 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 		struct rcell *cells[4096];
 		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, 4096);
 		for (size_t i = 0; i < n; i++)
-			flat_row(g, &rs->run[r], cells[i], ms, nms);
+			flat_row(g, &rs->run[r], cells[i], tunables, ms, nms);
 	}
 	return g;
 }

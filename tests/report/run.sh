@@ -63,6 +63,7 @@ golden text-series       series.txt            report "$F/series.jsonl"
 # the table's axis, the tunables it fixes are in the note, and those the kernel did not take
 # are Problems.
 golden text-tunables     tunables.txt          report "$F/real-tunables.jsonl"
+golden csv-tunables      tunables.csv          report --format csv "$F/real-tunables.jsonl"
 golden md-series         series.md             report --format md "$F/series.jsonl"
 golden json-series       series.json           report --format json "$F/series.jsonl"
 # series records past their limits or out of shape (a short row, time going back, 1e308, a
