@@ -125,11 +125,12 @@ int tun_parse(int id, const char *text, long long *v, char *msg, size_t len)
 	}
 	if (!ok || u < (unsigned long long)r->min || u > (unsigned long long)r->max) {
 		char lo[32], hi[32];
-		tun_format(id, r->min, lo, sizeof lo);
-		tun_format(id, r->max, hi, sizeof hi);
 		if (r->kind == TUN_SIZE) {
 			plan_fmt_size((uint64_t)r->min, lo, sizeof lo);
 			plan_fmt_size((uint64_t)r->max, hi, sizeof hi);
+		} else {
+			tun_format(id, r->min, lo, sizeof lo);
+			tun_format(id, r->max, hi, sizeof hi);
 		}
 		snprintf(msg, len, "\"%s\": expected %s from %s to %s", text,
 			 r->kind == TUN_SIZE ? "a size" : "a whole number", lo, hi);
