@@ -64,6 +64,9 @@ golden text-series       series.txt            report "$F/series.jsonl"
 # are Problems.
 golden text-tunables     tunables.txt          report "$F/real-tunables.jsonl"
 golden csv-tunables      tunables.csv          report --format csv "$F/real-tunables.jsonl"
+# Its header and plan event as a dry run's, listing cells by id only: the tunables come back
+# out of the ids, a scheduler's dashed value and an array without a chunk included.
+golden csv-tunables-dry  tunables-dry.csv      report --format csv "$F/real-tunables-dry.jsonl"
 golden md-series         series.md             report --format md "$F/series.jsonl"
 golden json-series       series.json           report --format json "$F/series.jsonl"
 # series records past their limits or out of shape (a short row, time going back, 1e308, a
