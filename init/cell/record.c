@@ -75,15 +75,7 @@ static void axes_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "workload", wl->name);
 	jw_kstr(w, "wtype", plan_wl_name(wl->type));
 	/* Each tunable the array sets, by its name: an axis as chunk is. */
-	for (int id = 0; id < TUN_COUNT; id++)
-		if (x->c->tun_given & (1u << id)) {
-			char v[48];
-			tun_format(id, x->c->tun[id], v, sizeof v);
-			if (tun_rows[id].kind == TUN_CHOICE)
-				jw_kstr(w, tun_rows[id].name, v);
-			else
-				jw_kint(w, tun_rows[id].name, x->c->tun[id]);
-		}
+	tun_json_given(w, x->c->tun_given, x->c->tun);
 	jw_end_obj(w);
 }
 

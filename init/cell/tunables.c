@@ -111,15 +111,10 @@ void cell_restore_tunables(struct cell_ctx *x)
 
 static void value_json(struct jw *w, int id, int ok, long long v)
 {
-	if (!ok) {
+	if (ok)
+		tun_json(w, id, v);
+	else
 		jw_null(w);
-	} else if (tun_rows[id].kind == TUN_CHOICE) {
-		char s[48];
-		tun_format(id, v, s, sizeof s);
-		jw_str(w, s);
-	} else {
-		jw_int(w, v);
-	}
 }
 
 /* { NAME: { PLACE: value } } of what was found (before) or is in effect (after writing). */
@@ -148,11 +143,7 @@ void cell_tunables_json(struct jw *w, const struct cell_ctx *x)
 	jw_obj(w);
 	jw_key(w, "asked");
 	jw_obj(w);
-	for (int id = 0; x->c && id < TUN_COUNT; id++)
-		if (x->c->tun_given & (1u << id)) {
-			jw_key(w, tun_rows[id].name);
-			value_json(w, id, 1, x->c->tun[id]);
-		}
+	tun_json_given(w, x->c->tun_given, x->c->tun);
 	jw_end_obj(w);
 	places_json(w, x, "found", 0);
 	places_json(w, x, "effective", 1);

@@ -1,6 +1,7 @@
 /* core/tunable.c: the tunable table and the rules derived from its rows. */
 #include "core/tunable.h"
 #include "core/plan.h"
+#include "lib/record.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -201,6 +202,26 @@ int tun_read(int id, const char *text, long long *v)
 		return -1;
 	*v = x;
 	return 0;
+}
+
+void tun_json(struct jw *w, int id, long long v)
+{
+	char s[48];
+	if (tun_rows[id].kind != TUN_CHOICE) {
+		jw_int(w, v);
+		return;
+	}
+	tun_format(id, v, s, sizeof s);
+	jw_str(w, s);
+}
+
+void tun_json_given(struct jw *w, unsigned given, const long long *v)
+{
+	for (int id = 0; id < TUN_COUNT; id++)
+		if (given & (1u << id)) {
+			jw_key(w, tun_rows[id].name);
+			tun_json(w, id, v[id]);
+		}
 }
 
 const char *tun_module(int id, long long v)

@@ -76,6 +76,12 @@ void tun_format_id(int id, long long v, char *buf, size_t len);
 /* What the kernel shows in row id's file ("[bfq] mq-deadline none", "4096"), as a value.
  * Returns 0, or -1 when it shows none of the row's values (a scheduler no row names). */
 int tun_read(int id, const char *text, long long *v);
+/* A value as JSON: a number, or the choice's name as a string. */
+struct jw;
+void tun_json(struct jw *w, int id, long long v);
+/* {NAME: value} of every tunable given (a bit per row) with its value: a record's axes, a
+ * dry run's cell. */
+void tun_json_given(struct jw *w, unsigned given, const long long *v);
 /* The module a value needs loaded first, or NULL. */
 const char *tun_module(int id, long long v);
 

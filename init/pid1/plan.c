@@ -247,6 +247,11 @@ static void dry_cell_json(struct jw *w, const struct plan *p, const struct cell 
 	jw_kstr(w, "flags", flags);
 	jw_kstr(w, "data", data);
 	jw_end_obj(w);
+	/* What it would write once mounted: {NAME: value}, as the cell record's axes. */
+	jw_key(w, "tunables");
+	jw_obj(w);
+	tun_json_given(w, c->tun_given, c->tun);
+	jw_end_obj(w);
 	jw_end_obj(w);
 }
 

@@ -5,7 +5,7 @@
 # did not take is flagged in tunables_ignored with a warning, as mount_ignored flags mount
 # options: nr_requests past the queues' depth everywhere, and bfq on md0, which has no
 # scheduler. The second cell finds what the first found: the vm values and the members'
-# queues were put back after it.
+# queues were put back after it. A dry run shows and records what each cell would write.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -52,3 +52,10 @@ check "put back after the first cell: the second finds what the first found, not
 expect_record "bfq's module was loaded for the cell" \
 	'select(.type == "event" and .event == "modules") | .modules | any(.name == "bfq" and .status == "ok")'
 expect_console "the console says so during the run" '^  warning   tunable nr_requests = 100000 not in effect on md0'
+
+# A dry run shows and records what each cell would write, and writes nothing.
+boot dry --disks 3 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/tunables.ini" --append fsmatrix.dry=1
+expect_status "the dry run completes (exit 0)" 0
+expect_record "the dry run's cell list carries each cell's tunables" \
+	'select(.type == "event" and .event == "plan") | .dry and (.cell_list | length == 2) and .cell_list[1].cell == "r5-c64k-scs4096/ext4/defaults/seq" and .cell_list[1].tunables.stripe_cache_size == 4096 and .cell_list[0].tunables.scheduler == "bfq"'
+expect_console "the dry run shows them" '^  tunables  scheduler=bfq \(md0 and each member\), nr_requests=100000'

@@ -4,6 +4,7 @@
 #include "core/matrix.h"
 #include "core/plan.h"
 #include "core/tunable.h"
+#include "lib/record.h"
 
 static struct plan p;
 
@@ -98,6 +99,16 @@ static void test_values(void)
 	CHECK_STR(buf, "db64m");
 	tun_format_id(TUN_SCHEDULER, 1, buf, sizeof buf);
 	CHECK_STR(buf, "schedmq-deadline");
+	/* As records write them: numbers, and a choice by its name. */
+	char json[256];
+	struct jw w;
+	long long v[TUN_COUNT] = { [TUN_SCHEDULER] = 3, [TUN_DIRTY_BYTES] = 64 << 20 };
+	jw_init(&w, json, sizeof json);
+	jw_obj(&w);
+	tun_json_given(&w, (1u << TUN_SCHEDULER) | (1u << TUN_DIRTY_BYTES), v);
+	jw_end_obj(&w);
+	CHECK_INT(jw_done(&w), 0);
+	CHECK_STR(json, "{\"scheduler\":\"kyber\",\"dirty_bytes\":67108864}");
 	CHECK_STR(tun_module(TUN_SCHEDULER, 2), "bfq");
 	CHECK(tun_module(TUN_SCHEDULER, 1) == NULL, "mq-deadline is built in");
 	CHECK(tun_module(TUN_NR_REQUESTS, 2) == NULL, "a number needs no module");
