@@ -58,4 +58,4 @@ boot dry --disks 3 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/tunab
 expect_status "the dry run completes (exit 0)" 0
 expect_record "the dry run's cell list carries each cell's tunables" \
 	'select(.type == "event" and .event == "plan") | .dry and (.cell_list | length == 2) and .cell_list[1].cell == "r5-c64k-scs4096/ext4/defaults/seq" and .cell_list[1].tunables.stripe_cache_size == 4096 and .cell_list[0].tunables.scheduler == "bfq"'
-expect_console "the dry run shows them" '^  tunables  scheduler=bfq \(md0 and each member\), nr_requests=100000'
+expect_console "the dry run shows them" '^  tunables  md0 and each member: scheduler=bfq nr_requests=100000 read_ahead_kb=512; md0: stripe_cache_size=4096'

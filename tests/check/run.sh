@@ -103,7 +103,7 @@ errors tunable-pair "$P:4: [array a]: \"dirty_bytes\" and \"dirty_ratio\" exclud
 printf '[array r5]\nlevel = 5\ndevices = 3\nstripe_cache_size = 256, 4096\nscheduler = bfq\n%b' "$TW" >"$P"
 run tunable-variants "$P"
 if [ "$rc" = 0 ] && has "$TMP/out" '^cell 2/2  r5-scs4096/f/defaults/w  rep 1$' &&
-	has "$TMP/out" '^  tunables  scheduler=bfq \(md0 and each member\), stripe_cache_size=4096 \(md0\)$'; then
+	has "$TMP/out" '^  tunables  md0 and each member: scheduler=bfq; md0: stripe_cache_size=4096$'; then
 	ok tunable-variants
 else
 	fail tunable-variants "status $rc; want 2 cells, r5-scs4096 the second, its tunables shown"
