@@ -1,8 +1,9 @@
 /* cell/cell.c: one cell, its lifecycle: wipe the members, create the array and wait out its
- * resync, mkfs and tune, read the geometry, mount(2), run the workload, and always tear
- * down, in that order; then the record. The state of the cell is one struct cell_ctx
- * (cell/ctx.h) that every step is handed; the steps live in cell/steps.c,
- * cell/md.c and cell/fs.c, the record in cell/record.c. */
+ * resync, mkfs and tune, read the geometry, mount(2), set the kernel tunables, run the
+ * workload, and always tear down (the tunables put back first), in that order; then the
+ * record. The state of the cell is one struct cell_ctx (cell/ctx.h) that every step is
+ * handed; the steps live in cell/steps.c, cell/md.c, cell/fs.c and cell/tunables.c, the
+ * record in cell/record.c. */
 #include "cell/ctx.h"
 #include "cell/device.h"
 #include "core/level.h"
@@ -204,8 +205,11 @@ static void setup_and_measure(struct cell_ctx *x)
 		}
 	if (x->md && cell_create_array(x) < 0)
 		return;
+	/* A setting of the devices that mkfs must see is in place before it. */
+	cell_apply_tunables(x, TUN_BEFORE_MKFS);
 	if (cell_make_fs(x) < 0 || cell_mount_fs(x) < 0)
 		return;
+	cell_apply_tunables(x, TUN_AFTER_MOUNT);
 	capture_json(x, x->queue, sizeof x->queue, queue_part);
 	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1)
 		debug_hang(x);
@@ -218,6 +222,8 @@ static void setup_and_measure(struct cell_ctx *x)
 
 static void teardown(struct cell_ctx *x)
 {
+	/* First, while md0 still exists: the vm sysctls and the members' queues outlive it. */
+	cell_restore_tunables(x);
 	if (x->mounted)
 		cell_unmount_fs(x);
 	/* An mdadm --create killed by the timeout may still have started the array. */

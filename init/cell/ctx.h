@@ -3,6 +3,7 @@
  *   cell/steps.c   the cell's failure, its deadline, and steps (commands, system calls)
  *   cell/md.c      the members' wipe, the md array: create, resync wait, stop
  *   cell/fs.c      mkfs and tune, the geometry, mount(2) with its check, umount
+ *   cell/tunables.c the kernel tunables: written, read back, put back
  *   cell/record.c  the cell record
  *   cell/cell.c    the lifecycle: members, setup, workload, teardown in order */
 #ifndef FSM_CELL_CTX_H
@@ -23,6 +24,19 @@ struct step {
 	long long ms;
 	char err[STEP_ERR_MAX];       /* stderr's tail, or strerror for in-process steps */
 };
+
+/* One tunable at one place (md0, a member, "vm"): found, written, read back. */
+struct tun_done {
+	int id;                       /* a row of core/tunable.h */
+	char place[32];
+	int found_ok, read_ok;
+	long long found, effective;
+	int err;                      /* the write's errno */
+	enum tun_outcome outcome;
+	int restore_id;               /* what teardown writes back (tun_restore_id) */
+	long long restore_v;
+};
+#define TUN_DONE_MAX (TUN_COUNT * (PLAN_DEVICES_MAX + 1))
 
 struct cell_ctx {
 	const struct run_env *env;          /* what the cell may use of the boot */
@@ -48,6 +62,9 @@ struct cell_ctx {
 	int created, mounted;
 	char mount_line[1024];
 	char mount_ignored[256];            /* options asked for but not in effect */
+	struct tun_done tun[TUN_DONE_MAX];  /* in the order written */
+	int ntun;
+	char tun_ignored[1024];             /* "name@place" not in effect, comma-separated */
 	char md_detail[TEXT_MAX], fs_geom[TEXT_MAX];
 	char queue[4096], mdstate[1024], df_before[512], df_after[512]; /* JSON parts */
 	int kmsg;
@@ -86,6 +103,14 @@ void cell_md_detail(struct cell_ctx *x);            /* mdadm --detail into md_de
 int cell_make_fs(struct cell_ctx *x);               /* mkfs, tune, and the geometry read */
 int cell_mount_fs(struct cell_ctx *x);
 void cell_unmount_fs(struct cell_ctx *x);
+
+/* cell/tunables.c: the plan's tunables that apply at when (core/tunable.h), written in the
+ * table's order at every place, read back, and each value not in effect a warning. */
+void cell_apply_tunables(struct cell_ctx *x, enum tun_when when);
+/* Writes back, in reverse order, what every tunable written found (teardown). */
+void cell_restore_tunables(struct cell_ctx *x);
+/* "tunables" {asked, found, effective} and "tunables_ignored" [...]. */
+void cell_tunables_json(struct jw *w, const struct cell_ctx *x);
 
 /* cell/record.c: trimmed 0 the first time; a record too large is emitted again
  * without its long texts. */

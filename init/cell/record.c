@@ -75,6 +75,8 @@ static void axes_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "mount", f->mount[x->c->mount]);
 	jw_kstr(w, "workload", wl->name);
 	jw_kstr(w, "wtype", plan_wl_name(wl->type));
+	/* Each tunable the array sets, by its name: an axis as chunk is. */
+	tun_json_given(w, x->c->tun_given, x->c->tun);
 	jw_end_obj(w);
 }
 
@@ -200,6 +202,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	else
 		jw_null(w);
 	mount_json(w, x);
+	cell_tunables_json(w, x);
 	result_json(w, x);
 	raw_part(w, "df_before", x->df_before);
 	raw_part(w, "df_after", x->df_after);

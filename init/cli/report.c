@@ -25,6 +25,9 @@ static int unknown_axis(const char *cmd, const char *opt, const char *axis)
 	size_t k = 0;
 	for (size_t i = 0; i < report_naxes && k < sizeof known; i++)
 		k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", report_axes[i]);
+	if (k < sizeof known)
+		snprintf(known + k, sizeof known - k, ", or a kernel tunable's name (stripe_cache_size, "
+			 "scheduler, ...)");
 	host_usage_error(cmd, "%s: unknown axis \"%s\" (known: %s)", opt, axis, known);
 	return -1;
 }

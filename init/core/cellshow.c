@@ -47,6 +47,39 @@ void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* "md0 and each member: scheduler=bfq read_ahead_kb=512; md0: stripe_cache_size=4096; vm, put
+ * back after the cell: dirty_ratio=10": what the cell writes once the filesystem is mounted,
+ * grouped by where it goes. */
+static void tunables_text(const struct cell *c, int md, char *buf, size_t len)
+{
+	static const char *const where[] = { [TUN_QUEUE] = "md0 and each member", [TUN_MD] = "md0",
+					     [TUN_VM] = "vm, put back after the cell" };
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int place = TUN_QUEUE; place <= TUN_VM; place++) {
+		const char *sep = used ? "; " : "";
+		for (int t = 0; t < TUN_COUNT; t++) {
+			if (!(c->tun_given & (1u << t)) || (int)tun_rows[t].where != place)
+				continue;
+			char v[48];
+			if (tun_rows[t].kind == TUN_SIZE)   /* as the plan spells it: 256m */
+				plan_fmt_size((uint64_t)c->tun[t], v, sizeof v);
+			else
+				tun_format(t, c->tun[t], v, sizeof v);
+			const char *label = place == TUN_QUEUE && !md ? "the disk" : where[place];
+			int n = sep ? snprintf(buf + used, len - used, "%s%s: %s=%s", sep, label,
+					       tun_rows[t].name, v)
+				    : snprintf(buf + used, len - used, " %s=%s", tun_rows[t].name, v);
+			used += n > 0 ? (size_t)n : 0;
+			if (used >= len) {
+				buf[len - 1] = '\0';
+				return;
+			}
+			sep = NULL;
+		}
+	}
+}
+
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx)
@@ -108,6 +141,10 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 	mount_flags_names(mflags, flags, sizeof flags);
 	linef(out, ctx, "  %-9s mount(\"%s\", mnt, \"%s\", %s, \"%s\")", "mount", dev,
 	      plan_fs_name(f->type), flags[0] ? flags : "0", data);
+	if (c->tun_given) {
+		tunables_text(c, level_find(ar->level)->md, text, sizeof text);
+		linef(out, ctx, "  %-9s %s", "tunables", text);
+	}
 	cell_workload_text(&p->workloads[c->workload], text, sizeof text);
 	linef(out, ctx, "  %-9s %s", "workload", text);
 	double rs, t = cell_estimate(p, c, m, &rs);

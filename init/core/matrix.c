@@ -9,18 +9,46 @@
 #include <stdio.h>
 #include <string.h>
 
-static int chunks_of(const struct plan_array *a)
+/* Arrays counted once per variant (chunk and tunable values), and fs once per mount line. */
+static int variants_of(const struct plan_array *a)
 {
-	return a->nchunk ? a->nchunk : 1;
+	return (int)plan_array_variants(a);
 }
 
-/* Arrays counted once per chunk, and fs counted once per mount line. */
 static int array_slots(const struct plan *p)
 {
 	int n = 0;
 	for (int i = 0; i < p->narrays; i++)
-		n += chunks_of(&p->arrays[i]);
+		n += variants_of(&p->arrays[i]);
 	return n;
+}
+
+/* Variant v of array a: its chunk, then each tunable it sets, the last row counting fastest;
+ * a tunable listing several values adds "-<abbr><value>" to the id's array part. */
+static void array_variant(const struct plan_array *a, int v, struct cell *c, char *part,
+			  size_t len)
+{
+	size_t used = 0;
+	for (int t = TUN_COUNT - 1; t >= 0; t--) {
+		if (!a->ntun[t])
+			continue;
+		c->tun_given |= 1u << t;
+		c->tun[t] = a->tun[t][v % a->ntun[t]];
+		v /= a->ntun[t];
+	}
+	c->chunk = a->nchunk ? a->chunk[v] : 0;
+	part[0] = '\0';
+	if (c->chunk) {
+		memcpy(part, "-c", 3);
+		plan_fmt_size(c->chunk, part + 2, len - 2);
+		used = strlen(part);
+	}
+	for (int t = 0; t < TUN_COUNT && used < len; t++)
+		if (a->ntun[t] > 1) {
+			char id[64];
+			tun_format_id(t, c->tun[t], id, sizeof id);
+			used += (size_t)snprintf(part + used, len - used, "-%s", id);
+		}
 }
 
 static int fs_slots(const struct plan *p)
@@ -61,19 +89,14 @@ int matrix_cell(const struct plan *p, int index, struct cell *c)
 	c->fs = k;
 	c->mount = fslot;
 	k = 0;
-	while (aslot >= chunks_of(&p->arrays[k]))
-		aslot -= chunks_of(&p->arrays[k++]);
+	while (aslot >= variants_of(&p->arrays[k]))
+		aslot -= variants_of(&p->arrays[k++]);
 	c->array = k;
-	c->chunk = p->arrays[k].nchunk ? p->arrays[k].chunk[aslot] : 0;
 
 	const struct plan_array *a = &p->arrays[c->array];
-	char chunk[32] = "";
-	if (c->chunk) {
-		chunk[0] = '-';
-		chunk[1] = 'c';
-		plan_fmt_size(c->chunk, chunk + 2, sizeof chunk - 2);
-	}
-	snprintf(c->id, sizeof c->id, "%s%s/%s/%s/%s", a->name, chunk, p->fs[c->fs].name,
+	char part[256];
+	array_variant(a, aslot, c, part, sizeof part);
+	snprintf(c->id, sizeof c->id, "%s%s/%s/%s/%s", a->name, part, p->fs[c->fs].name,
 		 p->fs[c->fs].mount[c->mount], p->workloads[c->workload].name);
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* core/matrix.h: a plan expanded into cells. A cell is one array (at one chunk) x one fs x one of
+/* core/matrix.h: a plan expanded into cells. A cell is one array (at one chunk and one value of
+ * each tunable it lists) x one fs x one of
  * its mount lines x one workload x one repetition, run on a freshly created array and
  * filesystem. Cells are addressed by index, so nothing is allocated and a resumed run can
  * find cell N again from the plan alone. Pure. */
@@ -14,7 +15,11 @@ struct cell {
 	int rep;                 /* 1 .. repeat; not part of the id */
 	int array, fs, mount, workload;  /* indexes into the plan's sections and mount lines */
 	uint64_t chunk;          /* bytes; 0 when the array gives none */
-	char id[CELL_ID_MAX];    /* "md6-c16k/ext3/data=ordered,barrier=1,commit=4/untar" */
+	unsigned tun_given;      /* bit per core/tunable.h row the array sets */
+	long long tun[TUN_COUNT];  /* the value of each row set, for this cell */
+	char id[CELL_ID_MAX];    /* "md6-c16k/ext3/data=ordered,barrier=1,commit=4/untar";
+	                            a tunable the array lists several values of adds its own
+	                            part after the chunk: "md5-c64k-scs4096/ext4/defaults/seq" */
 };
 
 /* Cells in one repetition, and in the whole run. */
@@ -22,7 +27,8 @@ int matrix_per_rep(const struct plan *p);
 int matrix_count(const struct plan *p);
 
 /* Fills cell number index. Order: repetition outermost (the whole matrix once, then again),
- * then array, chunk, fs, mount line, workload. Returns 0, or -1 if index is out of range. */
+ * then array, chunk, its tunables in core/tunable.c's order, fs, mount line, workload.
+ * Returns 0, or -1 if index is out of range. */
 int matrix_cell(const struct plan *p, int index, struct cell *c);
 
 #endif

@@ -222,6 +222,27 @@ static void add_value(struct state *st, const struct key *k, int idx, const char
 	}
 }
 
+/* A kernel tunable of an array (core/tunable.h): once per section, a value or a list. */
+static void add_tunable(struct state *st, int id, const char *key, const char *val, int line)
+{
+	struct plan *p = st->p;
+	struct plan_array *a = (struct plan_array *)st->base;
+	struct plan_echo ek;
+	char msg[200];
+	if (a->tun_line[id]) {
+		int first = a->tun_line[id] < 0 ? -a->tun_line[id] : a->tun_line[id];
+		plan_add_error(p, line, "duplicate key \"%s\" in %s (first at line %d)", key,
+			       st->what, first);
+		return;
+	}
+	a->tun_line[id] = line;
+	if (set_tunable(a, id, val, msg, sizeof msg) < 0) {
+		plan_add_error(p, line, "%s: %s (%s = %s)", key, msg, key, plan_echo(val, &ek));
+		a->tun_line[id] = -line;
+		a->ntun[id] = 0;
+	}
+}
+
 /* "key = value": blanks around both trimmed. Returns the value, or NULL if there is no key. */
 static char *split_key(char *line_text, char **key)
 {
@@ -255,9 +276,18 @@ static void set_key(struct state *st, char *line_text, int line)
 	if (st->sect == S_IGNORE)
 		return;   /* the header was already reported */
 	const struct key *k = find_key(st->keys, key);
+	int tun = st->sect == S_ARRAY ? tun_find(key) : -1;
+	if (!k && tun >= 0) {
+		add_tunable(st, tun, key, val, line);
+		return;
+	}
 	if (!k) {
-		char known[256];
+		char known[300];
 		key_list(st->keys, known, sizeof known);
+		/* Eleven more names would push the reason out of a long line: they have a page. */
+		if (st->sect == S_ARRAY)
+			snprintf(known + strlen(known), sizeof known - strlen(known),
+				 ", or a kernel tunable of docs/plans.md");
 		plan_add_error(p, line, "unknown key \"%s\" in %s (known: %s)", plan_echo(key, &ek),
 			       st->what, known);
 		return;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/level.h"
+#include "core/tunable.h"
 
 #define PLAN_FILE_MAX (1 << 20)   /* a plan is a page of text; anything bigger is not a plan */
 #define PLAN_LINE_MAX 1024
@@ -38,6 +39,11 @@ struct plan_array {
 	char layout[PLAN_STR_MAX];   /* "" = mdadm's default */
 	char bitmap[PLAN_STR_MAX];
 	char options[PLAN_STR_MAX];  /* extra mdadm words */
+	/* Kernel tunables (core/tunable.h), each a list making one array per value as chunk
+	 * does: values as core/tunable.c parses them (a scheduler by its index). */
+	int tun_line[TUN_COUNT];     /* where each was given, 0 = not, negative = bad value */
+	int ntun[TUN_COUNT];         /* values given; 0 = not given: the kernel's default */
+	long long tun[TUN_COUNT][PLAN_LIST_MAX];
 };
 
 struct plan_fs {
@@ -125,6 +131,10 @@ void plan_scale(struct plan *p, double factor);
 
 /* Disks a cell on this array needs: devices minus missing (1 for a level without md). */
 int plan_array_disks(const struct plan_array *a);
+
+/* Cells one repetition has per array: its chunks times the values of each tunable it lists
+ * (saturating at INT32_MAX, so a plan over the cell limit can still be counted). */
+long long plan_array_variants(const struct plan_array *a);
 
 /* Adds an error for every array needing more than ndisks test disks. Returns 0 or -1. */
 int plan_check_disks(struct plan *p, int ndisks);

@@ -21,6 +21,30 @@ static void check_applies(struct plan *p, const struct key *keys, const int *key
 	}
 }
 
+/* Tunables the array's level has no place for (a stripe cache on raid0), and pairs the kernel
+ * keeps only one of (writing dirty_bytes zeroes dirty_ratio): the later line is the error. */
+static void check_tunables(struct plan *p, const struct plan_array *a, const struct md_level *l,
+			   const char *what)
+{
+	for (int t = 0; t < TUN_COUNT; t++) {
+		int line = a->tun_line[t] < 0 ? -a->tun_line[t] : a->tun_line[t];
+		if (!line)
+			continue;
+		if (!tun_fits(t, l)) {
+			char fits[128];
+			tun_fits_text(t, fits, sizeof fits);
+			plan_add_error(p, line, "%s: \"%s\" does not apply to %s (only to %s)", what,
+				       tun_rows[t].name, l->md ? l->name : "level none", fits);
+		}
+		int x = tun_rows[t].excludes;
+		int xline = x >= 0 ? (a->tun_line[x] < 0 ? -a->tun_line[x] : a->tun_line[x]) : 0;
+		if (xline && xline < line)
+			plan_add_error(p, line, "%s: \"%s\" and \"%s\" exclude each other (the kernel "
+				       "keeps one: writing either zeroes the other)", what,
+				       tun_rows[t].name, tun_rows[x].name);
+	}
+}
+
 static void check_array(struct plan *p, struct plan_array *a)
 {
 	char what[PLAN_NAME_MAX + 16];
@@ -37,6 +61,7 @@ static void check_array(struct plan *p, struct plan_array *a)
 	const struct md_level *l = level_find(a->level);
 	check_applies(p, array_keys, a->key_line, level_bits(l), what,
 		      l->md ? l->name : "level none");
+	check_tunables(p, a, l, what);
 	if (!l->md) {
 		if (a->key_line[di] > 0 && a->devices != 1)
 			plan_add_error(p, a->key_line[di], "%s: level none is one disk: devices = 1",

@@ -301,6 +301,45 @@ static int set_chunks(const struct key *k, char *base, void *f, const char *val,
 	}
 }
 
+/* A tunable's value or list of values (core/tunable.c parses each) into a->tun[id]. */
+int set_tunable(struct plan_array *a, int id, const char *val, char *msg, size_t mlen)
+{
+	a->ntun[id] = 0;
+	for (const char *s = val;;) {
+		size_t n = strcspn(s, ",");
+		char item[64];
+		long long v;
+		const char *b = s;
+		while (n && (*b == ' ' || *b == '\t'))
+			b++, n--;
+		while (n && (b[n - 1] == ' ' || b[n - 1] == '\t'))
+			n--;
+		if (n >= sizeof item || n == 0) {
+			snprintf(msg, mlen, "expected a value or a list such as 256, 4096");
+			return -1;
+		}
+		memcpy(item, b, n);
+		item[n] = '\0';
+		if (tun_parse(id, item, &v, msg, mlen) < 0)
+			return -1;
+		for (int i = 0; i < a->ntun[id]; i++)
+			if (a->tun[id][i] == v) {
+				snprintf(msg, mlen, "%s is given twice", item);
+				return -1;
+			}
+		if (a->ntun[id] >= PLAN_LIST_MAX) {
+			snprintf(msg, mlen, "at most %d values", PLAN_LIST_MAX);
+			return -1;
+		}
+		a->tun[id][a->ntun[id]++] = v;
+		s = b + n;
+		s += strcspn(s, ",");
+		if (!*s)
+			return 0;
+		s++;
+	}
+}
+
 /* level = KEY: the keys, and the list an error gives, are the level table's. */
 static int set_level(const struct key *k, char *base, void *f, const char *val, char *msg,
 		     size_t mlen)
@@ -408,6 +447,15 @@ int set_value(const struct key *k, char *base, const char *val, char *msg, size_
 }
 
 /* ------------------------------------------------------------------ names */
+
+long long plan_array_variants(const struct plan_array *a)
+{
+	long long n = a->nchunk ? a->nchunk : 1;
+	for (int t = 0; t < TUN_COUNT; t++)
+		if (a->ntun[t] > 1 && (n *= a->ntun[t]) > INT32_MAX)
+			n = INT32_MAX;
+	return n;
+}
 
 int plan_array_disks(const struct plan_array *a)
 {

@@ -64,6 +64,10 @@ void key_list(const struct key *keys, char *buf, size_t len);
 /* One value into its field. Returns 0, or -1 with msg saying what was expected. */
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen);
 
+/* tunable = VALUE[, VALUE...] of an array (a row of core/tunable.c). Returns 0, or -1 with
+ * msg saying what was expected. */
+int set_tunable(struct plan_array *a, int id, const char *val, char *msg, size_t mlen);
+
 /* After the last line: the whole plan's checks, then the errors sorted. content and comments
  * count the lines that were not blank. */
 void plan_validate(struct plan *p, int end, int content, int comments);

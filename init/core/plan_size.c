@@ -30,16 +30,24 @@ void plan_check_size(struct plan *p, int line)
 {
 	int chunks[PLAN_SECTIONS_MAX], mounts[PLAN_SECTIONS_MAX];
 	uint64_t arrays = 0, fs = 0;
+	int tunables = 0;   /* an array lists values of a tunable: its variants are more than chunks */
 
-	for (int i = 0; i < p->narrays; i++)
-		arrays += (uint64_t)(chunks[i] = p->arrays[i].nchunk ? p->arrays[i].nchunk : 1);
+	for (int i = 0; i < p->narrays; i++) {
+		const struct plan_array *ar = &p->arrays[i];
+		arrays += (uint64_t)(chunks[i] = (int)plan_array_variants(ar));
+		tunables |= chunks[i] != (ar->nchunk ? ar->nchunk : 1);
+	}
 	for (int i = 0; i < p->nfs; i++)
 		fs += (uint64_t)(mounts[i] = p->fs[i].nmount ? p->fs[i].nmount : 1);
 	uint64_t cells = arrays * fs * (uint64_t)p->nworkloads * (uint64_t)p->repeat;
 	if (cells <= MATRIX_CELLS_MAX)
 		return;
 	char a[96], f[96], r[32] = "";
-	axis(a, sizeof a, p->narrays, chunks, "array", "arrays", "chunk sizes", "chunks");
+	if (tunables)
+		axis(a, sizeof a, p->narrays, chunks, "array", "arrays", "variants (chunks and "
+		     "tunables)", "variants");
+	else
+		axis(a, sizeof a, p->narrays, chunks, "array", "arrays", "chunk sizes", "chunks");
 	axis(f, sizeof f, p->nfs, mounts, "fs", "fs", "mounts", "mounts");
 	if (p->repeat > 1)
 		snprintf(r, sizeof r, " x repeat %d", p->repeat);

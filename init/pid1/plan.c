@@ -173,10 +173,15 @@ void plan_cell_modules(const struct plan *p, const struct cell *c)
 	/* The md personality comes from the level table; ext2 and ext3 are served by ext4.
 	 * Loaded before the cell that first needs them rather than at boot: xfs alone takes
 	 * about a second to load under TCG, and a plan may never reach its xfs cells. */
-	const char *names[3];
+	const char *names[3 + TUN_COUNT];
 	int level = p->arrays[c->array].level;
 	int n = level_modules(&level, 1, names, 1);
 	names[n++] = p->fs[c->fs].type == FS_XFS ? "xfs" : "ext4";
+	/* A tunable's value may need its module (bfq, kyber): the kernel would ask for it
+	 * through a modprobe the image does not have. */
+	for (int id = 0; id < TUN_COUNT; id++)
+		if ((c->tun_given & (1u << id)) && tun_module(id, c->tun[id]))
+			names[n++] = tun_module(id, c->tun[id]);
 	names[n] = NULL;
 	modules_load_named(names);
 	if (modules_unreported())
@@ -257,6 +262,11 @@ static void dry_cell_json(struct jw *w, const struct plan *p, const struct cell 
 	jw_kstr(w, "type", plan_fs_name(p->fs[c->fs].type));
 	jw_kstr(w, "flags", flags);
 	jw_kstr(w, "data", data);
+	jw_end_obj(w);
+	/* What it would write once mounted: {NAME: value}, as the cell record's axes. */
+	jw_key(w, "tunables");
+	jw_obj(w);
+	tun_json_given(w, c->tun_given, c->tun);
 	jw_end_obj(w);
 	jw_end_obj(w);
 }

@@ -195,6 +195,23 @@ static int missing_lines(const struct rrun *r, report_line_fn line, void *ctx)
 	return any;
 }
 
+/* Tunables the kernel refused or changed: the cell measured without them there. */
+static int tunables_problem(const struct rcell *c, report_line_fn line, void *ctx)
+{
+	char list[512];
+	size_t k = 0, t;
+	json_t *v;
+	if (!json_array_size(c->tun_ignored))
+		return 0;
+	list[0] = '\0';
+	json_array_foreach(c->tun_ignored, t, v)
+		k += (size_t)snprintf(list + k, k < sizeof list ? sizeof list - k : 0, "%s%s",
+				      t ? ", " : "", json_string_value(v));
+	report_line(line, ctx, "  %s: tunables not in effect: %s (the kernel refused or changed "
+		    "them: the cell measured without them there)", c->id, list);
+	return 1;
+}
+
 void report_problem_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line, void *ctx)
 {
 	char e[600];
@@ -230,6 +247,7 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 				 why ? ")" : "");
 			any = 1;
 		}
+		any |= tunables_problem(c, line, ctx);
 		for (size_t m = 0; m < c->nm; m++) {
 			if (!c->fig.unusable[m])
 				continue;

@@ -503,6 +503,7 @@ void report_free_run(struct rrun *r)
 		json_decref(x->ignored);
 		json_decref(x->kernel);
 		json_decref(x->device);
+		json_decref(x->tun_ignored);
 		json_decref(x->ser_bad);
 		stats_cell_free(&x->fig);
 		free(x->ser);

@@ -1,6 +1,7 @@
 /* report/model.c: a run's cell records folded into cells (repeats together), with
  * statistics over the ok repeats and the cells that were planned but never ran. */
 #include "report/report.h"
+#include "core/tunable.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,8 +86,39 @@ void axis_text(json_t *axes, const char *axis, char *out, size_t len)
 	}
 }
 
-/* Axes from a cell id, <array>[-c<chunk>]/<fs>/<mount>/<workload>, for planned cells that
- * never ran and so left no record. */
+/* "scs4096", "schedbfq", "db64m": a kernel tunable's part of a cell id (core/matrix.c), into
+ * axes; the longest id part that matches wins ("dbb" before "db"). Returns 0 for a part that
+ * is none (a chunk's, or a dash in the array's name). */
+static int id_tunable(json_t *a, const char *part)
+{
+	int best = -1;
+	size_t bl = 0;
+	long long v = 0;
+	for (int t = 0; t < TUN_COUNT; t++) {
+		size_t l = strlen(tun_rows[t].abbr);
+		long long x;
+		char msg[160];
+		if (l > bl && strncmp(part, tun_rows[t].abbr, l) == 0 &&
+		    tun_parse(t, part + l, &x, msg, sizeof msg) == 0) {
+			best = t;
+			bl = l;
+			v = x;
+		}
+	}
+	if (best < 0)
+		return 0;
+	if (tun_rows[best].kind == TUN_CHOICE) {
+		char name[48];
+		tun_format(best, v, name, sizeof name);
+		json_object_set_new(a, tun_rows[best].name, json_string(name));
+	} else {
+		json_object_set_new(a, tun_rows[best].name, json_integer(v));
+	}
+	return 1;
+}
+
+/* Axes from a cell id, <array>[-c<chunk>][-<tunable>...]/<fs>/<mount>/<workload>, for planned
+ * cells that never ran and so left no record. */
 static json_t *axes_from_id(const char *id)
 {
 	json_t *a = json_object();
@@ -99,6 +131,16 @@ static json_t *axes_from_id(const char *id)
 	const char *s2 = strchr(s1 + 1, '/');
 	char arr[256];
 	snprintf(arr, sizeof arr, "%.*s", (int)(s1 - id), id);
+	/* From the end, each part a tunable's; a scheduler's value has a dash of its own
+	 * (schedmq-deadline), so a part may start at an earlier dash. */
+	for (int more = 1; more;) {
+		more = 0;
+		for (char *d = arr + strlen(arr); d > arr && !more;)
+			if (*--d == '-' && id_tunable(a, d + 1)) {
+				*d = '\0';
+				more = 1;
+			}
+	}
 	char *c = strstr(arr, "-c");
 	if (c) {
 		char *end;
@@ -134,6 +176,7 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	c->ignored = json_array();
 	c->kernel = json_array();
 	c->device = json_array();
+	c->tun_ignored = json_array();
 	c->order = (long)r->ncells++;
 	c->workload = json_string_value(json_object_get(axes, "workload"));
 	if (!c->workload)
@@ -176,6 +219,8 @@ static void add_record(struct rcell *c, json_t *rec)
 				(long long)json_integer_value(json_object_get(rec, "rep")),
 				(long long)json_integer_value(json_object_get(rec, "reps")),
 				json_string_value(wv)));
+	/* Tunables the kernel did not take, at a place ("nr_requests@vdb") or for vm. */
+	add_unique(c->tun_ignored, json_object_get(rec, "tunables_ignored"), NULL);
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	json_t *result = json_object_get(rec, "result");
 	if (!status)

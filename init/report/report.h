@@ -46,6 +46,7 @@ struct rcell {
 	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
 	json_t *device;         /* what the disks said changed during a repeat: "rep 1/3: device:
 	                           nvme0n1: critical_warning gained 0x04 ...", each a Problem */
+	json_t *tun_ignored;    /* tunables the kernel refused or changed (tunables_ignored), each once */
 	const struct metric *m[REPORT_MAX_METRICS];
 	size_t nm;
 	/* the ok repeats' figures of m[i] as metric i, and those that were not a number */

@@ -1,16 +1,29 @@
 /* report/table.c: lays a run's cells out as grids: one pivot per workload and metric
  * (rows and columns are the axes that vary), and one flat row per cell for spreadsheets. */
 #include "report/report.h"
+#include "core/tunable.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The axes a plan varies, in the order a reader groups them when --by says nothing. */
-static const char *const canon_axes[] = { "array", "level", "devices", "missing", "chunk",
+/* The axes a plan varies, in the order a reader groups them when --by says nothing: the
+ * array's, its kernel tunables (core/tunable.c names them; a record has those its array
+ * sets), then the filesystem's. */
+static const char *const fixed_axes[] = { "array", "level", "devices", "missing", "chunk",
 					  "fs", "mount" };
-#define NCANON (sizeof canon_axes / sizeof canon_axes[0])
+#define NFIXED_ARRAY 5
+#define NCANON (sizeof fixed_axes / sizeof fixed_axes[0] + TUN_COUNT)
+
+static const char *canon_axis(size_t i)
+{
+	if (i < NFIXED_ARRAY)
+		return fixed_axes[i];
+	if (i < NFIXED_ARRAY + TUN_COUNT)
+		return tun_rows[i - NFIXED_ARRAY].name;
+	return fixed_axes[i - TUN_COUNT];
+}
 
 struct grid *grid_new(const char *title, size_t ncols)
 {
@@ -142,7 +155,7 @@ static void sort_cells(struct rcell **cells, size_t n, const struct report_opts 
 	for (size_t i = 0; i < o->nby; i++)
 		ctx.axes[ctx.naxes++] = o->by[i];
 	for (size_t i = 0; i < NCANON; i++)
-		ctx.axes[ctx.naxes++] = canon_axes[i];
+		ctx.axes[ctx.naxes++] = canon_axis(i);
 	sctx = &ctx;
 	qsort(cells, n, sizeof *cells, cmp_cells);
 	sctx = NULL;
@@ -188,8 +201,8 @@ size_t report_varying_axes(struct rcell **cells, size_t n, const struct report_o
 		if (axis_varies(cells, n, o->by[i]) && !listed(out, k, o->by[i]))
 			out[k++] = o->by[i];
 	for (size_t i = 0; i < NCANON && k < max; i++)
-		if (axis_varies(cells, n, canon_axes[i]) && !listed(out, k, canon_axes[i]))
-			out[k++] = canon_axes[i];
+		if (axis_varies(cells, n, canon_axis(i)) && !listed(out, k, canon_axis(i)))
+			out[k++] = canon_axis(i);
 	return k;
 }
 
@@ -310,12 +323,12 @@ static void pivot_note(struct grid *g, struct rcell **cells, size_t n, const cha
 	if (col)
 		k += snprintf(buf + k, sizeof buf - (size_t)k, "; columns: %s", col);
 	for (size_t i = 0; i < NCANON && n; i++) {
-		if (listed(v, nv, canon_axes[i]))
+		if (listed(v, nv, canon_axis(i)))
 			continue;
-		axis_text(cells[0]->axes, canon_axes[i], w, sizeof w);
+		axis_text(cells[0]->axes, canon_axis(i), w, sizeof w);
 		/* "missing 0" (no failed member) would only puzzle a reader */
-		if (*w && (size_t)k < sizeof buf && !(strcmp(canon_axes[i], "missing") == 0 && strcmp(w, "0") == 0))
-			k += snprintf(buf + k, sizeof buf - (size_t)k, "; %s %s", canon_axes[i], w);
+		if (*w && (size_t)k < sizeof buf && !(strcmp(canon_axis(i), "missing") == 0 && strcmp(w, "0") == 0))
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "; %s %s", canon_axis(i), w);
 	}
 	g->note = strdup(buf);
 }
@@ -426,7 +439,7 @@ int report_axis_known(const char *axis)
 	for (size_t i = 0; i < NFLAT; i++)
 		if (strcmp(axis, report_axes[i]) == 0)
 			return 1;
-	return 0;
+	return tun_find(axis) >= 0;   /* a tunable's name is an axis of the cells that set it */
 }
 
 static void num(char *out, size_t len, double v)
@@ -456,24 +469,46 @@ static size_t flat_metrics(const struct runset *rs, const struct metric **ms, si
 
 static const char *const stat_names[] = { "median", "min", "max", "stddev" };
 
+/* The kernel tunables any cell of the runs sets, a bit per core/tunable.h row: each is a
+ * column of the flat table after the fixed axes, so that a run without any keeps its columns. */
+static unsigned flat_tunables(const struct runset *rs)
+{
+	unsigned set = 0;
+	for (size_t r = 0; r < rs->n; r++)
+		for (size_t i = 0; i < rs->run[r].ncells; i++)
+			for (int t = 0; t < TUN_COUNT; t++)
+				if (json_object_get(rs->run[r].cells[i].axes, tun_rows[t].name))
+					set |= 1u << t;
+	return set;
+}
+
+static void flat_axis(struct grid *g, size_t row, size_t col, const struct rcell *c,
+		      const char *axis)
+{
+	char w[512];
+	json_t *v = json_object_get(c->axes, axis);
+	if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
+		grid_set(g, row, col, "%lld", (long long)json_integer_value(v));
+	else {
+		axis_text(c->axes, axis, w, sizeof w);
+		grid_set(g, row, col, "%s", w);
+	}
+}
+
 /* One row of the flat table: the cell's axes, status and the four figures of each metric. */
 static void flat_row(struct grid *g, const struct rrun *run, const struct rcell *c,
-		     const struct metric *const *ms, size_t nms)
+		     unsigned tunables, const struct metric *const *ms, size_t nms)
 {
 	char w[512];
 	grid_add_row(g);
 	size_t row = g->nrows - 1, col = 0;
 	grid_set(g, row, col++, "%s", run->id);
 	grid_set(g, row, col++, "%s", c->id);
-	for (size_t a = 0; a < NFLAT; a++) {
-		json_t *v = json_object_get(c->axes, report_axes[a]);
-		if (json_is_integer(v))   /* raw numbers, so a spreadsheet can sum them */
-			grid_set(g, row, col++, "%lld", (long long)json_integer_value(v));
-		else {
-			axis_text(c->axes, report_axes[a], w, sizeof w);
-			grid_set(g, row, col++, "%s", w);
-		}
-	}
+	for (size_t a = 0; a < NFLAT; a++)
+		flat_axis(g, row, col++, c, report_axes[a]);
+	for (int t = 0; t < TUN_COUNT; t++)
+		if (tunables & (1u << t))
+			flat_axis(g, row, col++, c, tun_rows[t].name);
 	grid_set(g, row, col++, "%s", c->status);
 	grid_set(g, row, col++, "%d", c->reps);
 	grid_set(g, row, col++, "%d", c->ok);
@@ -506,13 +541,19 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 {
 	const struct metric *ms[64];
 	size_t nms = flat_metrics(rs, ms, 64);
+	unsigned tunables = flat_tunables(rs);
 	size_t fixed = 2 + NFLAT + 5;
+	for (int t = 0; t < TUN_COUNT; t++)
+		fixed += (tunables >> t) & 1u;
 	struct grid *g = grid_new("cells", fixed + 4 * nms);
 	size_t col = 0;
 	grid_set(g, 0, col++, "run");
 	grid_set(g, 0, col++, "cell");
 	for (size_t i = 0; i < NFLAT; i++)
 		grid_set(g, 0, col++, "%s", report_axes[i]);
+	for (int t = 0; t < TUN_COUNT; t++)
+		if (tunables & (1u << t))
+			grid_set(g, 0, col++, "%s", tun_rows[t].name);
 	grid_set(g, 0, col++, "status");
 	grid_set(g, 0, col++, "reps");
 	grid_set(g, 0, col++, "ok");
@@ -526,7 +567,7 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 		struct rcell *cells[4096];
 		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, 4096);
 		for (size_t i = 0; i < n; i++)
-			flat_row(g, &rs->run[r], cells[i], ms, nms);
+			flat_row(g, &rs->run[r], cells[i], tunables, ms, nms);
 	}
 	return g;
 }

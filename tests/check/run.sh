@@ -91,6 +91,23 @@ $P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel 
 # Records are JSON: a value in another encoding would make them unreadable.
 errors not-utf8 "$P:4: not UTF-8 text (byte 0xff at column 16): save the plan as UTF-8" '[array a]\nlevel = none\n[fs f]\nmount = noatime\xff\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
 errors long-mount-line "$P:4: mount: options are one word, separated by commas (mount = noatime,noatime,noatime,noatime,noatime,...)" "[array a]\\nlevel = none\\n[fs f]\\nmount = $(printf 'noatime,%.0s' $(seq 50)) x\\ntype = ext4\\n[workload w]\\ntype = seqwrite\\nsize = 1m\\n"
+# Kernel tunables: a key must fit the array (md's stripe cache is raid4/5/6's alone), its
+# values the kernel's range, and a pair the kernel keeps one of is refused together.
+TW='[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
+errors tunable-raid0 "$P:4: [array a]: \"stripe_cache_size\" does not apply to raid0 (only to raid4, raid5 or raid6)" "[array a]\\nlevel = 0\\ndevices = 2\\nstripe_cache_size = 4096\\n$TW"
+errors tunable-raw-disk "$P:3: [array a]: \"stripe_cache_size\" does not apply to level none (only to raid4, raid5 or raid6)" "[array a]\\nlevel = none\\nstripe_cache_size = 4096\\n$TW"
+errors tunable-range "$P:4: stripe_cache_size: \"16\": expected a whole number from 17 to 32768 (stripe_cache_size = 256, 16)" "[array a]\\nlevel = 5\\ndevices = 3\\nstripe_cache_size = 256, 16\\n$TW"
+errors tunable-scheduler "$P:3: scheduler: \"cfq\": expected none, mq-deadline, bfq or kyber (scheduler = cfq)" "[array a]\\nlevel = none\\nscheduler = cfq\\n$TW"
+errors tunable-pair "$P:4: [array a]: \"dirty_bytes\" and \"dirty_ratio\" exclude each other (the kernel keeps one: writing either zeroes the other)" "[array a]\\nlevel = none\\ndirty_ratio = 10\\ndirty_bytes = 64m\\n$TW"
+# A list makes one array per value, named in the cell id; what the cell writes is shown.
+printf '[array r5]\nlevel = 5\ndevices = 3\nstripe_cache_size = 256, 4096\nscheduler = bfq\n%b' "$TW" >"$P"
+run tunable-variants "$P"
+if [ "$rc" = 0 ] && has "$TMP/out" '^cell 2/2  r5-scs4096/f/defaults/w  rep 1$' &&
+	has "$TMP/out" '^  tunables  md0 and each member: scheduler=bfq; md0: stripe_cache_size=4096$'; then
+	ok tunable-variants
+else
+	fail tunable-variants "status $rc; want 2 cells, r5-scs4096 the second, its tunables shown"
+fi
 
 # Only a regular file is a plan: a FIFO would block check until a writer came.
 mkfifo "$TMP/fifo.ini"

@@ -70,6 +70,14 @@ golden text-unusable     unusable.txt          4 report "$F/unusable.jsonl"
 golden text-ignored      ignored.txt           0 report "$F/ignored.jsonl"
 golden compare-ignored   compare-ignored.txt   0 compare "$F/ignored-old.jsonl" "$F/ignored.jsonl"
 golden text-series       series.txt            4 report "$F/series.jsonl"
+# A real run of boot test 37 (tests/plans/tunables.ini): the stripe cache the plan varies is
+# the table's axis, the tunables it fixes are in the note, and those the kernel did not take
+# are Problems.
+golden text-tunables     tunables.txt          0 report "$F/real-tunables.jsonl"
+golden csv-tunables      tunables.csv          0 report --format csv "$F/real-tunables.jsonl"
+# Its header and plan event as a dry run's, listing cells by id only: the tunables come back
+# out of the ids, a scheduler's dashed value and an array without a chunk included.
+golden csv-tunables-dry  tunables-dry.csv      3 report --format csv "$F/real-tunables-dry.jsonl"
 golden md-series         series.md             4 report --format md "$F/series.jsonl"
 golden json-series       series.json           4 report --format json "$F/series.jsonl"
 # series records past their limits or out of shape (a short row, time going back, 1e308, a

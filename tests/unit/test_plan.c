@@ -226,7 +226,7 @@ static const struct bad {
 	  "(performance, powersave, schedutil, ondemand, conservative, userspace), or keep "
 	  "(governor = Perf!)", 1 },
 	{ "[array a]\nlevel = none\nsize = 1g\n" MIN_TAIL, "t.ini:3: unknown key \"size\" in "
-	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options)", 1 },
+	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options, or a kernel tunable of docs/plans.md)", 1 },
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
 	  "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)", 1 },
 	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat: expected a value", 1 },
