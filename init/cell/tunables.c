@@ -42,7 +42,9 @@ static int write_value(int id, const char *place, long long v)
 static void apply_device(struct cell_ctx *x, struct tun_done *d, long long asked)
 {
 	char why[300];
-	if (asked == TUN_WC_KEEP) {
+	/* keep, or already as asked: nothing is sent (a device whose mode is fixed is refused
+	 * only a change), and nothing is owed */
+	if (asked == TUN_WC_KEEP || (d->found_ok && d->found == asked)) {
 		d->effective = d->found;
 		d->read_ok = d->found_ok;
 		d->outcome = TUN_APPLIED;
