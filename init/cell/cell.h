@@ -37,6 +37,10 @@ struct cell_result {
  * fills r. Never fails: whatever goes wrong is the cell's status. */
 void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
 	      struct cell_result *r);
+/* What a cell cut short (PID 1 stopping: a fatal error, a signal, power-off) changed in its
+ * members' devices and has not put back yet, put back now: the write cache. The stop hook's
+ * (pid1/fatal.c); nothing when no cell owes anything. */
+void cell_put_back_devices(void);
 /* A record for a cell that does not run in this boot: an attempt interrupted by a reboot,
  * or a cell failed after too many of them (pid1/matrix.c). */
 void cell_record_status(const struct run_env *env, const struct plan *p, const struct cell *c,

@@ -99,7 +99,7 @@ const char *host_workload_usage(void)
 
 /* O_PLAN options are the plan's workload keys of the same name: one parser, one set of
  * limits and messages for both (plan.c). */
-enum { O_PLAN = 1, O_DIRECT_, O_DATA, O_KEEP, O_NOSYNC, O_DROP, O_LIST, O_TAR };
+enum { O_PLAN = 1, O_DIRECT_, O_FALLOCATE, O_DATA, O_KEEP, O_NOSYNC, O_DROP, O_LIST, O_TAR };
 
 static const struct option longopts[] = {
 	{ "size", required_argument, NULL, O_PLAN },
@@ -109,6 +109,7 @@ static const struct option longopts[] = {
 	{ "passes", required_argument, NULL, O_PLAN },
 	{ "background", required_argument, NULL, O_PLAN },
 	{ "direct", no_argument, NULL, O_DIRECT_ },
+	{ "fallocate", no_argument, NULL, O_FALLOCATE },
 	{ "data", required_argument, NULL, O_DATA },
 	{ "keep", no_argument, NULL, O_KEEP },
 	{ "no-sync", no_argument, NULL, O_NOSYNC },
@@ -136,6 +137,7 @@ static int parse(int argc, char **argv, struct engine_host *a)
 			}
 			break;
 		case O_DIRECT_: a->direct = 1; break;
+		case O_FALLOCATE: a->w.fallocate = 1; break;
 		case O_DATA:
 			if (strcmp(optarg, "zero") == 0)
 				a->zero = 1;

@@ -53,10 +53,11 @@ void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
 static void tunables_text(const struct cell *c, int md, char *buf, size_t len)
 {
 	static const char *const where[] = { [TUN_QUEUE] = "md0 and each member", [TUN_MD] = "md0",
-					     [TUN_VM] = "vm, put back after the cell" };
+					     [TUN_VM] = "vm, put back after the cell",
+					     [TUN_DEVICE] = "each member's device, before mkfs, put back after the cell" };
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int place = TUN_QUEUE; place <= TUN_VM; place++) {
+	for (int place = TUN_QUEUE; place <= TUN_DEVICE; place++) {
 		const char *sep = used ? "; " : "";
 		for (int t = 0; t < TUN_COUNT; t++) {
 			if (!(c->tun_given & (1u << t)) || (int)tun_rows[t].where != place)
@@ -66,7 +67,9 @@ static void tunables_text(const struct cell *c, int md, char *buf, size_t len)
 				plan_fmt_size((uint64_t)c->tun[t], v, sizeof v);
 			else
 				tun_format(t, c->tun[t], v, sizeof v);
-			const char *label = place == TUN_QUEUE && !md ? "the disk" : where[place];
+			const char *label = place == TUN_QUEUE && !md ? "the disk"
+					    : place == TUN_DEVICE && !md ? "the disk's device, before mkfs, put back after the cell"
+					    : where[place];
 			int n = sep ? snprintf(buf + used, len - used, "%s%s: %s=%s", sep, label,
 					       tun_rows[t].name, v)
 				    : snprintf(buf + used, len - used, " %s=%s", tun_rows[t].name, v);

@@ -66,6 +66,8 @@ struct plan_workload {
 	uint64_t size;               /* bytes (after plan_scale) */
 	uint64_t bs;                 /* seqwrite block size, default 1 MiB */
 	int direct;                  /* seqwrite: O_DIRECT */
+	int fallocate;               /* seqwrite: reserve the file's blocks before the timed
+	                                writes, as fio's default fallocate=native does */
 	enum wl_data data;
 	int passes;                  /* smallfiles, default 1 */
 	enum wl_sync sync;

@@ -66,6 +66,7 @@ const struct key wl_keys[] = {
 	{ "size", K_SIZE, W(size), 4096, 0, NULL, NULL, 0 },
 	{ "bs", K_SIZE, W(bs), 512, 64 << 20, NULL, NULL, 0 },
 	{ "direct", K_BOOL, W(direct), 0, 0, NULL, NULL, 0 },
+	{ "fallocate", K_BOOL, W(fallocate), 0, 0, NULL, NULL, 0 },
 	{ "data", K_CHOICE, W(data), 0, 0, datas, "expected random or zero", 0 },
 	{ "passes", K_INT, W(passes), 1, 1000, NULL, NULL, 0 },
 	{ "sync", K_CHOICE, W(sync), 0, 0, syncs, "expected timed or none", 0 },

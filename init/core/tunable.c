@@ -16,6 +16,11 @@ static const struct tun_choice schedulers[] = {
 	{ NULL, NULL },
 };
 
+/* A disk's volatile write cache, as its device takes it (off 0, on 1), or left as found. */
+static const struct tun_choice write_caches[] = {
+	{ "off", NULL }, { "on", NULL }, { "keep", NULL }, { NULL, NULL },
+};
+
 /* Ranges are what the kernel takes at all (6.1): md refuses a stripe cache of 16 entries or
  * fewer or over 32768 and more than 8192 worker threads; vm wants dirty_bytes of at least two
  * pages and dirty_background_bytes of at least one byte. Within them, only the kernel knows
@@ -48,6 +53,9 @@ const struct tun_row tun_rows[TUN_COUNT] = {
 	[TUN_DIRTY_EXPIRE_CENTISECS] = { "dirty_expire_centisecs", "dec", TUN_VM, TUN_AFTER_MOUNT,
 					 "dirty_expire_centisecs", TUN_INT, 0, 2147483647, NULL,
 					 TUN_ALL, -1 },
+	/* before mkfs: mkfs's own writes and its discard run with the cache the cell measures */
+	[TUN_WRITE_CACHE] = { "write_cache", "wc", TUN_DEVICE, TUN_BEFORE_MKFS, "write_cache",
+			      TUN_CHOICE, 0, 0, write_caches, TUN_ALL, -1 },
 };
 
 int tun_find(const char *name)
@@ -246,6 +254,13 @@ int tun_places(int id, const char *target, char *const *members, int nmembers,
 		for (int i = 0; i < nmembers && n < max; i++)
 			out[n++] = members[i];
 		break;
+	case TUN_DEVICE:
+		/* an array has no cache of its own: its members' devices do */
+		if (!nmembers)
+			out[n++] = target;
+		for (int i = 0; i < nmembers && n < max; i++)
+			out[n++] = members[i];
+		break;
 	}
 	return n;
 }
@@ -253,7 +268,8 @@ int tun_places(int id, const char *target, char *const *members, int nmembers,
 void tun_path(int id, const char *place, char *buf, size_t len)
 {
 	const struct tun_row *r = &tun_rows[id];
-	static const char *const dirs[] = { [TUN_QUEUE] = "queue", [TUN_MD] = "md" };
+	static const char *const dirs[] = { [TUN_QUEUE] = "queue", [TUN_MD] = "md",
+					    [TUN_DEVICE] = "queue" };
 	if (r->where == TUN_VM)
 		snprintf(buf, len, "/proc/sys/vm/%s", r->attr);
 	else

@@ -13,6 +13,7 @@ enum tun_id {
 	TUN_STRIPE_CACHE_SIZE, TUN_GROUP_THREAD_CNT,
 	TUN_DIRTY_RATIO, TUN_DIRTY_BACKGROUND_RATIO, TUN_DIRTY_BYTES, TUN_DIRTY_BACKGROUND_BYTES,
 	TUN_DIRTY_EXPIRE_CENTISECS,
+	TUN_WRITE_CACHE,
 	TUN_COUNT,
 };
 
@@ -21,6 +22,9 @@ enum tun_where {
 	TUN_QUEUE,   /* /sys/block/DEV/queue/ATTR of the array (md0 or the disk) and each member */
 	TUN_MD,      /* /sys/block/md0/md/ATTR */
 	TUN_VM,      /* /proc/sys/vm/ATTR, for the whole machine: put back after the cell */
+	TUN_DEVICE,  /* each member's own device (the disk, for level none), set and read back
+	                through the device itself (cell/device.c), not a file: put back after the
+	                cell, and at power-off if a cell was cut short */
 };
 
 /* When the cell applies it. Tunables of the queue, md and vm need the array and the
@@ -85,8 +89,13 @@ void tun_json_given(struct jw *w, unsigned given, const long long *v);
 /* The module a value needs loaded first, or NULL. */
 const char *tun_module(int id, long long v);
 
+/* write_cache's values: the index is what the device takes (0 off, 1 on); keep sets
+ * nothing and records what the device has. */
+enum { TUN_WC_OFF, TUN_WC_ON, TUN_WC_KEEP };
+
 /* The places of a cell row id is written to: the target (md0 or the disk) and, for an
- * array, each member (queue); md0 (md); "vm" (vm). Returns how many, at most max. */
+ * array, each member (queue); md0 (md); "vm" (vm); each member, or the disk (device).
+ * Returns how many, at most max. */
 int tun_places(int id, const char *target, char *const *members, int nmembers,
 	       const char **out, int max);
 /* The file of row id at place: /sys/block/vdb/queue/nr_requests, /proc/sys/vm/dirty_ratio. */

@@ -33,8 +33,9 @@ static void seqwrite_describe(const struct plan_workload *w, char *buf, size_t l
 	char size[32], bs[32];
 	plan_fmt_size(w->size, size, sizeof size);
 	plan_fmt_size(w->bs, bs, sizeof bs);
-	snprintf(buf, len, "seqwrite %s in %s blocks, %s data%s", size, bs,
-		 w->data == DATA_ZERO ? "zero" : "random", w->direct ? ", O_DIRECT" : "");
+	snprintf(buf, len, "seqwrite %s in %s blocks, %s data%s%s", size, bs,
+		 w->data == DATA_ZERO ? "zero" : "random", w->direct ? ", O_DIRECT" : "",
+		 w->fallocate ? ", blocks reserved first (fallocate)" : "");
 }
 
 /* ------------------------------------------------------------------ smallfiles */
@@ -210,7 +211,7 @@ static int fio_check(const struct plan_workload *w,
 /* ------------------------------------------------------------------ the table */
 
 const struct wl_kind wl_kinds[] = {
-	[WL_SEQWRITE] = { "seqwrite", WL_SEQWRITE, "size bs direct data seed", "size",
+	[WL_SEQWRITE] = { "seqwrite", WL_SEQWRITE, "size bs direct fallocate data seed", "size",
 			  seqwrite_metrics, seqwrite_estimate, seqwrite_describe, NULL },
 	[WL_SMALLFILES] = { "smallfiles", WL_SMALLFILES, "size passes sync seed files", "size",
 			    smallfiles_metrics, smallfiles_estimate, smallfiles_describe, NULL },

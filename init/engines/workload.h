@@ -77,6 +77,7 @@ struct wl_seqwrite_opts {
 	uint64_t size;             /* bytes to write */
 	uint64_t bs;               /* block size; the last block is short if size is not a multiple */
 	int direct;                /* O_DIRECT: size and bs should be multiples of 4096 */
+	int fallocate;             /* reserve size bytes (posix_fallocate) before the timed writes */
 	int zero;                  /* data: zeroes instead of incompressible pseudo-random bytes */
 	uint64_t seed;             /* data = random: the stream's seed (0: PLAN_DEFAULT_SEED) */
 	int keep;                  /* leave the file in place (default: unlink it afterwards,
@@ -86,8 +87,9 @@ struct wl_seqwrite_opts {
 struct wl_seqwrite_res {
 	uint64_t bytes;            /* written (less than size only on error) */
 	uint64_t bs;
-	int direct, zero;
+	int direct, zero, fallocate;
 	uint64_t seed;             /* of the random data, as written */
+	double fallocate_s;        /* reserving the blocks, before and outside the timed part */
 	double write_s;            /* first write to last write returning */
 	double flush_s;            /* fdatasync */
 	double total_s;            /* write_s + flush_s */

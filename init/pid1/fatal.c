@@ -39,6 +39,12 @@ static void quiet(void)
 		hooks.quiet();
 }
 
+static void put_back(void)
+{
+	if (hooks.put_back)
+		hooks.put_back();
+}
+
 static void close_results(void)
 {
 	if (hooks.close)
@@ -85,6 +91,7 @@ enum { CONSOLE_DRAIN_MS = 10000 };
 static _Noreturn void stop_machine(int how, const char *what)
 {
 	quiet();
+	put_back();
 	close_results();
 	sync();
 	say("fsmatrix: %s", what);
@@ -186,6 +193,7 @@ _Noreturn void fatal(const char *fmt, ...)
 		jw_kstr(&w, "error", msg);
 		jw_end_obj(&w);
 		emit(&w);
+		put_back();
 		close_results();
 		sync();
 		if (boot.cmd.shell)

@@ -154,6 +154,35 @@ static void devices_json(struct jw *w, const struct devstate *ds)
 	jw_end_arr(w);
 }
 
+void devices_end_event(void)
+{
+	static char buf[8192];
+	struct jw w;
+	if (boot.cmd.dry)
+		return;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "event");
+	jw_kstr(&w, "event", "devices");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kstr(&w, "phase", "end");
+	jw_key(&w, "disks");
+	jw_arr(&w);
+	for (int i = 0; i < boot.ndisks; i++) {
+		struct devstate d;
+		if (boot.sel[i].verdict != VERDICT_TAKEN)
+			continue;
+		device_read(boot.disks[i].name, &d);
+		jw_obj(&w);
+		jw_kstr(&w, "name", boot.disks[i].name);
+		jw_kstr(&w, "write_cache", dev_wc_name(d.wc_device));
+		jw_kstr(&w, "sysfs", d.wc_sysfs[0] ? d.wc_sysfs : NULL);
+		jw_end_obj(&w);
+	}
+	jw_end_arr(&w);
+	jw_end_obj(&w);
+	emit(&w);
+}
+
 /* What decides a figure and does not change during the boot (docs/records.md, conditions):
  * written as the header's conditions.inputs, and hashed into the fingerprint every cell
  * record carries. */

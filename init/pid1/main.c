@@ -2,6 +2,7 @@
  * pid1_*.c file; this one only says what happens when. PID 1 never returns: it ends in
  * power_off() or fatal(). */
 #include "pid1/pid1.h"
+#include "cell/cell.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -111,7 +112,8 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	signals_init();
-	stop_hooks_set((struct stop_hooks){ .quiet = watchdog_stop, .close = results_close });
+	stop_hooks_set((struct stop_hooks){ .quiet = watchdog_stop, .put_back = cell_put_back_devices,
+					    .close = results_close });
 	setenv("PATH", "/sbin:/bin:/usr/sbin:/usr/bin", 1);   /* /usr: the programs' squashfs */
 
 	int mrc = mounts_boot(err, sizeof err);
@@ -181,6 +183,7 @@ int main(void)
 	reference_run("start");
 	matrix_run(plan);
 	reference_run("end");
+	devices_end_event();
 	trailer_emit();
 	bootmenu_unmark();
 	power_off();

@@ -59,6 +59,7 @@ void console_fix_fds(void);       /* fds 0-2 on /dev/console if the kernel gave 
  * watchdog: a shell is no hang), close before power-off (the results files). */
 struct stop_hooks {
 	void (*quiet)(void);
+	void (*put_back)(void);   /* what a cell changed in a device and still owes */
 	void (*close)(void);
 };
 void stop_hooks_set(struct stop_hooks h);
@@ -199,6 +200,9 @@ void reference_run(const char *phase);
 
 /* pid1/header.c */
 void header_emit(void);
+/* The "devices" event after the last cell: each taken disk's write cache as its device
+ * reports it, to set beside the header's (what a plan's write_cache put back). */
+void devices_end_event(void);
 void trailer_emit(void);
 
 /* pid1/entropy.c */

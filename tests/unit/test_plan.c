@@ -134,13 +134,14 @@ static void test_booleans(void)
 		snprintf(text, sizeof text, "[global]\ndrop_caches = %s\n[array a]\nlevel = none\n"
 			 "[fs f]\ntype = ext4\n[workload w]\ntype = fio\nrw = read\nsize = 1m\n"
 			 "direct = %s\nruntime = 10s\ntime_based = %s\n[workload s]\ntype = seqwrite\n"
-			 "size = 1m\ndirect = %s\n", v, v, v, v);
+			 "size = 1m\ndirect = %s\nfallocate = %s\n", v, v, v, v, v);
 		int rc = parse(text);
 		CHECK(rc == 0, "%s: %s", v, p.errors[0]);
 		CHECK(p.drop_caches == rows[i].want, "drop_caches = %s", v);
 		CHECK(p.workloads[0].direct == rows[i].want, "fio direct = %s", v);
 		CHECK(p.workloads[0].time_based == rows[i].want, "time_based = %s", v);
 		CHECK(p.workloads[1].direct == rows[i].want, "seqwrite direct = %s", v);
+		CHECK(p.workloads[1].fallocate == rows[i].want, "seqwrite fallocate = %s", v);
 	}
 }
 

@@ -159,6 +159,35 @@ static void test_places(void)
 	CHECK_STR(out[0], "md0");
 	CHECK_INT(tun_places(TUN_DIRTY_RATIO, "md0", members, 3, out, 8), 1);
 	CHECK_STR(out[0], "vm");
+	/* the write cache is each member's device's, never md0's; a raw disk's own */
+	CHECK_INT(tun_places(TUN_WRITE_CACHE, "md0", members, 3, out, 8), 3);
+	CHECK_STR(out[0], "vdb");
+	CHECK_STR(out[2], "vdd");
+	CHECK_INT(tun_places(TUN_WRITE_CACHE, "vdb", NULL, 0, out, 8), 1);
+	CHECK_STR(out[0], "vdb");
+}
+
+/* write_cache: off and on are what the device takes (0, 1); keep sets nothing; before mkfs;
+ * every level; "wcoff" in a cell id. */
+static void test_write_cache(void)
+{
+	long long v;
+	char msg[160], id[32];
+	CHECK_INT(tun_parse(TUN_WRITE_CACHE, "off", &v, msg, sizeof msg), 0);
+	CHECK_INT(v, TUN_WC_OFF);
+	CHECK_INT(v, 0);
+	CHECK_INT(tun_parse(TUN_WRITE_CACHE, "on", &v, msg, sizeof msg), 0);
+	CHECK_INT(v, 1);
+	CHECK_INT(tun_parse(TUN_WRITE_CACHE, "keep", &v, msg, sizeof msg), 0);
+	CHECK_INT(v, TUN_WC_KEEP);
+	CHECK_INT(tun_parse(TUN_WRITE_CACHE, "writeback", &v, msg, sizeof msg), -1);
+	CHECK_STR(msg, "\"writeback\": expected off, on or keep");
+	CHECK_INT(tun_rows[TUN_WRITE_CACHE].when, TUN_BEFORE_MKFS);
+	CHECK_INT(tun_rows[TUN_WRITE_CACHE].where, TUN_DEVICE);
+	for (const struct md_level *l = md_levels; l->key; l++)
+		CHECK(tun_fits(TUN_WRITE_CACHE, l), "write_cache fits %s", l->name);
+	tun_format_id(TUN_WRITE_CACHE, 0, id, sizeof id);
+	CHECK_STR(id, "wcoff");
 }
 
 /* Plan keys: lists, errors at their lines, and what fits the array. */
@@ -257,6 +286,7 @@ static void test_size(void)
 
 int main(void)
 {
+	test_write_cache();
 	test_table();
 	test_levels();
 	test_values();
