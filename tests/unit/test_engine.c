@@ -93,8 +93,14 @@ static void test_cells(void)
 	w.size = 2 << 20;
 	const char *j = cell(engine_of(WL_SEQWRITE), &w, &env, &err, msg, head);
 	CHECK_INT(err, 0);
-	CHECK(starts(j, "{\"bytes\":2097152,\"bs\":1048576,\"direct\":false,\"data\":\"random\","
-		     "\"seed\":20240601,\"write_s\":"), "seqwrite fields: %s", j);
+	CHECK(starts(j, "{\"bytes\":2097152,\"bs\":1048576,\"direct\":false,\"fallocate\":false,"
+		     "\"data\":\"random\",\"seed\":20240601,\"write_s\":"), "seqwrite fields: %s", j);
+	/* fallocate = yes: the blocks reserved before the timed writes, and how long that took */
+	w.fallocate = 1;
+	j = cell(engine_of(WL_SEQWRITE), &w, &env, &err, msg, head);
+	CHECK_INT(err, 0);
+	CHECK(strstr(j, "\"fallocate\":true,\"fallocate_s\":") != NULL, "seqwrite fallocate: %s", j);
+	w.fallocate = 0;
 	CHECK(strstr(head, " MB/s before the flush)") != NULL, "seqwrite headline: %s", head);
 
 	memset(&w, 0, sizeof w);   /* the parser hands engines zeroed sections */
