@@ -322,6 +322,8 @@ static void plan_defaults(struct plan *p, const char *file)
 	p->drop_caches = 1;
 	p->timeout_s = 30 * 60;
 	p->retries = 1;
+	p->warmup = 1;
+	p->order = ORDER_INTERLEAVE;
 	p->monitor_ms = PLAN_MONITOR_MS;
 	p->scale = 1.0;
 }

@@ -23,6 +23,10 @@ static const struct choice bools[] = {
 	{ NULL, 0 },
 };
 static const struct choice datas[] = { { "random", DATA_RANDOM }, { "zero", DATA_ZERO }, { NULL, 0 } };
+static const struct choice orders[] = {
+	{ "interleave", ORDER_INTERLEAVE }, { "sequential", ORDER_SEQUENTIAL },
+	{ "shuffle", ORDER_SHUFFLE }, { NULL, 0 },
+};
 static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_NONE }, { NULL, 0 } };
 
 #define G(f) offsetof(struct plan, f)
@@ -37,6 +41,9 @@ const struct key global_keys[] = {
 	{ "drop_caches", K_BOOL, G(drop_caches), 0, 0, NULL, NULL, 0 },
 	{ "timeout", K_DUR, G(timeout_s), 0, 0, NULL, NULL, 0 },
 	{ "retries", K_INT, G(retries), 0, 100, NULL, NULL, 0 },
+	{ "warmup", K_INT, G(warmup), 0, 100, NULL, NULL, 0 },
+	{ "order", K_CHOICE, G(order), 0, 0, orders, "expected interleave, sequential or shuffle", 0 },
+	{ "seed", K_U64, G(seed), 0, 0, NULL, NULL, 0 },
 	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
 	{ "governor", K_CONTROL, G(controls[COND_GOVERNOR]), 0, 0, NULL, NULL, 0 },
 	{ "turbo", K_CONTROL, G(controls[COND_TURBO]), 0, 0, NULL, NULL, 0 },
@@ -430,6 +437,20 @@ const char *plan_resync_name(enum resync r)
 {
 	static const char *const names[] = { "wait", "assume-clean", "ignore" };
 	return (unsigned)r < 3 ? names[r] : "unknown";
+}
+
+const char *plan_order_name(enum plan_order o)
+{
+	for (const struct choice *c = orders; c->name; c++)
+		if (c->value == (int)o)
+			return c->name;
+	return "unknown";
+}
+
+int plan_global_given(const struct plan *p, const char *key)
+{
+	const struct key *k = find_key(global_keys, key);
+	return k && p->key_line[k - global_keys] != 0;
 }
 
 /* ------------------------------------------------------------------ workloads outside a plan */

@@ -38,10 +38,10 @@ static const struct bad {
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	/* the machine's controls (core/conditions.c) */
 	{ "fsmatrix.turbo=maybe", "fsmatrix.turbo=maybe: expected on or off, or keep" },
@@ -64,7 +64,7 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "dry, shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, "
+	  "dry, shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, "
 	  "cstates, thp, swap, nmi_watchdog, clocksource)" },
 	{ "fsmatrix.watchdog=-1", "fsmatrix.watchdog=-1: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
