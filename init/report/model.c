@@ -1,6 +1,7 @@
 /* report/model.c: a run's cell records folded into cells (repeats together), with
  * statistics over the ok repeats and the cells that were planned but never ran. */
 #include "report/report.h"
+#include "core/order.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -274,8 +275,17 @@ static char *shard_positions(const struct rrun *r)
 	json_array_foreach(json_object_get(sh, "cells"), i, c)
 		if (json_integer_value(c) >= 1 && json_integer_value(c) <= per)
 			cell[json_integer_value(c)] = 1;
+	/* a position's cell by the run's order: the plan event's (none before it had one) */
+	const char *oname = json_string_value(json_object_get(r->plan, "order"));
+	enum plan_order o = ORDER_INTERLEAVE;
+	if (oname && strcmp(oname, plan_order_name(ORDER_SEQUENTIAL)) == 0)
+		o = ORDER_SEQUENTIAL;
+	else if (oname && strcmp(oname, plan_order_name(ORDER_SHUFFLE)) == 0)
+		o = ORDER_SHUFFLE;
+	uint64_t seed = (uint64_t)json_integer_value(json_object_get(r->plan, "seed"));
+	int repeat = (int)((r->total + per - 1) / per), rep, slot;
 	for (int x = 1; x <= r->total; x++)
-		own[x] = cell[(x - 1) % per + 1];
+		own[x] = order_at(o, seed, (int)per, repeat, x - 1, &rep, &slot) == 0 && cell[slot + 1];
 	free(cell);
 	return own;
 }
