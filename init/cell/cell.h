@@ -37,6 +37,10 @@ struct cell_result {
  * fills r. Never fails: whatever goes wrong is the cell's status. */
 void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
 	      struct cell_result *r);
+/* Warm-up k of n on cell c's array and filesystem: the cell's whole lifecycle, recorded as a
+ * "warmup" record shaped as a cell record, without a time series, for no figure. */
+void cell_warmup(const struct run_env *env, const struct plan *p, const struct cell *c, int k,
+		 int n, struct cell_result *r);
 /* A record for a cell that does not run in this boot: an attempt interrupted by a reboot,
  * or a cell failed after too many of them (pid1/matrix.c). */
 void cell_record_status(const struct run_env *env, const struct plan *p, const struct cell *c,

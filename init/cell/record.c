@@ -155,7 +155,7 @@ static void figure_json(struct jw *w, const struct cell_ctx *x)
 
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
-	record_begin(w, "cell");
+	record_begin(w, x->warmup ? "warmup" : "cell");
 	jw_kstr(w, "run", x->env->run_id);
 	jw_kstr(w, "cell", x->c->id);
 	jw_kint(w, "rep", x->c->rep);
@@ -163,6 +163,10 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kint(w, "index", x->c->index + 1);
 	jw_kint(w, "total", matrix_count(x->p));
 	jw_kint(w, "attempt", x->attempt);
+	if (x->warmup) {
+		jw_kint(w, "warmup", x->warmup);
+		jw_kint(w, "warmups", x->warmups);
+	}
 	jw_kstr(w, "fingerprint", x->env->fingerprint);
 	axes_json(w, x);
 	jw_kstr(w, "status", cell_status_names[x->status]);

@@ -1,8 +1,9 @@
 /* pid1/matrix.c: the plan's cells in order, one record each (cell/cell.c), a progress line
  * after each, and with repeat > 1 a summary record for a cell after its last repetition.
- * Repetition is the outermost loop (matrix.h), so the figures of every repetition are kept
- * until the last one comes round. On a resumed boot (pid1/resume.c) cells recorded before are
- * not run again, and a summary covers the repetitions measured in this boot ("n"). */
+ * The cells go in the plan's order (core/order.h); a cell's figures are kept by its slot
+ * until its last repetition comes round. On a resumed boot (pid1/resume.c) cells recorded
+ * before are not run again, and a summary covers the repetitions measured in this boot
+ * ("n"). Before the first cell of a boot, the plan's warm-up workloads. */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "core/resume.h"
@@ -153,6 +154,56 @@ static int settle_earlier(const struct run_env *env, const struct plan *p, const
 	return 0;
 }
 
+/* The first cell this boot will run: its own shard's, not settled by an earlier boot, with
+ * enough disks. -1 when there is none. */
+static int first_to_run(const struct plan *p, int total, struct cell *c)
+{
+	for (int i = 0; i < total; i++) {
+		struct resume_step rs;
+		if (!plan_shard_takes(i) || matrix_cell(p, i, c) < 0)
+			continue;
+		resume_cell(i, p->retries, &rs);
+		if (rs.action == RESUME_RUN &&
+		    plan_array_disks(&p->arrays[c->array]) <= boot.ntaken)
+			return i;
+	}
+	return -1;
+}
+
+/* The plan's warm-up workloads, on the array and filesystem of the first cell this boot runs:
+ * the first cell of a boot runs on a machine and disks nothing has exercised yet (measured:
+ * 0.61x its own later repeats), and the warm-up takes that instead. A "warmup" record each,
+ * no figure, no summary, no count; announced by a "warmup-start" event, as a cell is. */
+static void warm_up(const struct run_env *env, const struct plan *p, int total)
+{
+	struct cell c;
+	struct cell_result r;
+	char name[CELL_ID_MAX];
+	if (p->warmup <= 0 || first_to_run(p, total, &c) < 0)
+		return;
+	spaced(c.id, name, sizeof name);
+	for (int k = 1; k <= p->warmup; k++) {
+		char buf[1024];
+		struct jw w;
+		watchdog_pet();
+		if (shutdown_requested())
+			shutdown_by_signal();
+		jw_init(&w, buf, sizeof buf);
+		record_begin(&w, "event");
+		jw_kstr(&w, "event", "warmup-start");
+		jw_kstr(&w, "run", boot.run_id);
+		jw_kint(&w, "index", c.index + 1);
+		jw_kstr(&w, "cell", c.id);
+		jw_kint(&w, "warmup", k);
+		jw_kint(&w, "warmups", p->warmup);
+		jw_end_obj(&w);
+		emit(&w);
+		say("[warm-up %d/%d] %s: running", k, p->warmup, name);
+		cell_warmup(env, p, &c, k, p->warmup, &r);
+		say("[warm-up %d/%d] %s: %s (not a figure)", k, p->warmup, name, r.headline);
+	}
+}
+
 void matrix_run(const struct plan *p)
 {
 	int total = matrix_count(p), per = matrix_per_rep(p), done = 0;
@@ -175,6 +226,8 @@ void matrix_run(const struct plan *p)
 		    total, boot.cmd.shard_k, boot.cmd.shard_n);
 	else
 		say("fsmatrix: matrix: %d cells", total);
+	warm_up(env, p, total);
+	start = boottime_ms();
 	for (int i = 0; i < total; i++) {
 		char name[CELL_ID_MAX], eta[48];
 		/* another machine's share: no record here, its own boot writes them */
@@ -203,7 +256,7 @@ void matrix_run(const struct plan *p)
 		eta_text(start, ++done, boot.cells, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
 		if (kept) {
-			struct kept *k = &kept[i % per];
+			struct kept *k = &kept[c.slot];
 			keep(k, &r, c.rep);
 			if (c.rep == p->repeat)
 				summary_emit(p, &c, k);

@@ -189,6 +189,9 @@ void plan_header_json(struct jw *w);       /* the header's "plan" field */
 /* fsmatrix.shard=K/N: 1 when the cell at index (0-based, any repetition) is this boot's to
  * run; always 1 without a shard. */
 int plan_shard_takes(int index);
+/* The run's shuffle seed found in the journal of the run this boot resumes: the order of the
+ * boot that began the run is kept. */
+void plan_adopt_seed(uint64_t seed);
 void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_group" fields */
 
 /* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */
