@@ -106,11 +106,12 @@ static void test_controls(void)
 	CHECK_INT(cond_find("nmi_watchdog"), COND_NMI_WATCHDOG);
 	CHECK_INT(cond_find("turbos"), -1);
 	CHECK_STR(cond_status_name(COND_UNAVAILABLE), "unavailable");
-	/* the command line the fingerprint takes: no boot loader words, no disk selectors */
+	/* the command line the fingerprint takes: no boot loader words, no disk selectors, no
+	 * shuffle seed (the order is the plan event's, not the machine's) */
 	char cl[256];
 	cond_cmdline("BOOT_IMAGE=/vmlinuz initrd=/initramfs.img console=ttyS0 "
 		     "fsmatrix.disks=serial:fsmtest* fsmatrix.wipe=vdb fsmatrix.shard=1/2 "
-		     "fsmatrix.thp=never  quiet\n", cl, sizeof cl);
+		     "fsmatrix.thp=never fsmatrix.seed=42  quiet\n", cl, sizeof cl);
 	CHECK_STR(cl, "console=ttyS0 fsmatrix.thp=never quiet");
 }
 
