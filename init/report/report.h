@@ -67,6 +67,7 @@ struct rrun {
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
 	json_t *series;         /* the series records, in order */
+	json_t *warmups;        /* the warmup records: listed, never a figure */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;

@@ -91,6 +91,7 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 	out->source = calloc(1, srclen);
 	out->records = json_array();
 	out->series = json_array();
+	out->warmups = json_array();
 	json_t *cells = json_array(), *given = json_array();
 	int finished = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -98,6 +99,7 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		strcat(strcat(out->source, i ? " + " : ""), m[i]->source);
 		json_array_extend(out->records, m[i]->records);
 		json_array_extend(out->series, m[i]->series);
+		json_array_extend(out->warmups, m[i]->warmups);
 		json_t *sh = shard_of(m[i]), *c;
 		size_t k;
 		json_array_append_new(given, json_integer(geti(sh, "k")));
