@@ -13,6 +13,7 @@
 #include "core/plan_size.h"
 #include "core/removedopts.h"
 #include "core/shard.h"
+#include "core/verdict.h"
 #include "lib/file.h"
 
 #include <stdio.h>
@@ -160,8 +161,14 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 	char timeout[32] = "none";
 	if (p->timeout_s)
 		show_secs(p->timeout_s, timeout, sizeof timeout);
-	printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p->name, path,
-	       matrix_count(p), matrix_per_rep(p), p->repeat);
+	if (p->repeat_auto)
+		printf("plan %s (%s): at most %d cells (%d per repetition x repeat = auto: each cell "
+		       "until its figure is stable, %d to %d times)\n", p->name, path, matrix_count(p),
+		       matrix_per_rep(p), p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N,
+		       p->repeat);
+	else
+		printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p->name, path,
+		       matrix_count(p), matrix_per_rep(p), p->repeat);
 	printf("resync %s, drop_caches %s, timeout %s per cell, retries %d, scale %g\n",
 	       plan_resync_name(p->resync), p->drop_caches ? "yes" : "no", timeout, p->retries,
 	       p->scale);
@@ -179,12 +186,21 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 static void print_totals(const struct plan *p, const struct estimate_model *m, double total,
 			 int skipped, int nwarn, int bad)
 {
-	char ts[32], sk[32] = "";
+	char ts[32], sk[32] = "", lo[32];
 	show_secs(total, ts, sizeof ts);
 	if (skipped)
 		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
-	printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(p),
-	       sk, nwarn, bad, ts);
+	if (p->repeat_auto) {
+		/* a cell stops once stable, which takes VERDICT_MIN_N repetitions at the least */
+		int least = p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N;
+		show_secs(total * least / p->repeat, lo, sizeof lo);
+		printf("\nat most %d cells%s, %d warnings, %d errors; estimated ~%s (every cell stable "
+		       "after %d repetitions) to ~%s (none stable before repeat_max %d) plus boot\n",
+		       matrix_count(p), sk, nwarn, bad, lo, least, ts, p->repeat);
+	} else {
+		printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n",
+		       matrix_count(p), sk, nwarn, bad, ts);
+	}
 	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
 	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
 	       m->create_s, m->mkfs_s, m->write_mbps, m->smallfiles_mbps,

@@ -94,7 +94,10 @@ struct plan {
 	char name[PLAN_NAME_MAX];    /* default: the file's base name without .ini */
 	int global_line;
 	int key_line[PLAN_KEYS_MAX];
-	int repeat;                  /* default 1 */
+	int repeat;                  /* default 1; with repeat = auto, repeat_max */
+	int repeat_auto;             /* repeat = auto: each cell until its figure is stable
+	                                (core/verdict.h), at most repeat_max times */
+	int repeat_max;              /* default 10 */
 	enum resync resync;          /* default wait */
 	int drop_caches;             /* default yes */
 	unsigned timeout_s;          /* per cell, default 30 min; 0 = none */

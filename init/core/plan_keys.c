@@ -36,7 +36,8 @@ static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_N
 
 const struct key global_keys[] = {
 	{ "name", K_NAME, G(name), 0, 0, NULL, NULL, 0 },
-	{ "repeat", K_INT, G(repeat), 1, 1000, NULL, NULL, 0 },
+	{ "repeat", K_REPEAT, G(repeat), 1, 1000, NULL, NULL, 0 },
+	{ "repeat_max", K_INT, G(repeat_max), 3, 1000, NULL, NULL, 0 },
 	{ "resync", K_CHOICE, G(resync), 0, 0, resyncs, "expected wait, assume-clean or ignore", 0 },
 	{ "drop_caches", K_BOOL, G(drop_caches), 0, 0, NULL, NULL, 0 },
 	{ "timeout", K_DUR, G(timeout_s), 0, 0, NULL, NULL, 0 },
@@ -400,12 +401,30 @@ static int set_control(const struct key *k, char *base, void *f, const char *val
 	return 0;
 }
 
+/* repeat = auto keeps repeating a cell until its figure is stable; its bound, repeat_max,
+ * becomes repeat once the whole section is read (plan_check.c). */
+static int set_repeat(const struct key *k, char *base, void *f, const char *val, char *msg,
+		      size_t mlen)
+{
+	struct plan *p = (struct plan *)base;
+	if (strcmp(val, "auto") == 0) {
+		p->repeat_auto = 1;
+		return 0;
+	}
+	p->repeat_auto = 0;
+	if (set_int(k, base, f, val, msg, mlen) == 0)
+		return 0;
+	snprintf(msg, mlen, "expected auto or a whole number from %lld to %lld", k->min, k->max);
+	return -1;
+}
+
 static const setter setters[] = {
 	[K_NAME] = set_name,     [K_STR] = set_str,       [K_WORDS] = set_words,
 	[K_MOUNT] = set_nothing, [K_INT] = set_int,       [K_U64] = set_int,
 	[K_SIZE] = set_size,     [K_CHUNKS] = set_chunks, [K_LEVEL] = set_level,
 	[K_DUR] = set_dur,       [K_BOOL] = set_bool,     [K_CHOICE] = set_choice,
 	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period, [K_CONTROL] = set_control,
+	[K_REPEAT] = set_repeat,
 };
 
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)

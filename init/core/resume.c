@@ -110,6 +110,11 @@ static void record_line(const char *line, size_t n, struct journal *j, struct re
 		}
 		else if (strcmp(what, "resume") == 0)
 			j->resumes++;
+	} else if (strcmp(type, "summary") == 0) {
+		struct resume_cell *c = cell_of(line, n, cells, ncells);
+		if (c && json_member_str(line, n, "auto", what, sizeof what) == 0 &&
+		    strcmp(what, "stable") == 0)
+			c->stopped = 1;
 	} else if (strcmp(type, "cell") == 0) {
 		struct resume_cell *c = cell_of(line, n, cells, ncells);
 		if (!c || json_member_str(line, n, "status", what, sizeof what) < 0)
@@ -127,7 +132,7 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
 {
 	memset(j, 0, sizeof *j);
 	for (int i = 0; i < ncells; i++)
-		cells[i] = (struct resume_cell){ 0, 0, -1 };
+		cells[i] = (struct resume_cell){ 0, 0, -1, 0 };
 	size_t at = 0;
 	while (at < len) {
 		const char *line = text + at;

@@ -18,6 +18,8 @@ struct resume_cell {
 	int starts;         /* cell-start events: attempts begun */
 	int interrupted;    /* cell records with status "interrupted" already written */
 	int final;          /* status of its final (not interrupted) record, -1: none */
+	int stopped;        /* repeat = auto: a summary found its cell stable at this position,
+	                       and the cell's later repetitions are not run */
 };
 
 /* A disk the run's first boot took, by the names that survive a reboot. */

@@ -234,6 +234,18 @@ golden disks-65          disks-65.txt          check rootfs/plans/default.ini --
 golden default-shards-2  default-shards-2.txt  check rootfs/plans/default.ini --shards 2 --scale 0.05
 golden raid6-shards-3    raid6-shards-3.txt    check rootfs/plans/raid6-degraded-ext3-vs-ext4.ini --shards 3
 golden smoke-shards-3    smoke-shards-3.txt    check tests/boot/smoke.ini --shards 3
+# repeat = auto: the cells to repeat_max, and the estimate from every cell stable after 3
+# repeats to none stable before the bound.
+printf "[global]\nrepeat = auto\nrepeat_max = 6\n$O3" >"$P"
+run repeat-auto "$P"
+if [ "$rc" = 0 ] && has "$TMP/out" '^plan p .*: at most 18 cells \(3 per repetition x repeat = auto: each cell until its figure is stable, 3 to 6 times\)$' &&
+	has "$TMP/out" '^at most 18 cells, 0 warnings, 0 errors; estimated ~[0-9ms]+ \(every cell stable after 3 repetitions\) to ~[0-9ms]+ \(none stable before repeat_max 6\) plus boot$' &&
+	[ "$(cell_order | tail -n 1)" = "a/f/defaults/w3 6" ]; then
+	ok repeat-auto
+else
+	fail repeat-auto "status $rc, or no bound in the heading and the estimate"
+	sed -n '1p;$p' "$TMP/out" | sed 's/^/#   /'
+fi
 # A shuffle replayed from its seed, as fsmatrix.seed=2 runs it (boot test 36-order-warmup).
 golden order-seed-2      order-seed-2.txt      check tests/plans/order.ini --seed 2
 

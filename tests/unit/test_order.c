@@ -250,6 +250,48 @@ static void test_journal_seed(void)
 		  "cannot be kept");
 }
 
+/* repeat = auto: the plan expands to repeat_max repetitions, the bound; a summary that ended
+ * a cell as stable marks its position for a resumed boot. */
+static void test_repeat_auto(void)
+{
+	CHECK_INT(load("[global]\nrepeat = auto\n" PLAN6), 0);
+	CHECK_INT(p.repeat_auto, 1);
+	CHECK_INT(p.repeat, 10);
+	CHECK_INT(matrix_count(&p), 60);
+	CHECK_INT(load("[global]\nrepeat_max = 4\nrepeat = auto\norder = sequential\n" PLAN6), 0);
+	CHECK_INT(p.repeat, 4);
+	CHECK_INT(matrix_count(&p), 24);
+	CHECK_INT(load("[global]\nrepeat = 3\n" PLAN6), 0);
+	CHECK_INT(p.repeat_auto, 0);
+	static const struct { const char *text, *err; } bad[] = {
+		{ "[global]\nrepeat = 3\nrepeat_max = 5\n", "o.ini:3: [global]: \"repeat_max\" applies "
+		  "to repeat = auto only (repeat = 3)" },
+		{ "[global]\nrepeat_max = 5\n", "o.ini:2: [global]: \"repeat_max\" applies to repeat = "
+		  "auto only (repeat = 1)" },
+		{ "[global]\nrepeat = auto\nrepeat_max = 2\n", "o.ini:3: repeat_max: expected a whole "
+		  "number from 3 to 1000 (repeat_max = 2)" },
+		{ "[global]\nrepeat = sometimes\n", "o.ini:2: repeat: expected auto or a whole number "
+		  "from 1 to 1000 (repeat = sometimes)" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s%s", bad[i].text, PLAN6);
+		CHECK_INT(plan_parse("o.ini", text, strlen(text), &p), -1);
+		CHECK_STR(p.nerrors ? p.errors[0] : "", bad[i].err);
+	}
+	static const char text[] =
+		"{\"v\":1,\"type\":\"header\",\"run\":\"R1\",\"plan\":{\"sha256\":\"s\",\"scale\":1.0000}}\n"
+		"{\"v\":1,\"type\":\"summary\",\"cell\":\"a\",\"n\":3,\"index\":3,\"auto\":\"stable\"}\n"
+		"{\"v\":1,\"type\":\"summary\",\"cell\":\"b\",\"n\":4,\"index\":4,\"auto\":\"repeat_max\"}\n"
+		"{\"v\":1,\"type\":\"summary\",\"cell\":\"c\",\"n\":3,\"reps\":3}\n";
+	struct journal j;
+	struct resume_cell cells[4];
+	journal_scan(text, strlen(text), &j, cells, 4);
+	CHECK_INT(cells[2].stopped, 1);
+	CHECK_INT(cells[3].stopped, 0);
+	CHECK_INT(cells[0].stopped + cells[1].stopped, 0);
+}
+
 int main(void)
 {
 	test_rules();
@@ -260,5 +302,6 @@ int main(void)
 	test_matrix_orders();
 	test_cmdline_seed();
 	test_journal_seed();
+	test_repeat_auto();
 	return check_done("test_order");
 }
