@@ -35,6 +35,8 @@ struct boot {
 	 * status in the order of cell/cell.h's cell_status_names[] */
 	int cells;
 	int counts[5];
+	int repeat_auto;                  /* repeat = auto: the trailer says not_needed, */
+	int not_needed;                   /* positions not run, their cell stable before */
 	int resumed;                      /* boots of this run before this one (pid1/resume.c) */
 	int results_ro;                   /* FSMRESULTS mounted read-only: records on the console */
 };
@@ -168,6 +170,9 @@ struct resume_step;
 void resume_stage(const struct plan *p);
 void resume_cell(int index, int retries, struct resume_step *s);
 void resume_event(void);          /* the "resume" event, on a resumed boot */
+/* repeat = auto: an earlier boot's summary found the cell of position index (0-based) stable
+ * there, and ran its later repetitions no more. */
+int resume_stopped(int index);
 
 /* pid1/watchdog.c: /dev/watchdog (hardware, else softdog) armed before the first cell with
  * a margin over the longest step, petted between steps, closed with the magic 'V' before a

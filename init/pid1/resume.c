@@ -177,6 +177,11 @@ void resume_cell(int index, int retries, struct resume_step *s)
 	resume_decide(cells && index < ncells ? &cells[index] : NULL, retries, s);
 }
 
+int resume_stopped(int index)
+{
+	return cells && index >= 0 && index < ncells && cells[index].stopped;
+}
+
 void resume_event(void)
 {
 	char buf[8192];

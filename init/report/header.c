@@ -114,13 +114,18 @@ static void status_lines(const struct rrun *r, report_line_fn line, void *ctx)
 {
 	if (r->trailer) {
 		json_t *c = json_object_get(r->trailer, "counts");
+		json_t *nn = json_object_get(r->trailer, "not_needed");
+		char autos[96] = "";
+		if (json_is_integer(nn))
+			snprintf(autos, sizeof autos, ", not needed %lld (repeat = auto: stable before)",
+				 (long long)json_integer_value(nn));
 		report_line(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
-			 "timeout %lld, interrupted %lld; %.1f s",
+			 "timeout %lld, interrupted %lld%s; %.1f s",
 			 r->total, (long long)json_integer_value(json_object_get(c, "ok")),
 			 (long long)json_integer_value(json_object_get(c, "error")),
 			 (long long)json_integer_value(json_object_get(c, "skipped")),
 			 (long long)json_integer_value(json_object_get(c, "timeout")),
-			 (long long)json_integer_value(json_object_get(c, "interrupted")),
+			 (long long)json_integer_value(json_object_get(c, "interrupted")), autos,
 			 json_number_value(json_object_get(r->trailer, "elapsed_s")));
 		return;
 	}

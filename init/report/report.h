@@ -68,6 +68,7 @@ struct rrun {
 	json_t *records;        /* the cell records, in order */
 	json_t *series;         /* the series records, in order */
 	json_t *warmups;        /* the warmup records: listed, never a figure */
+	json_t *stops;          /* repeat = auto: the summaries that ended a cell ("auto") */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
