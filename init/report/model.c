@@ -1,7 +1,6 @@
 /* report/model.c: a run's cell records folded into cells (repeats together), with
  * statistics over the ok repeats and the cells that were planned but never ran. */
 #include "report/report.h"
-#include "core/order.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -227,168 +226,6 @@ static void fill_axes(struct rrun *r)
 	}
 }
 
-/* Positions from..to that no record carried, as "3, 5-8"; NULL when there are none. */
-static char *positions_text(const char *seen, int from, int to, int *count)
-{
-	size_t cap = 64, len = 0;
-	char *s = malloc(cap);
-	s[0] = 0;
-	*count = 0;
-	for (int i = from; i <= to; i++) {
-		if (seen[i])
-			continue;
-		int j = i;
-		while (j < to && !seen[j + 1])
-			j++;
-		*count += j - i + 1;
-		char part[48];
-		int n = i == j ? snprintf(part, sizeof part, "%s%d", len ? ", " : "", i)
-			       : snprintf(part, sizeof part, "%s%d-%d", len ? ", " : "", i, j);
-		if (len + (size_t)n + 1 > cap)
-			s = realloc(s, cap = 2 * (len + (size_t)n + 1));
-		memcpy(s + len, part, (size_t)n + 1);
-		len += (size_t)n;
-		i = j;
-	}
-	if (!*count) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-/* Where the run got to, in positions (index 1..total: every repetition of every cell, as
- * the trailer counts them): the matrix runs them in order, so every position up to the last
- * one with a record ran, and those without a record lost it (a garbled console line, say);
- * past it, a run without a trailer stopped. Counting both in positions keeps the status
- * line and the Problems in one unit. */
-/* The run's order, from its plan event (none before it had one: interleave). */
-struct run_order {
-	enum plan_order o;
-	uint64_t seed;
-	int per, repeat;
-};
-
-static int run_order(const struct rrun *r, int per, struct run_order *ro)
-{
-	const char *oname = json_string_value(json_object_get(r->plan, "order"));
-	ro->o = ORDER_INTERLEAVE;
-	if (oname && strcmp(oname, plan_order_name(ORDER_SEQUENTIAL)) == 0)
-		ro->o = ORDER_SEQUENTIAL;
-	else if (oname && strcmp(oname, plan_order_name(ORDER_SHUFFLE)) == 0)
-		ro->o = ORDER_SHUFFLE;
-	ro->seed = (uint64_t)json_integer_value(json_object_get(r->plan, "seed"));
-	ro->per = per > 0 ? per : (int)json_integer_value(json_object_get(r->plan, "per_rep"));
-	ro->repeat = ro->per > 0 ? (r->total + ro->per - 1) / ro->per : 0;
-	return ro->per > 0 ? 0 : -1;
-}
-
-/* The positions of the shards given, when the run is sharded (header "shard": the cells of
- * one repetition its shards ran): 1 for a position of theirs. NULL for a run of every cell. */
-static char *shard_positions(const struct rrun *r)
-{
-	json_t *sh = json_object_get(r->header, "shard"), *c;
-	json_int_t per = json_integer_value(json_object_get(sh, "per_rep"));
-	struct run_order ro;
-	size_t i;
-	if (!json_is_object(sh) || per <= 0 || run_order(r, (int)per, &ro) < 0)
-		return NULL;
-	char *cell = calloc((size_t)per + 1, 1), *own = calloc((size_t)r->total + 2, 1);
-	json_array_foreach(json_object_get(sh, "cells"), i, c)
-		if (json_integer_value(c) >= 1 && json_integer_value(c) <= per)
-			cell[json_integer_value(c)] = 1;
-	/* a position's cell by the run's order */
-	int rep, slot;
-	for (int x = 1; x <= r->total; x++)
-		own[x] = order_at(ro.o, ro.seed, ro.per, ro.repeat, x - 1, &rep, &slot) == 0 &&
-			 cell[slot + 1];
-	free(cell);
-	return own;
-}
-
-/* repeat = auto: 1 for the positions not run because their cell was stable before (the
- * repetitions after the one its "auto" summary ended it at). NULL when there are none. */
-static char *not_needed(const struct rrun *r)
-{
-	struct run_order ro;
-	size_t i;
-	json_t *s;
-	if (!json_array_size(r->stops) || run_order(r, 0, &ro) < 0)
-		return NULL;
-	char *skip = calloc((size_t)r->total + 2, 1);
-	json_array_foreach(r->stops, i, s) {
-		json_int_t x = json_integer_value(json_object_get(s, "index"));
-		int rep, slot;
-		if (x < 1 || x > r->total || order_at(ro.o, ro.seed, ro.per, ro.repeat, (int)x - 1,
-						       &rep, &slot) < 0)
-			continue;
-		for (int k = rep + 1; k <= ro.repeat; k++) {
-			int y = order_position(ro.o, ro.seed, ro.per, ro.repeat, k, slot);
-			if (y >= 0)
-				skip[y + 1] = 1;
-		}
-	}
-	return skip;
-}
-
-/* repeat = auto: a cell stopped at repetition N was planned N times, not repeat_max. */
-static void stopped_reps(struct rrun *r)
-{
-	struct run_order ro;
-	size_t i;
-	json_t *s;
-	if (!json_array_size(r->stops) || run_order(r, 0, &ro) < 0)
-		return;
-	json_array_foreach(r->stops, i, s) {
-		struct rcell *c = find_cell(r, json_string_value(json_object_get(s, "cell")) ?: "");
-		json_int_t x = json_integer_value(json_object_get(s, "index"));
-		int rep, slot;
-		if (c && x >= 1 && order_at(ro.o, ro.seed, ro.per, ro.repeat, (int)x - 1, &rep, &slot) == 0 &&
-		    rep >= c->seen)
-			c->reps = rep;
-	}
-}
-
-static void positions(struct rrun *r, int list_missing)
-{
-	size_t i;
-	json_t *rec;
-	if (r->total <= 0 || r->total >= 1000000)
-		return;
-	char *seen = calloc((size_t)r->total + 2, 1);
-	json_array_foreach(r->records, i, rec) {
-		json_int_t x = json_integer_value(json_object_get(rec, "index"));
-		if (x >= 1 && x <= r->total) {
-			r->ran += !seen[x];
-			seen[x] = 1;
-			if (x > r->reached)
-				r->reached = (int)x;
-		}
-	}
-	/* A shard runs only its own positions: another shard's were never this run's to lose,
-	 * and without that shard they never ran. */
-	char *own = shard_positions(r), *notrun = calloc((size_t)r->total + 2, 1);
-	char *skip = not_needed(r);
-	int end = r->trailer ? r->total : r->reached;
-	for (int x = 1; x <= r->total; x++) {
-		int others = (own && !own[x]) || (skip && skip[x]);
-		notrun[x] = !(others || (list_missing && x > end && !seen[x]));
-		if (others)
-			seen[x] = 1;
-	}
-	if (r->reached)
-		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
-	if ((r->reached && list_missing) || own) {
-		int n;
-		r->missing_idx = positions_text(notrun, 1, r->total, &n);
-		r->nmissing += n;
-	}
-	free(own);
-	free(skip);
-	free(notrun);
-	free(seen);
-}
-
 void report_model(struct rrun *r)
 {
 	size_t i;
@@ -470,9 +307,8 @@ void report_model(struct rrun *r)
 		if ((int)json_array_size(planned) > r->total)
 			r->total = (int)json_array_size(planned);
 	}
-	stopped_reps(r);
 	/* with a list of planned ids the missing cells have their names already */
-	positions(r, !json_is_array(planned));
+	report_positions(r, !json_is_array(planned));
 	report_series_attach(r);
 }
 

@@ -101,6 +101,10 @@ struct runset {
 int report_load(const char *source, struct runset *rs);
 /* Groups records into cells and computes statistics; call once per run after loading. */
 void report_model(struct rrun *r);
+/* report/positions.c, for report_model once the cells and r->total are known: the lost and
+ * missing positions (list_missing: positions past the last record, in a run without a
+ * trailer, are missing), and the repetitions a repeat = auto cell was planned for. */
+void report_positions(struct rrun *r, int list_missing);
 /* report_load on each of n sources, report_merge_shards (shards of two runs: an error, rs
  * left empty), then report_model on every run: what report and html start with. Returns 0,
  * or 1 when a source could not be read (its runs, if any, are still in rs). */
