@@ -1,5 +1,6 @@
 /* pid1/matrix.c: the plan's cells in order, one record each (cell/cell.c), a progress line
- * after each, and with repeat > 1 a summary record for a cell after its last repetition.
+ * after each, and with repeat > 1 a summary record for a cell after its last repetition (with
+ * repeat = auto, as soon as its figure is stable: its later repetitions are passed over).
  * The cells go in the plan's order (core/order.h); a cell's figures are kept by its slot
  * until its last repetition comes round. On a resumed boot (pid1/resume.c) cells recorded
  * before are not run again, and a summary covers the repetitions measured in this boot
