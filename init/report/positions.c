@@ -158,9 +158,11 @@ void report_positions(struct rrun *r, int list_missing)
 	char *skip = not_needed(r);
 	int end = r->trailer ? r->total : r->reached;
 	for (int x = 1; x <= r->total; x++) {
-		int others = (own && !own[x]) || (skip && skip[x]);
-		notrun[x] = !(others || (list_missing && x > end && !seen[x]));
-		if (others)
+		/* another shard's position never ran here (and is named, for a shard alone); a
+		 * stable cell's later one was never to run */
+		int others = own && !own[x], needless = skip && skip[x];
+		notrun[x] = needless || !(others || (list_missing && x > end && !seen[x]));
+		if (others || needless)
 			seen[x] = 1;
 	}
 	if (r->reached)
