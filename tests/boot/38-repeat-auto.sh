@@ -54,3 +54,32 @@ check "the report's status says how many were not needed" grep -q \
 	'^  status    complete: 8 cells planned; ok [0-9]*, error 0, skipped 0, timeout 0, interrupted 0, not needed [0-9]* (repeat = auto: stable before);' "$OUT.report"
 check "the report lists no position as lost or never run, and no cell short of its repeats" sh -c \
 	"! grep -E 'never ran|no readable record|repeats ran' '$OUT.report'"
+
+# A power cut after the capped cell stopped as stable (repetition 3, position 5), while the
+# slow cell runs its third repetition (position 6): the resumed boot finds the stop in the
+# journal and does not run the capped cell's fourth repetition (position 7).
+PLAN=$FSM_ROOT/tests/plans/repeat-auto-resume.ini
+RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-cut
+rm -rf "$RUN"
+mkdir -p "$RUN/disks"
+truncate -s 256M "$RUN/disks/fsmtest0.img"
+boot_killed cut 'slow rep 3/4: running' --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN"
+check "qemu was killed while the slow cell's third repetition ran" test "$KILLED" = yes
+id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
+check "before the cut, the capped cell stopped as stable at position 5" test "$(jq -r -s \
+	'[.[] | select(.type == "summary") | "\(.cell) \(.auto) \(.index)"] | join(",")' "$RUN/results/$id.jsonl")" \
+	= "disk/ext4/defaults/capped stable 5"
+boot cut --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN"
+expect_status "the resumed boot completes the run (exit 0)" 0
+after=$RUN/results/$id.jsonl
+check "after the resume, the capped cell's fourth repetition did not run" test "$(jq -s \
+	'[.[] | select((.type == "cell" or (.type == "event" and .event == "cell-start")) and .index == 7)] | length' "$after")" = 0
+check "the capped cell has 3 records, the slow one its interrupted attempt and a final record per repetition run" test "$(jq -r -s \
+	'[.[] | select(.type == "cell") | "\(.index)\(.status | .[0:1])"] | join(",")' "$after" | sed 's/,8o$//')" \
+	= "1o,2o,3o,4o,5o,6i,6o"
+check "the resumed boot's trailer counts the capped cell's fourth position as not needed" jq -e -s \
+	'.[] | select(.type == "trailer") | .not_needed == 1' "$after"
+"$FSM" report "$after" >"$OUT.cut.report" 2>&1
+check "the report of the resumed run lists no position as lost or never run" sh -c \
+	"! grep -E 'never ran|no readable record' '$OUT.cut.report'"
+rm -rf "$RUN/disks"
