@@ -280,11 +280,6 @@ void matrix_run(const struct plan *p)
 			continue;
 		if (matrix_cell(p, i, &c) < 0)
 			break;
-		/* repeat = auto: stable already; no record, the summary said so */
-		if (kept && kept[c.slot].stopped) {
-			boot.not_needed++;
-			continue;
-		}
 		spaced(c.id, name, sizeof name);
 		watchdog_pet();
 		/* poweroff typed at a shell on another console: stop between cells; the run is
@@ -293,6 +288,12 @@ void matrix_run(const struct plan *p)
 			shutdown_by_signal();
 		struct resume_step rs;
 		resume_cell(i, p->retries, &rs);
+		/* repeat = auto: a cell stable already does not begin another repetition (one an
+		 * earlier boot recorded is counted as such, below) */
+		if (kept && kept[c.slot].stopped && rs.action == RESUME_RUN && !rs.record_interrupted) {
+			boot.not_needed++;
+			continue;
+		}
 		if (settle_earlier(env, p, &c, &rs, name, total))
 			continue;
 		cell_start_event(&c, rs.attempt, total);

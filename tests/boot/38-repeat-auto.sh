@@ -77,8 +77,9 @@ check "after the resume, the capped cell's fourth repetition did not run" test "
 check "the capped cell has 3 records, the slow one its interrupted attempt and a final record per repetition run" test "$(jq -r -s \
 	'[.[] | select(.type == "cell") | "\(.index)\(.status | .[0:1])"] | join(",")' "$after" | sed 's/,8o$//')" \
 	= "1o,2o,3o,4o,5o,6i,6o"
-check "the resumed boot's trailer counts the capped cell's fourth position as not needed" jq -e -s \
-	'.[] | select(.type == "trailer") | .not_needed == 1' "$after"
+check "the resumed boot's trailer counts the capped cell's fourth position as not needed, and every ok record" jq -e -s \
+	'([.[] | select(.type == "cell" and .status == "ok")] | length) as $ok | .[] | select(.type == "trailer") |
+	.not_needed == 1 and .counts.ok == $ok and .counts.interrupted == 1' "$after"
 "$FSM" report "$after" >"$OUT.cut.report" 2>&1
 check "the report of the resumed run lists no position as lost or never run" sh -c \
 	"! grep -E 'never ran|no readable record' '$OUT.cut.report'"
