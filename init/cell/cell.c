@@ -95,8 +95,9 @@ static void run_workload(struct cell_ctx *x)
 	capture_json(x, x->df_before, sizeof x->df_before, df_part);
 	x->wl_ran = 1;
 	long long t0 = boottime_ms();
-	sampler_start(&x->smp, (int)x->p->monitor_ms, x->target_name, x->md ? x->name_v : NULL,
-		      x->md ? x->n : 0, x->md);
+	/* a warm-up's figures are never looked at, its time series neither */
+	sampler_start(&x->smp, x->warmup ? 0 : (int)x->p->monitor_ms, x->target_name,
+		      x->md ? x->name_v : NULL, x->md ? x->n : 0, x->md);
 	int rc = workload_run(w, x->p->drop_caches, (int)left, x->env->archive_dirs, &x->wl,
 			      &x->smp);
 	char what[80];
@@ -211,7 +212,7 @@ static void setup_and_measure(struct cell_ctx *x)
 		return;
 	cell_apply_tunables(x, TUN_AFTER_MOUNT);
 	capture_json(x, x->queue, sizeof x->queue, queue_part);
-	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1)
+	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1 && !x->warmup)
 		debug_hang(x);
 	run_workload(x);
 	if (x->md) {
@@ -265,11 +266,12 @@ static void result_of(const struct cell_ctx *x, struct cell_result *r)
 	}
 }
 
-void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
-	      struct cell_result *r)
+static void run_one(struct cell_ctx *x, struct cell_result *r)
 {
+	const struct run_env *env = x->env;
+	const struct plan *p = x->p;
+	const struct cell *c = x->c;
 	char why[300];
-	struct cell_ctx *x = ctx_new(env, p, c, attempt);
 	memset(r, 0, sizeof *r);
 	x->md = level_find(p->arrays[c->array].level)->md;
 	if (p->timeout_s)
@@ -304,4 +306,19 @@ void cell_run(const struct run_env *env, const struct plan *p, const struct cell
 		sampler_emit(&x->smp, env, x->c->id, x->c->rep, x->c->index + 1, x->attempt,
 			     x->target_name, x->md ? x->name_v : NULL, x->md ? x->n : 0);
 	result_of(x, r);
+}
+
+void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
+	      struct cell_result *r)
+{
+	run_one(ctx_new(env, p, c, attempt), r);
+}
+
+void cell_warmup(const struct run_env *env, const struct plan *p, const struct cell *c, int k,
+		 int n, struct cell_result *r)
+{
+	struct cell_ctx *x = ctx_new(env, p, c, 1);
+	x->warmup = k;
+	x->warmups = n;
+	run_one(x, r);
 }

@@ -41,6 +41,10 @@ void cell_run(const struct run_env *env, const struct plan *p, const struct cell
  * members' devices and has not put back yet, put back now: the write cache. The stop hook's
  * (pid1/fatal.c); nothing when no cell owes anything. */
 void cell_put_back_devices(void);
+/* Warm-up k of n on cell c's array and filesystem: the cell's whole lifecycle, recorded as a
+ * "warmup" record shaped as a cell record, without a time series, for no figure. */
+void cell_warmup(const struct run_env *env, const struct plan *p, const struct cell *c, int k,
+		 int n, struct cell_result *r);
 /* A record for a cell that does not run in this boot: an attempt interrupted by a reboot,
  * or a cell failed after too many of them (pid1/matrix.c). */
 void cell_record_status(const struct run_env *env, const struct plan *p, const struct cell *c,

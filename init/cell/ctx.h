@@ -43,6 +43,8 @@ struct cell_ctx {
 	const struct plan *p;
 	const struct cell *c;
 	int attempt;                        /* 1, or more after reboots interrupted it */
+	int warmup, warmups;                /* a warm-up (k of n, pid1/matrix.c): a "warmup"
+	                                       record, no time series; 0 for a cell */
 	char names[PLAN_DEVICES_MAX][32];   /* members: vdb ... */
 	char paths[PLAN_DEVICES_MAX][48];   /* /dev/vdb ... */
 	char *name_v[PLAN_DEVICES_MAX + 1];

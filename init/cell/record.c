@@ -177,7 +177,7 @@ static void devices_json(struct jw *w, const struct cell_ctx *x)
 
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
-	record_begin(w, "cell");
+	record_begin(w, x->warmup ? "warmup" : "cell");
 	jw_kstr(w, "run", x->env->run_id);
 	jw_kstr(w, "cell", x->c->id);
 	jw_kint(w, "rep", x->c->rep);
@@ -185,10 +185,16 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kint(w, "index", x->c->index + 1);
 	jw_kint(w, "total", matrix_count(x->p));
 	jw_kint(w, "attempt", x->attempt);
-	/* a test case per repetition, before "status" as a console pattern reads them */
+	/* a test case per repetition, before "status" as a console pattern reads them; a
+	 * warm-up is no test case (it would double the first cell's) */
 	char name[sizeof x->c->id + 48];
 	cell_case_name(x->c->id, x->c->rep, x->attempt, name, sizeof name);
-	jw_kstr(w, "case", name);
+	if (!x->warmup)
+		jw_kstr(w, "case", name);
+	if (x->warmup) {
+		jw_kint(w, "warmup", x->warmup);
+		jw_kint(w, "warmups", x->warmups);
+	}
 	jw_kstr(w, "fingerprint", x->env->fingerprint);
 	axes_json(w, x);
 	jw_kstr(w, "status", cell_status_names[x->status]);

@@ -13,6 +13,7 @@
 #include "core/plan_size.h"
 #include "core/removedopts.h"
 #include "core/shard.h"
+#include "core/verdict.h"
 #include "lib/file.h"
 
 #include <stdio.h>
@@ -20,11 +21,12 @@
 #include <string.h>
 
 const char host_check_usage[] =
-	"usage: fsmatrix check PLAN [--disks N] [--scale X] [--shards N]\n"
+	"usage: fsmatrix check PLAN [--disks N] [--scale X] [--shards N] [--seed N]\n"
 	"  --disks N   test disks available (default: as many as the plan needs)\n"
 	"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n"
 	"  --shards N  each machine's cells and time when the run is split N ways\n"
-	"              (fsmatrix.shard=K/N), instead of every cell's commands\n";
+	"              (fsmatrix.shard=K/N), instead of every cell's commands\n"
+	"  --seed N    order = shuffle's seed, as fsmatrix.seed=N gives it\n";
 
 static void print_warning(void *ctx, const char *line)
 {
@@ -49,12 +51,14 @@ struct check_args {
 	int ndisks;      /* -1: as many as the plan needs */
 	double scale;
 	int shards;      /* 0: show every cell's commands */
+	int seed_given;
+	unsigned long long seed;
 };
 
 /* Returns 0, or the exit status of a usage error (said on stderr). */
 static int check_parse_args(int argc, char **argv, struct check_args *a)
 {
-	*a = (struct check_args){ NULL, -1, 1.0, 0 };
+	*a = (struct check_args){ NULL, -1, 1.0, 0, 0, 0 };
 	for (int i = 1; i < argc; i++) {
 		char *end;
 		if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
@@ -80,6 +84,15 @@ static int check_parse_args(int argc, char **argv, struct check_args *a)
 				return 2;
 			}
 			a->shards = (int)n;
+		} else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+			const char *v = argv[++i];
+			a->seed = strtoull(v, &end, 10);
+			if (*v < '0' || *v > '9' || *end || a->seed > PLAN_SEED_MAX) {
+				fprintf(stderr, "fsmatrix: check: --seed %s: expected a whole number from "
+					"0 to %llu\n", v, PLAN_SEED_MAX);
+				return 2;
+			}
+			a->seed_given = 1;
 		} else if (argv[i][0] == '-') {
 			return host_usage_error("check", "unknown or incomplete option \"%s\"", argv[i]);
 		} else if (a->path) {
@@ -109,17 +122,57 @@ static int assumed_disks(const struct plan *p, int ndisks, char (*names)[16], co
 	return ndisks;
 }
 
+/* The order the cells are listed in below is the order they run in. */
+static void print_order(const struct plan *p, int unseeded)
+{
+	static const char *const how[] = {
+		[ORDER_INTERLEAVE] = "the whole matrix once per repetition",
+		[ORDER_SEQUENTIAL] = "each cell's repetitions back to back",
+		[ORDER_SHUFFLE] = "each repetition's cells permuted",
+	};
+	if (unseeded)
+		printf("order shuffle, seed drawn at boot (seed = N, fsmatrix.seed=N or --seed N "
+		       "fixes one): listed unshuffled");
+	else if (p->order == ORDER_SHUFFLE)
+		printf("order shuffle, seed %llu: %s", (unsigned long long)p->seed, how[p->order]);
+	else
+		printf("order %s: %s", plan_order_name(p->order), how[p->order]);
+	printf("; warmup %d before each boot's first cell\n", p->warmup);
+}
+
+/* A shuffle without a seed gets one drawn at boot: until then, the cells are listed
+ * unshuffled. */
+static int apply_seed(struct plan *p, const struct check_args *a)
+{
+	if (p->order != ORDER_SHUFFLE)
+		return 0;
+	if (a->seed_given)
+		p->seed = a->seed;
+	else if (!plan_global_given(p, "seed")) {
+		p->order = ORDER_INTERLEAVE;
+		return 1;
+	}
+	return 0;
+}
+
 static void print_heading(const struct plan *p, const char *path, const char *const *disks,
-			  int ndisks)
+			  int ndisks, int unseeded)
 {
 	char timeout[32] = "none";
 	if (p->timeout_s)
 		show_secs(p->timeout_s, timeout, sizeof timeout);
-	printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p->name, path,
-	       matrix_count(p), matrix_per_rep(p), p->repeat);
+	if (p->repeat_auto)
+		printf("plan %s (%s): at most %d cells (%d per repetition x repeat = auto: each cell "
+		       "until its figure is stable, %d to %d times)\n", p->name, path, matrix_count(p),
+		       matrix_per_rep(p), p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N,
+		       p->repeat);
+	else
+		printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p->name, path,
+		       matrix_count(p), matrix_per_rep(p), p->repeat);
 	printf("resync %s, drop_caches %s, timeout %s per cell, retries %d, scale %g\n",
 	       plan_resync_name(p->resync), p->drop_caches ? "yes" : "no", timeout, p->retries,
 	       p->scale);
+	print_order(p, unseeded);
 	if (p->monitor_ms)
 		printf("monitor every %u ms: a time series of each cell\n", p->monitor_ms);
 	else
@@ -133,12 +186,21 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 static void print_totals(const struct plan *p, const struct estimate_model *m, double total,
 			 int skipped, int nwarn, int bad)
 {
-	char ts[32], sk[32] = "";
+	char ts[32], sk[32] = "", lo[32];
 	show_secs(total, ts, sizeof ts);
 	if (skipped)
 		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
-	printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n", matrix_count(p),
-	       sk, nwarn, bad, ts);
+	if (p->repeat_auto) {
+		/* a cell stops once stable, which takes VERDICT_MIN_N repetitions at the least */
+		int least = p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N;
+		show_secs(total * least / p->repeat, lo, sizeof lo);
+		printf("\nat most %d cells%s, %d warnings, %d errors; estimated ~%s (every cell stable "
+		       "after %d repetitions) to ~%s (none stable before repeat_max %d) plus boot\n",
+		       matrix_count(p), sk, nwarn, bad, lo, least, ts, p->repeat);
+	} else {
+		printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n",
+		       matrix_count(p), sk, nwarn, bad, ts);
+	}
 	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
 	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
 	       m->create_s, m->mkfs_s, m->write_mbps, m->smallfiles_mbps,
@@ -195,7 +257,8 @@ int host_cmd_check(int argc, char **argv)
 	static char names[DISK_MAX][16];
 	const char *disks[DISK_MAX];
 	int ndisks = assumed_disks(&p, a.ndisks, names, disks);
-	print_heading(&p, a.path, disks, ndisks);
+	int unseeded = apply_seed(&p, &a);
+	print_heading(&p, a.path, disks, ndisks, unseeded);
 	/* As /init does with the disks it took: too few costs only the cells that need more,
 	 * which are skipped, each with its reason below. */
 	if (plan_check_disks(&p, ndisks) < 0) {

@@ -39,7 +39,7 @@ int shards_print(const struct plan *p, const char *path, const struct estimate_m
 		printf("\nshard %d/%d: %d cell%s x %d repetition%s, estimated ~%s\n", s + 1, n, cells,
 		       cells == 1 ? "" : "s", p->repeat, p->repeat == 1 ? "" : "s", ts);
 		for (int i = 0; i < per; i++) {
-			if (owner[i] != s || matrix_cell(p, i, &c) < 0)
+			if (owner[i] != s || matrix_slot_cell(p, i, 1, &c) < 0)
 				continue;
 			show_secs(cell_estimate(p, &c, m, NULL), ts, sizeof ts);
 			printf("  cell %-3d %s  ~%s each\n", i + 1, c.id, ts);

@@ -2,6 +2,7 @@
  * next_arg() does (double quotes group words, param="a b" and "param=a b" both work), then
  * looks each fsmatrix.* key up in a table. Pure: no I/O. */
 #include "core/cmdline.h"
+#include "core/plan.h"
 #include "core/shard.h"
 
 #include <errno.h>
@@ -10,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD, K_CONTROL, K_SHA256 };
+enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD, K_CONTROL,
+	    K_SHA256, K_SEED };
 
 struct param {
 	const char *key;       /* after "fsmatrix." */
@@ -31,6 +33,7 @@ static const struct param params[] = {
 	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s) },
 	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
 	{ "shard",  K_SHARD,  offsetof(struct cmdline, shard_k) },
+	{ "seed",   K_SEED,   offsetof(struct cmdline, seed) },
 	{ "governor", K_CONTROL, offsetof(struct cmdline, controls[COND_GOVERNOR]) },
 	{ "turbo", K_CONTROL, offsetof(struct cmdline, controls[COND_TURBO]) },
 	{ "cstates", K_CONTROL, offsetof(struct cmdline, controls[COND_CSTATES]) },
@@ -84,6 +87,18 @@ static const char *set_value(const struct param *p, const char *val, int has_val
 	switch (p->kind) {
 	case K_SHARD:
 		return set_shard(val, has_val, out);
+	case K_SEED: {
+		static const char want[] = "expected a whole number, 0 to 9007199254740991";
+		if (!has_val || *val < '0' || *val > '9')
+			return want;
+		errno = 0;
+		unsigned long long v = strtoull(val, &end, 10);
+		if (errno || *end || v > PLAN_SEED_MAX)
+			return want;
+		*(unsigned long long *)field = v;
+		out->seed_given = 1;
+		return NULL;
+	}
 	case K_CONTROL: {
 		static char why[200];
 		if (!has_val || cond_check(cond_find(p->key), val, why, sizeof why) < 0)

@@ -30,6 +30,9 @@ struct cmdline {
 	                                  watchdog test; 0 = never */
 	int shard_k, shard_n;          /* fsmatrix.shard=K/N: run only shard K (1..N) of the
 	                                  plan's cells (core/shard.h); 0/0 = every cell */
+	unsigned long long seed;       /* fsmatrix.seed=N: the seed of order = shuffle, over the
+	                                  plan's (seed_given: it was given) */
+	int seed_given;
 	char controls[COND_COUNT][COND_VALUE_MAX]; /* fsmatrix.governor=, turbo=, cstates=, thp=,
 	                                  swap=, nmi_watchdog=, clocksource=: the machine's
 	                                  controls (core/conditions.h); "" = not given */

@@ -109,7 +109,8 @@ const char *cond_status_name(enum cond_status s)
 void cond_cmdline(const char *raw, char *out, size_t len)
 {
 	static const char *const dropped[] = { "BOOT_IMAGE=", "initrd=", "fsmatrix.disks=",
-					       "fsmatrix.wipe=", "fsmatrix.shard=", NULL };
+					       "fsmatrix.wipe=", "fsmatrix.shard=", "fsmatrix.seed=",
+					       NULL };
 	size_t used = 0;
 	out[0] = '\0';
 	for (const char *s = raw; *s;) {

@@ -1,10 +1,12 @@
-/* core/matrix.c: cell number -> cell, by mixed-radix counting over the plan's axes.
+/* core/matrix.c: cell number -> cell, by mixed-radix counting over the plan's axes, in the
+ * plan's order (core/order.h).
  *
- * Repetitions are the outermost loop: the whole matrix runs once, then again. Slow drift
+ * By default repetitions are the outermost loop: the whole matrix runs once, then again. Slow drift
  * (host load, a sparse disk image filling in, a warming machine) then spreads over every
  * cell instead of piling onto one cell's repeats, and a run cut short still has every cell
  * at least once. */
 #include "core/matrix.h"
+#include "core/order.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -69,16 +71,14 @@ int matrix_count(const struct plan *p)
 	return matrix_per_rep(p) * p->repeat;
 }
 
-int matrix_cell(const struct plan *p, int index, struct cell *c)
+/* The cell of one repetition numbered slot, by mixed-radix counting: workload fastest. */
+static void fill(const struct plan *p, int slot, int rep, int index, struct cell *c)
 {
-	int per_rep = matrix_per_rep(p);
-
-	if (index < 0 || !per_rep || index >= per_rep * p->repeat)
-		return -1;
 	memset(c, 0, sizeof *c);
 	c->index = index;
-	c->rep = index / per_rep + 1;
-	int i = index % per_rep;
+	c->rep = rep;
+	c->slot = slot;
+	int i = slot;
 	c->workload = i % p->nworkloads;
 	i /= p->nworkloads;
 	int fslot = i % fs_slots(p), aslot = i / fs_slots(p);
@@ -98,5 +98,22 @@ int matrix_cell(const struct plan *p, int index, struct cell *c)
 	array_variant(a, aslot, c, part, sizeof part);
 	snprintf(c->id, sizeof c->id, "%s%s/%s/%s/%s", a->name, part, p->fs[c->fs].name,
 		 p->fs[c->fs].mount[c->mount], p->workloads[c->workload].name);
+}
+
+int matrix_cell(const struct plan *p, int index, struct cell *c)
+{
+	int rep, slot;
+	if (order_at(p->order, p->seed, matrix_per_rep(p), p->repeat, index, &rep, &slot) < 0)
+		return -1;
+	fill(p, slot, rep, index, c);
+	return 0;
+}
+
+int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c)
+{
+	int index = order_position(p->order, p->seed, matrix_per_rep(p), p->repeat, rep, slot);
+	if (index < 0)
+		return -1;
+	fill(p, slot, rep, index, c);
 	return 0;
 }

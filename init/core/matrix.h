@@ -13,6 +13,8 @@
 struct cell {
 	int index;               /* 0 .. matrix_count()-1, the order cells run in */
 	int rep;                 /* 1 .. repeat; not part of the id */
+	int slot;                /* 0 .. matrix_per_rep()-1: which cell of a repetition, in the
+	                            plan's own order whatever order they run in */
 	int array, fs, mount, workload;  /* indexes into the plan's sections and mount lines */
 	uint64_t chunk;          /* bytes; 0 when the array gives none */
 	unsigned tun_given;      /* bit per core/tunable.h row the array sets */
@@ -26,9 +28,14 @@ struct cell {
 int matrix_per_rep(const struct plan *p);
 int matrix_count(const struct plan *p);
 
-/* Fills cell number index. Order: repetition outermost (the whole matrix once, then again),
- * then array, chunk, its tunables in core/tunable.c's order, fs, mount line, workload.
- * Returns 0, or -1 if index is out of range. */
+/* Fills cell number index: position index of the run in the plan's order (core/order.h),
+ * whose slots count array, chunk, its tunables in core/tunable.c's order, fs, mount line,
+ * workload (workload fastest). With the default order, interleave, the repetition is
+ * outermost. Returns 0, or -1 if index is out of range. */
 int matrix_cell(const struct plan *p, int index, struct cell *c);
+
+/* Fills repetition rep (1-based) of the cell in slot, with its position as index. Returns 0,
+ * or -1 out of range. */
+int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c);
 
 #endif

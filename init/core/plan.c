@@ -348,10 +348,13 @@ static void plan_defaults(struct plan *p, const char *file)
 	snprintf(p->file, sizeof p->file, "%s", file);
 	default_name(p, file);
 	p->repeat = 1;
+	p->repeat_max = 10;
 	p->resync = RESYNC_WAIT;
 	p->drop_caches = 1;
 	p->timeout_s = 30 * 60;
 	p->retries = 1;
+	p->warmup = 1;
+	p->order = ORDER_INTERLEAVE;
 	p->monitor_ms = PLAN_MONITOR_MS;
 	p->scale = 1.0;
 }

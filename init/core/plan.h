@@ -26,6 +26,9 @@ enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS };
 enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR, WL_SEQREAD, WL_FSYNC, WL_FIO };
 enum wl_data { DATA_RANDOM, DATA_ZERO };
 enum wl_sync { SYNC_TIMED, SYNC_NONE };
+/* The order cells run in (core/order.h): repetition-major, each cell's repetitions back to
+ * back, or repetition-major with the cells of each repetition permuted by a seed. */
+enum plan_order { ORDER_INTERLEAVE, ORDER_SEQUENTIAL, ORDER_SHUFFLE };
 
 struct plan_array {
 	char name[PLAN_NAME_MAX];
@@ -87,6 +90,8 @@ struct plan_workload {
 };
 
 #define PLAN_DEFAULT_SEED 20240601u
+/* order = shuffle's seed: any whole number a JSON reader keeps exactly (2^53 - 1) */
+#define PLAN_SEED_MAX 9007199254740991ull
 #define PLAN_MONITOR_MS 100
 #define PLAN_MONITOR_MIN_MS 10
 #define PLAN_MONITOR_MAX_MS 60000
@@ -97,11 +102,18 @@ struct plan {
 	char name[PLAN_NAME_MAX];    /* default: the file's base name without .ini */
 	int global_line;
 	int key_line[PLAN_KEYS_MAX];
-	int repeat;                  /* default 1 */
+	int repeat;                  /* default 1; with repeat = auto, repeat_max */
+	int repeat_auto;             /* repeat = auto: each cell until its figure is stable
+	                                (core/verdict.h), at most repeat_max times */
+	int repeat_max;              /* default 10 */
 	enum resync resync;          /* default wait */
 	int drop_caches;             /* default yes */
 	unsigned timeout_s;          /* per cell, default 30 min; 0 = none */
 	int retries;                 /* default 1 */
+	int warmup;                  /* warm-up workloads before a boot's first cell, default 1 */
+	enum plan_order order;       /* default interleave */
+	uint64_t seed;               /* shuffle's seed: the plan's, else set by PID 1 or check
+	                                before the cells are expanded (plan_seed_given) */
 	unsigned monitor_ms;         /* period of each cell's time series, default
 				        PLAN_MONITOR_MS; 0 = off */
 	char controls[COND_COUNT][COND_VALUE_MAX]; /* governor, turbo, cstates, thp as the
@@ -143,6 +155,9 @@ int plan_check_disks(struct plan *p, int ndisks);
 const char *plan_fs_name(enum fs_type t);
 const char *plan_wl_name(enum wl_type t);
 const char *plan_resync_name(enum resync r);
+const char *plan_order_name(enum plan_order o);
+/* 1 when the plan gave [global] key (a name of the global key table), else 0. */
+int plan_global_given(const struct plan *p, const char *key);
 
 /* "16k", "1m", "1536": the largest unit that divides the size exactly. */
 void plan_fmt_size(uint64_t bytes, char *buf, size_t len);

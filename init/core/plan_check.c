@@ -181,8 +181,28 @@ static void check_sections(struct plan *p, int end)
 			       p->narrays ? "" : " (level = none for a raw disk)");
 }
 
+/* A seed orders only a shuffle: given with another order it would look like it did. A
+ * bound bounds only repeat = auto, which then expands to it. */
+static void check_global(struct plan *p)
+{
+	int si = key_index(global_keys, "seed"), oi = key_index(global_keys, "order");
+	int mi = key_index(global_keys, "repeat_max"), ri = key_index(global_keys, "repeat");
+	if (p->key_line[mi] > 0 && p->key_line[ri] >= 0 && !p->repeat_auto)
+		plan_add_error(p, p->key_line[mi], "[global]: \"repeat_max\" applies to repeat = auto "
+			       "only (repeat = %d)", p->repeat);
+	if (p->repeat_auto)
+		p->repeat = p->repeat_max;
+	if (p->key_line[si] > 0 && p->key_line[oi] >= 0 && p->order != ORDER_SHUFFLE)
+		plan_add_error(p, p->key_line[si], "[global]: \"seed\" applies to order = shuffle "
+			       "only (order = %s)", plan_order_name(p->order));
+	else if (p->key_line[si] > 0 && p->seed > PLAN_SEED_MAX)
+		plan_add_error(p, p->key_line[si], "[global]: seed: expected a whole number from 0 "
+			       "to %llu", PLAN_SEED_MAX);
+}
+
 void plan_validate(struct plan *p, int end, int content, int comments)
 {
+	check_global(p);
 	if (!content)
 		plan_add_error(p, end, "the plan %s: it needs an [array NAME], an [fs NAME] and a "
 			       "[workload NAME] section", comments ? "holds only comments and blank "

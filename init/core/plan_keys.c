@@ -23,6 +23,10 @@ static const struct choice bools[] = {
 	{ NULL, 0 },
 };
 static const struct choice datas[] = { { "random", DATA_RANDOM }, { "zero", DATA_ZERO }, { NULL, 0 } };
+static const struct choice orders[] = {
+	{ "interleave", ORDER_INTERLEAVE }, { "sequential", ORDER_SEQUENTIAL },
+	{ "shuffle", ORDER_SHUFFLE }, { NULL, 0 },
+};
 static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_NONE }, { NULL, 0 } };
 
 #define G(f) offsetof(struct plan, f)
@@ -32,11 +36,15 @@ static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_N
 
 const struct key global_keys[] = {
 	{ "name", K_NAME, G(name), 0, 0, NULL, NULL, 0 },
-	{ "repeat", K_INT, G(repeat), 1, 1000, NULL, NULL, 0 },
+	{ "repeat", K_REPEAT, G(repeat), 1, 1000, NULL, NULL, 0 },
+	{ "repeat_max", K_INT, G(repeat_max), 3, 1000, NULL, NULL, 0 },
 	{ "resync", K_CHOICE, G(resync), 0, 0, resyncs, "expected wait, assume-clean or ignore", 0 },
 	{ "drop_caches", K_BOOL, G(drop_caches), 0, 0, NULL, NULL, 0 },
 	{ "timeout", K_DUR, G(timeout_s), 0, 0, NULL, NULL, 0 },
 	{ "retries", K_INT, G(retries), 0, 100, NULL, NULL, 0 },
+	{ "warmup", K_INT, G(warmup), 0, 100, NULL, NULL, 0 },
+	{ "order", K_CHOICE, G(order), 0, 0, orders, "expected interleave, sequential or shuffle", 0 },
+	{ "seed", K_U64, G(seed), 0, 0, NULL, NULL, 0 },
 	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
 	{ "governor", K_CONTROL, G(controls[COND_GOVERNOR]), 0, 0, NULL, NULL, 0 },
 	{ "turbo", K_CONTROL, G(controls[COND_TURBO]), 0, 0, NULL, NULL, 0 },
@@ -433,12 +441,30 @@ static int set_control(const struct key *k, char *base, void *f, const char *val
 	return 0;
 }
 
+/* repeat = auto keeps repeating a cell until its figure is stable; its bound, repeat_max,
+ * becomes repeat once the whole section is read (plan_check.c). */
+static int set_repeat(const struct key *k, char *base, void *f, const char *val, char *msg,
+		      size_t mlen)
+{
+	struct plan *p = (struct plan *)base;
+	if (strcmp(val, "auto") == 0) {
+		p->repeat_auto = 1;
+		return 0;
+	}
+	p->repeat_auto = 0;
+	if (set_int(k, base, f, val, msg, mlen) == 0)
+		return 0;
+	snprintf(msg, mlen, "expected auto or a whole number from %lld to %lld", k->min, k->max);
+	return -1;
+}
+
 static const setter setters[] = {
 	[K_NAME] = set_name,     [K_STR] = set_str,       [K_WORDS] = set_words,
 	[K_MOUNT] = set_nothing, [K_INT] = set_int,       [K_U64] = set_int,
 	[K_SIZE] = set_size,     [K_CHUNKS] = set_chunks, [K_LEVEL] = set_level,
 	[K_DUR] = set_dur,       [K_BOOL] = set_bool,     [K_CHOICE] = set_choice,
 	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period, [K_CONTROL] = set_control,
+	[K_REPEAT] = set_repeat,
 };
 
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)
@@ -479,6 +505,20 @@ const char *plan_resync_name(enum resync r)
 {
 	static const char *const names[] = { "wait", "assume-clean", "ignore" };
 	return (unsigned)r < 3 ? names[r] : "unknown";
+}
+
+const char *plan_order_name(enum plan_order o)
+{
+	for (const struct choice *c = orders; c->name; c++)
+		if (c->value == (int)o)
+			return c->name;
+	return "unknown";
+}
+
+int plan_global_given(const struct plan *p, const char *key)
+{
+	const struct key *k = find_key(global_keys, key);
+	return k && p->key_line[k - global_keys] != 0;
 }
 
 /* ------------------------------------------------------------------ workloads outside a plan */

@@ -24,6 +24,7 @@ enum kind {
 	K_WLTYPE,   /* a workload type: a name of core/workload_kinds.c's table */
 	K_PERIOD,   /* off, or a period in ms or s */
 	K_CONTROL,  /* a machine control: a value core/conditions.c's row takes */
+	K_REPEAT,   /* a whole number, or auto (struct plan's repeat_auto) */
 };
 
 struct choice {

@@ -100,10 +100,21 @@ static void record_line(const char *line, size_t n, struct journal *j, struct re
 		if (json_member_str(line, n, "event", what, sizeof what) < 0)
 			return;
 		struct resume_cell *c = cell_of(line, n, cells, ncells);
+		long long seed;
 		if (strcmp(what, "cell-start") == 0 && c)
 			c->starts++;
+		else if (strcmp(what, "plan") == 0 && !j->seeded &&
+			 json_member_int(line, n, "seed", &seed) == 0 && seed >= 0) {
+			j->seeded = 1;
+			j->seed = (unsigned long long)seed;
+		}
 		else if (strcmp(what, "resume") == 0)
 			j->resumes++;
+	} else if (strcmp(type, "summary") == 0) {
+		struct resume_cell *c = cell_of(line, n, cells, ncells);
+		if (c && json_member_str(line, n, "auto", what, sizeof what) == 0 &&
+		    strcmp(what, "stable") == 0)
+			c->stopped = 1;
 	} else if (strcmp(type, "cell") == 0) {
 		struct resume_cell *c = cell_of(line, n, cells, ncells);
 		if (!c || json_member_str(line, n, "status", what, sizeof what) < 0)
@@ -121,7 +132,7 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
 {
 	memset(j, 0, sizeof *j);
 	for (int i = 0; i < ncells; i++)
-		cells[i] = (struct resume_cell){ 0, 0, -1 };
+		cells[i] = (struct resume_cell){ 0, 0, -1, 0 };
 	size_t at = 0;
 	while (at < len) {
 		const char *line = text + at;
@@ -166,6 +177,23 @@ int journal_resumable(const struct journal *j, const char *plan_sha256, const ch
 	else
 		return 0;
 	return -1;
+}
+
+int journal_seed(const struct journal *j, int given, unsigned long long asked,
+		 unsigned long long *seed, char *why, size_t len)
+{
+	if (!j->seeded) {
+		snprintf(why, len, "run %s's shuffle seed is unknown (no plan event with a seed): its "
+			 "order cannot be kept", j->run);
+		return -1;
+	}
+	if (given && asked != j->seed) {
+		snprintf(why, len, "run %s shuffles with seed %llu, this boot asks fsmatrix.seed=%llu",
+			 j->run, j->seed, asked);
+		return -1;
+	}
+	*seed = j->seed;
+	return 0;
 }
 
 void resume_decide(const struct resume_cell *c, int retries, struct resume_step *out)

@@ -18,6 +18,8 @@ struct resume_cell {
 	int starts;         /* cell-start events: attempts begun */
 	int interrupted;    /* cell records with status "interrupted" already written */
 	int final;          /* status of its final (not interrupted) record, -1: none */
+	int stopped;        /* repeat = auto: a summary found its cell stable at this position,
+	                       and the cell's later repetitions are not run */
 };
 
 /* A disk the run's first boot took, by the names that survive a reboot. */
@@ -31,6 +33,8 @@ struct journal {
 	char plan_sha256[65];
 	char scale[24];     /* the header's plan.scale as written */
 	char shard[24];     /* the header's shard as "K/N", "" for a run of every cell */
+	int seeded;         /* the first plan event gave a shuffle's seed: */
+	unsigned long long seed;  /* the order every boot of the run keeps */
 	int trailer;        /* a trailer record: the run finished */
 	int resumes;        /* resume events: boots after the first */
 	int records;        /* valid lines */
@@ -55,6 +59,12 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
  * console). */
 int journal_resumable(const struct journal *j, const char *plan_sha256, const char *scale,
 		      const char *shard, char *why, size_t len);
+
+/* The shuffle's seed a resumed boot goes on with: the run's own, from its first plan event.
+ * asked: fsmatrix.seed= of this boot (given: it was), which must then be the same. Returns 0
+ * with *seed set, or -1 and why: the run's order cannot be kept. */
+int journal_seed(const struct journal *j, int given, unsigned long long asked,
+		 unsigned long long *seed, char *why, size_t len);
 
 /* 1 when a disk with these names is one the run took in its first boot: by serial, else by
  * wwn, else (a disk with neither) by its by-path name. A resumed run takes such a disk

@@ -55,7 +55,7 @@ int shard_plan(const struct plan *p, const struct estimate_model *m, int n, int 
 	if (!est)
 		return -1;
 	for (int i = 0; i < per; i++)
-		est[i] = matrix_cell(p, i, &c) == 0 ? cell_estimate(p, &c, m, NULL) : 0;
+		est[i] = matrix_slot_cell(p, i, 1, &c) == 0 ? cell_estimate(p, &c, m, NULL) : 0;
 	int rc = shard_split(est, per, n, owner);
 	if (rc == 0 && load) {
 		for (int s = 0; s < n; s++)

@@ -18,7 +18,7 @@
 int shard_split(const double *est, int ncells, int n, int *owner);
 
 /* The split of a plan's cells (owner has matrix_per_rep(p) entries, indexed by a cell's
- * index % per), and each shard's estimated time over every repetition in load[0..n) (may be
+ * slot), and each shard's estimated time over every repetition in load[0..n) (may be
  * NULL). Returns 0 or -1. */
 int shard_plan(const struct plan *p, const struct estimate_model *m, int n, int *owner,
 	       double *load);

@@ -342,6 +342,8 @@ void trailer_emit(void)
 	for (size_t i = 0; i < sizeof boot.counts / sizeof boot.counts[0]; i++)
 		jw_kint(&w, cell_status_names[i], boot.counts[i]);
 	jw_end_obj(&w);
+	if (boot.repeat_auto)
+		jw_kint(&w, "not_needed", boot.not_needed);
 	jw_kint(&w, "events", console_records("event"));
 	jw_kint(&w, "disks_found", boot.ndisks);
 	jw_kint(&w, "disks_taken", boot.ntaken);

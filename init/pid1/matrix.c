@@ -1,8 +1,10 @@
 /* pid1/matrix.c: the plan's cells in order, one record each (cell/cell.c), a progress line
- * after each, and with repeat > 1 a summary record for a cell after its last repetition.
- * Repetition is the outermost loop (matrix.h), so the figures of every repetition are kept
- * until the last one comes round. On a resumed boot (pid1/resume.c) cells recorded before are
- * not run again, and a summary covers the repetitions measured in this boot ("n"). */
+ * after each, and with repeat > 1 a summary record for a cell after its last repetition (with
+ * repeat = auto, as soon as its figure is stable: its later repetitions are passed over).
+ * The cells go in the plan's order (core/order.h); a cell's figures are kept by its slot
+ * until its last repetition comes round. On a resumed boot (pid1/resume.c) cells recorded
+ * before are not run again, and a summary covers the repetitions measured in this boot
+ * ("n"). Before the first cell of a boot, the plan's warm-up workloads. */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "core/resume.h"
@@ -42,6 +44,7 @@ static const struct run_env *cell_env(void)
 struct kept {                    /* one cell's figures over its repetitions */
 	int n;                       /* ok repetitions */
 	struct stats_cell fig;
+	int stopped;                 /* repeat = auto: stable, its later repetitions not run */
 };
 
 static void eta_text(long long start_ms, int done, int total, char *buf, size_t len)
@@ -79,7 +82,10 @@ static void keep(struct kept *k, const struct cell_result *r, int rep)
 	k->n++;
 }
 
-static void summary_emit(const struct plan *p, const struct cell *c, struct kept *k)
+/* why: with repeat = auto, "stable" (the cell's later repetitions are not run) or
+ * "repeat_max"; NULL otherwise. */
+static void summary_emit(const struct plan *p, const struct cell *c, struct kept *k,
+			 const char *why)
 {
 	static char buf[16 * 1024];
 	struct jw w;
@@ -89,6 +95,12 @@ static void summary_emit(const struct plan *p, const struct cell *c, struct kept
 	jw_kstr(&w, "cell", c->id);
 	jw_kint(&w, "n", k->n);
 	jw_kint(&w, "reps", p->repeat);
+	if (why) {
+		/* the position of the last repetition run: resume and the report find the cell's
+		 * later ones, which do not run, from it */
+		jw_kint(&w, "index", c->index + 1);
+		jw_kstr(&w, "auto", why);
+	}
 	jw_key(&w, "stats");
 	jw_summary_stats(&w, &k->fig);
 	struct fig_verdict v;
@@ -153,6 +165,86 @@ static int settle_earlier(const struct run_env *env, const struct plan *p, const
 	return 0;
 }
 
+/* A cell's figures after each repetition; its summary after the last, or with repeat = auto
+ * once its figure is stable. */
+static void summarize(const struct plan *p, const struct cell *c, struct kept *k,
+		      const struct cell_result *r)
+{
+	keep(k, r, c->rep);
+	if (p->repeat_auto) {
+		struct fig_verdict v;
+		verdict_cell(&k->fig, wl_kind_of(p->workloads[c->workload].type), &v);
+		if (v.stable && c->rep < p->repeat) {
+			summary_emit(p, c, k, "stable");
+			k->stopped = 1;
+		} else if (c->rep == p->repeat) {
+			summary_emit(p, c, k, v.stable ? "stable" : "repeat_max");
+		}
+	} else if (c->rep == p->repeat) {
+		summary_emit(p, c, k, NULL);
+	}
+}
+
+/* repeat = auto: the cells an earlier boot of the run found stable run no more. */
+static void stopped_earlier(const struct plan *p, struct kept *kept, int total)
+{
+	struct cell c;
+	for (int i = 0; p->repeat_auto && i < total; i++)
+		if (resume_stopped(i) && matrix_cell(p, i, &c) == 0)
+			kept[c.slot].stopped = 1;
+}
+
+/* The first cell this boot will run: its own shard's, not settled by an earlier boot, with
+ * enough disks. -1 when there is none. */
+static int first_to_run(const struct plan *p, int total, const struct kept *kept, struct cell *c)
+{
+	for (int i = 0; i < total; i++) {
+		struct resume_step rs;
+		if (!plan_shard_takes(i) || matrix_cell(p, i, c) < 0 || (kept && kept[c->slot].stopped))
+			continue;
+		resume_cell(i, p->retries, &rs);
+		if (rs.action == RESUME_RUN &&
+		    plan_array_disks(&p->arrays[c->array]) <= boot.ntaken)
+			return i;
+	}
+	return -1;
+}
+
+/* The plan's warm-up workloads, on the array and filesystem of the first cell this boot runs:
+ * the first cell of a boot runs on a machine and disks nothing has exercised yet (measured:
+ * 0.61x its own later repeats), and the warm-up takes that instead. A "warmup" record each,
+ * no figure, no summary, no count; announced by a "warmup-start" event, as a cell is. */
+static void warm_up(const struct run_env *env, const struct plan *p, int total,
+		    const struct kept *kept)
+{
+	struct cell c;
+	struct cell_result r;
+	char name[CELL_ID_MAX];
+	if (p->warmup <= 0 || first_to_run(p, total, kept, &c) < 0)
+		return;
+	spaced(c.id, name, sizeof name);
+	for (int k = 1; k <= p->warmup; k++) {
+		char buf[1024];
+		struct jw w;
+		watchdog_pet();
+		if (shutdown_requested())
+			shutdown_by_signal();
+		jw_init(&w, buf, sizeof buf);
+		record_begin(&w, "event");
+		jw_kstr(&w, "event", "warmup-start");
+		jw_kstr(&w, "run", boot.run_id);
+		jw_kint(&w, "index", c.index + 1);
+		jw_kstr(&w, "cell", c.id);
+		jw_kint(&w, "warmup", k);
+		jw_kint(&w, "warmups", p->warmup);
+		jw_end_obj(&w);
+		emit(&w);
+		say("[warm-up %d/%d] %s: running", k, p->warmup, name);
+		cell_warmup(env, p, &c, k, p->warmup, &r);
+		say("[warm-up %d/%d] %s: %s (not a figure)", k, p->warmup, name, r.headline);
+	}
+}
+
 void matrix_run(const struct plan *p)
 {
 	int total = matrix_count(p), per = matrix_per_rep(p), done = 0;
@@ -164,6 +256,8 @@ void matrix_run(const struct plan *p)
 
 	memset(boot.counts, 0, sizeof boot.counts);
 	boot.cells = 0;
+	boot.repeat_auto = p->repeat_auto;
+	boot.not_needed = 0;
 	for (int i = 0; i < total; i++)
 		boot.cells += plan_shard_takes(i);
 	if (boot.cmd.dry) {
@@ -175,6 +269,10 @@ void matrix_run(const struct plan *p)
 		    total, boot.cmd.shard_k, boot.cmd.shard_n);
 	else
 		say("fsmatrix: matrix: %d cells", total);
+	if (kept)
+		stopped_earlier(p, kept, total);
+	warm_up(env, p, total, kept);
+	start = boottime_ms();
 	for (int i = 0; i < total; i++) {
 		char name[CELL_ID_MAX], eta[48];
 		/* another machine's share: no record here, its own boot writes them */
@@ -190,6 +288,12 @@ void matrix_run(const struct plan *p)
 			shutdown_by_signal();
 		struct resume_step rs;
 		resume_cell(i, p->retries, &rs);
+		/* repeat = auto: a cell stable already does not begin another repetition (one an
+		 * earlier boot recorded is counted as such, below) */
+		if (kept && kept[c.slot].stopped && rs.action == RESUME_RUN && !rs.record_interrupted) {
+			boot.not_needed++;
+			continue;
+		}
 		if (settle_earlier(env, p, &c, &rs, name, total))
 			continue;
 		cell_start_event(&c, rs.attempt, total);
@@ -202,12 +306,8 @@ void matrix_run(const struct plan *p)
 		boot.counts[r.status]++;
 		eta_text(start, ++done, boot.cells, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
-		if (kept) {
-			struct kept *k = &kept[i % per];
-			keep(k, &r, c.rep);
-			if (c.rep == p->repeat)
-				summary_emit(p, &c, k);
-		}
+		if (kept)
+			summarize(p, &c, &kept[c.slot], &r);
 	}
 	free(kept);
 	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted",

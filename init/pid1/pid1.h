@@ -35,6 +35,8 @@ struct boot {
 	 * status in the order of cell/cell.h's cell_status_names[] */
 	int cells;
 	int counts[5];
+	int repeat_auto;                  /* repeat = auto: the trailer says not_needed, */
+	int not_needed;                   /* positions not run, their cell stable before */
 	int resumed;                      /* boots of this run before this one (pid1/resume.c) */
 	int results_ro;                   /* FSMRESULTS mounted read-only: records on the console */
 };
@@ -169,6 +171,9 @@ struct resume_step;
 void resume_stage(const struct plan *p);
 void resume_cell(int index, int retries, struct resume_step *s);
 void resume_event(void);          /* the "resume" event, on a resumed boot */
+/* repeat = auto: an earlier boot's summary found the cell of position index (0-based) stable
+ * there, and ran its later repetitions no more. */
+int resume_stopped(int index);
 
 /* pid1/watchdog.c: /dev/watchdog (hardware, else softdog) armed before the first cell with
  * a margin over the longest step, petted between steps, closed with the magic 'V' before a
@@ -190,6 +195,9 @@ void plan_header_json(struct jw *w);       /* the header's "plan" field */
 /* fsmatrix.shard=K/N: 1 when the cell at index (0-based, any repetition) is this boot's to
  * run; always 1 without a shard. */
 int plan_shard_takes(int index);
+/* The run's shuffle seed found in the journal of the run this boot resumes: the order of the
+ * boot that began the run is kept. */
+void plan_adopt_seed(uint64_t seed);
 void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_group" fields */
 
 /* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */

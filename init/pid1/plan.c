@@ -7,6 +7,7 @@
 #include "core/level.h"
 #include "core/cellshow.h"
 #include "core/matrix.h"
+#include "core/order.h"
 #include "core/plan.h"
 #include "core/plan_size.h"
 #include "core/removedopts.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #define IMAGE_PLANS "/plans"
@@ -26,6 +28,9 @@ static struct plan plan;
 static int *shard_owner;
 static double shard_load[SHARD_MAX];
 static char run_group[65];
+/* Where the shuffle's seed came from: "plan", "cmdline", "run group" (every shard of a run
+ * shares it), "random" (drawn at boot), "journal" (the run this boot resumes) */
+static const char *seed_source;
 
 static void find_plan(char *path, size_t len, const char **source)
 {
@@ -80,10 +85,53 @@ static void shard_stage(const struct plan *p, const struct estimate_model *m)
 
 int plan_shard_takes(int index)
 {
-	int per = matrix_per_rep(&plan);
-	if (!shard_owner || per <= 0)
+	struct cell c;
+	if (!shard_owner || matrix_cell(&plan, index, &c) < 0)
 		return 1;
-	return shard_owner[index % per] == boot.cmd.shard_k - 1;
+	return shard_owner[c.slot] == boot.cmd.shard_k - 1;
+}
+
+/* A shuffle's seed, before any cell is expanded: fsmatrix.seed=, else the plan's, else the
+ * run group's for a shard (its shards must agree on the positions: a record's index is the
+ * same in every shard), else drawn at random. The plan event records it, to replay. */
+static void seed_stage(void)
+{
+	if (plan.order != ORDER_SHUFFLE) {
+		if (boot.cmd.seed_given)
+			say("fsmatrix: fsmatrix.seed=%llu is not used: the plan's order is %s", boot.cmd.seed,
+			    plan_order_name(plan.order));
+		return;
+	}
+	if (boot.cmd.seed_given) {
+		plan.seed = boot.cmd.seed;
+		seed_source = "cmdline";
+	} else if (plan_global_given(&plan, "seed")) {
+		seed_source = "plan";
+	} else if (boot.cmd.shard_n) {
+		plan.seed = order_seed_from((const unsigned char *)run_group, 64);
+		seed_source = "run group";
+	} else {
+		unsigned char r[8];
+		if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+			long long t = boottime_ms();
+			memcpy(r, &t, sizeof r);
+		}
+		plan.seed = order_seed_from(r, sizeof r);
+		seed_source = "random";
+	}
+	say("fsmatrix: order shuffle, seed %llu (%s; fsmatrix.seed=%llu replays it)",
+	    (unsigned long long)plan.seed, seed_source, (unsigned long long)plan.seed);
+}
+
+void plan_adopt_seed(uint64_t seed)
+{
+	if (plan.order != ORDER_SHUFFLE)
+		return;
+	if (seed != plan.seed)
+		say("fsmatrix: order shuffle, seed %llu: the run's own, which this boot resumes",
+		    (unsigned long long)seed);
+	plan.seed = seed;
+	seed_source = "journal";
 }
 
 void plan_shard_json(struct jw *w)
@@ -156,6 +204,7 @@ const struct plan *plan_stage(void)
 	removed_opts_warn(&plan, plan_warning, NULL);
 	estimate_model_default(&m);
 	shard_stage(&plan, &m);
+	seed_stage();
 	if (plan_time_warning(&plan, &m, warning, sizeof warning))
 		say("fsmatrix: %s", warning);
 
@@ -296,6 +345,14 @@ void plan_event(const struct plan *p)
 	jw_kint(&w, "cells", matrix_count(p));
 	jw_kint(&w, "per_rep", matrix_per_rep(p));
 	jw_kint(&w, "repeat", p->repeat);
+	jw_kstr(&w, "order", plan_order_name(p->order));
+	jw_key(&w, "seed");
+	if (p->order == ORDER_SHUFFLE)
+		jw_int(&w, (long long)p->seed);
+	else
+		jw_null(&w);
+	jw_kstr(&w, "seed_source", p->order == ORDER_SHUFFLE ? seed_source : NULL);
+	jw_kint(&w, "warmup", boot.cmd.dry ? 0 : p->warmup);
 	jw_kstr(&w, "resync", plan_resync_name(p->resync));
 	jw_kbool(&w, "drop_caches", p->drop_caches);
 	jw_kint(&w, "timeout_s", p->timeout_s);

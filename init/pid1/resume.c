@@ -137,7 +137,10 @@ void resume_stage(const struct plan *p)
 	char shard[24] = "";
 	if (boot.cmd.shard_n)
 		snprintf(shard, sizeof shard, "%d/%d", boot.cmd.shard_k, boot.cmd.shard_n);
-	if (journal_resumable(&journal, boot.plan_sha256, scale, shard, why, sizeof why) < 0) {
+	unsigned long long seed = 0;
+	if (journal_resumable(&journal, boot.plan_sha256, scale, shard, why, sizeof why) < 0 ||
+	    (p->order == ORDER_SHUFFLE &&
+	     journal_seed(&journal, boot.cmd.seed_given, boot.cmd.seed, &seed, why, sizeof why) < 0)) {
 		if (journal.run[0] && !journal.trailer)
 			say("fsmatrix: a new run: the last one is not resumed: %s", why);
 		goto fresh;
@@ -149,6 +152,7 @@ void resume_stage(const struct plan *p)
 	snprintf(dropped_id, sizeof dropped_id, "%s", boot.run_id);
 	snprintf(boot.run_id, sizeof boot.run_id, "%s", journal.run);
 	boot.resumed = journal.resumes + 1;
+	plan_adopt_seed(seed);
 	retake_disks();
 	say("fsmatrix: resuming run %s (boot %d of it; this boot's own id %s is not used): its "
 	    "journal has %d records%s", boot.run_id, boot.resumed + 1, dropped_id, journal.records,
@@ -171,6 +175,11 @@ fresh:
 void resume_cell(int index, int retries, struct resume_step *s)
 {
 	resume_decide(cells && index < ncells ? &cells[index] : NULL, retries, s);
+}
+
+int resume_stopped(int index)
+{
+	return cells && index >= 0 && index < ncells && cells[index].stopped;
 }
 
 void resume_event(void)

@@ -114,13 +114,18 @@ static void status_lines(const struct rrun *r, report_line_fn line, void *ctx)
 {
 	if (r->trailer) {
 		json_t *c = json_object_get(r->trailer, "counts");
+		json_t *nn = json_object_get(r->trailer, "not_needed");
+		char autos[96] = "";
+		if (json_is_integer(nn))
+			snprintf(autos, sizeof autos, ", not needed %lld (repeat = auto: stable before)",
+				 (long long)json_integer_value(nn));
 		report_line(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
-			 "timeout %lld, interrupted %lld; %.1f s",
+			 "timeout %lld, interrupted %lld%s; %.1f s",
 			 r->total, (long long)json_integer_value(json_object_get(c, "ok")),
 			 (long long)json_integer_value(json_object_get(c, "error")),
 			 (long long)json_integer_value(json_object_get(c, "skipped")),
 			 (long long)json_integer_value(json_object_get(c, "timeout")),
-			 (long long)json_integer_value(json_object_get(c, "interrupted")),
+			 (long long)json_integer_value(json_object_get(c, "interrupted")), autos,
 			 json_number_value(json_object_get(r->trailer, "elapsed_s")));
 		return;
 	}
@@ -144,6 +149,31 @@ static void status_lines(const struct rrun *r, report_line_fn line, void *ctx)
 		report_line(line, ctx, "  status    INCOMPLETE: no trailer; %zu cell%s ran", ran, ran == 1 ? "" : "s");
 }
 
+/* The warm-ups, for what they show (a first cell of a boot slower than its repeats), and
+ * that no figure holds them: "disk/ext4/defaults/last 15.66 MB/s" each, the first three. */
+static void warmup_lines(const struct rrun *r, report_line_fn line, void *ctx)
+{
+	size_t n = json_array_size(r->warmups), i, k = 0;
+	char list[400] = "";
+	json_t *w;
+	if (!n)
+		return;
+	json_array_foreach(r->warmups, i, w) {
+		json_t *f = json_object_get(w, "figure");
+		if (i == 3 || k >= sizeof list)
+			break;
+		k += (size_t)snprintf(list + k, sizeof list - k, "%s%s %s", i ? ", " : "", str(w, "cell"),
+				      str(w, "status"));
+		const char *unit = json_string_value(json_object_get(f, "unit"));
+		if (json_is_number(json_object_get(f, "value")) && k < sizeof list)
+			k += (size_t)snprintf(list + k, sizeof list - k, " %g%s%s",
+					      json_number_value(json_object_get(f, "value")),
+					      unit ? " " : "", unit ? unit : "");
+	}
+	report_line(line, ctx, "  warm-up   %zu before a boot's first cell, in no figure: %s%s", n, list,
+		    n > 3 ? ", ..." : "");
+}
+
 void report_header_lines(const struct rrun *r, report_line_fn line, void *ctx)
 {
 	report_line(line, ctx, "Run %s (from %s)", r->id, r->source);
@@ -152,6 +182,7 @@ void report_header_lines(const struct rrun *r, report_line_fn line, void *ctx)
 	else
 		header_record_lines(r->header, line, ctx);
 	status_lines(r, line, ctx);
+	warmup_lines(r, line, ctx);
 	int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
 	if (r->from_console || rejected) {
 		char toolong[64] = "";

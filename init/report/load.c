@@ -36,6 +36,8 @@ static struct rrun *new_run(struct loader *l)
 	r->records = json_array();
 	r->series = json_array();
 	r->refs = json_array();
+	r->warmups = json_array();
+	r->stops = json_array();
 	r->from_console = l->from_console;
 	/* rejected lines before any record belong to the first run of the source */
 	r->rejected_crc = l->rej_crc;
@@ -131,6 +133,12 @@ static void feed(struct loader *l, json_t *rec)
 		json_array_append_new(l->cur->series, rec);
 	} else if (strcmp(type, "reference") == 0) {
 		reference_record(l->cur, rec);
+	} else if (strcmp(type, "summary") == 0 && json_object_get(rec, "auto")) {
+		/* repeat = auto: where a cell stopped, so that its later repetitions are not lost */
+		json_array_append_new(l->cur->stops, rec);
+	} else if (strcmp(type, "warmup") == 0) {
+		/* shaped as a cell record, and kept apart from them: no figure is made of it */
+		json_array_append_new(l->cur->warmups, rec);
 	} else if (strcmp(type, "trailer") == 0) {
 		json_decref(l->cur->trailer);
 		l->cur->trailer = rec;
@@ -521,6 +529,8 @@ void report_free_run(struct rrun *r)
 	json_decref(r->records);
 	json_decref(r->series);
 	json_decref(r->refs);
+	json_decref(r->warmups);
+	json_decref(r->stops);
 	json_decref(r->notes);
 }
 

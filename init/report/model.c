@@ -280,120 +280,6 @@ static void fill_axes(struct rrun *r)
 	}
 }
 
-/* Positions from..to that no record carried, as "3, 5-8"; NULL when there are none. */
-static char *positions_text(const char *seen, int from, int to, int *count)
-{
-	size_t cap = 64, len = 0;
-	char *s = malloc(cap);
-	s[0] = 0;
-	*count = 0;
-	for (int i = from; i <= to; i++) {
-		if (seen[i])
-			continue;
-		int j = i;
-		while (j < to && !seen[j + 1])
-			j++;
-		*count += j - i + 1;
-		char part[48];
-		int n = i == j ? snprintf(part, sizeof part, "%s%d", len ? ", " : "", i)
-			       : snprintf(part, sizeof part, "%s%d-%d", len ? ", " : "", i, j);
-		if (len + (size_t)n + 1 > cap)
-			s = realloc(s, cap = 2 * (len + (size_t)n + 1));
-		memcpy(s + len, part, (size_t)n + 1);
-		len += (size_t)n;
-		i = j;
-	}
-	if (!*count) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-/* Where the run got to, in positions (index 1..total: every repetition of every cell, as
- * the trailer counts them): the matrix runs them in order, so every position up to the last
- * one with a record ran, and those without a record lost it (a garbled console line, say);
- * past it, a run without a trailer stopped. Counting both in positions keeps the status
- * line and the Problems in one unit. */
-/* The positions of the shards given, when the run is sharded (header "shard": the cells of
- * one repetition its shards ran): 1 for a position of theirs. NULL for a run of every cell. */
-static char *shard_positions(const struct rrun *r)
-{
-	json_t *sh = json_object_get(r->header, "shard"), *c;
-	json_int_t per = json_integer_value(json_object_get(sh, "per_rep"));
-	size_t i;
-	if (!json_is_object(sh) || per <= 0)
-		return NULL;
-	char *cell = calloc((size_t)per + 1, 1), *own = calloc((size_t)r->total + 2, 1);
-	json_array_foreach(json_object_get(sh, "cells"), i, c)
-		if (json_integer_value(c) >= 1 && json_integer_value(c) <= per)
-			cell[json_integer_value(c)] = 1;
-	for (int x = 1; x <= r->total; x++)
-		own[x] = cell[(x - 1) % per + 1];
-	free(cell);
-	return own;
-}
-
-/* The plan's cells per repetition: the shard header's, the plan event's, else the records'
- * total over their repetitions; 0 when unknown. */
-static int per_rep(const struct rrun *r)
-{
-	json_int_t per = json_integer_value(json_object_get(json_object_get(r->header, "shard"), "per_rep"));
-	if (per <= 0)
-		per = json_integer_value(json_object_get(r->plan, "per_rep"));
-	for (size_t i = 0; per <= 0 && i < r->ncells; i++)
-		if (r->cells[i].reps > 0 && r->total % r->cells[i].reps == 0)
-			per = r->total / r->cells[i].reps;
-	return per > 0 && per <= r->total && r->total % per == 0 ? (int)per : 0;
-}
-
-static void positions(struct rrun *r, int list_missing)
-{
-	size_t i;
-	json_t *rec;
-	if (r->total <= 0 || r->total >= 1000000)
-		return;
-	char *seen = calloc((size_t)r->total + 2, 1);
-	json_array_foreach(r->records, i, rec) {
-		json_int_t x = json_integer_value(json_object_get(rec, "index"));
-		if (x >= 1 && x <= r->total) {
-			r->ran += !seen[x];
-			seen[x] = 1;
-			if (x > r->reached)
-				r->reached = (int)x;
-		}
-	}
-	/* A shard runs only its own positions: another shard's were never this run's to lose,
-	 * and without that shard they never ran. */
-	char *own = shard_positions(r), *notrun = calloc((size_t)r->total + 2, 1);
-	int end = r->trailer ? r->total : r->reached;
-	for (int x = 1; x <= r->total; x++) {
-		int others = own && !own[x];
-		notrun[x] = !(others || (list_missing && x > end && !seen[x]));
-		if (others)
-			seen[x] = 1;
-	}
-	int per = per_rep(r), n;
-	char *flag = calloc((size_t)r->total + 2, 1);
-	if (r->reached) {
-		r->lost_idx = positions_text(seen, 1, end, &r->nlost);
-		for (int x = 1; x <= r->total; x++)
-			flag[x] = x <= end && !seen[x];
-		r->lost_cells = report_cells_reps_text(flag, r->total, per, &n);
-	}
-	if ((r->reached && list_missing) || own) {
-		r->missing_idx = positions_text(notrun, 1, r->total, &n);
-		r->nmissing += n;
-		for (int x = 1; x <= r->total; x++)
-			flag[x] = !notrun[x];
-		r->missing_cells = report_cells_reps_text(flag, r->total, per, &n);
-	}
-	free(flag);
-	free(own);
-	free(notrun);
-	free(seen);
-}
-
 void report_model(struct rrun *r)
 {
 	size_t i;
@@ -476,7 +362,7 @@ void report_model(struct rrun *r)
 			r->total = (int)json_array_size(planned);
 	}
 	/* with a list of planned ids the missing cells have their names already */
-	positions(r, !json_is_array(planned));
+	report_positions(r, !json_is_array(planned));
 	report_series_attach(r);
 }
 

@@ -74,6 +74,8 @@ struct rrun {
 	json_t *refs;           /* the reference records, in order; an "end" one carries
 	                           "_between": the cells ("ID rep R/N") measured since its
 	                           boot's "start" */
+	json_t *warmups;        /* the warmup records: listed, never a figure */
+	json_t *stops;          /* repeat = auto: the summaries that ended a cell ("auto") */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
@@ -125,6 +127,10 @@ char *report_cells_reps_text(const char *flag, int total, int per, int *count);
 int report_load(const char *source, struct runset *rs);
 /* Groups records into cells and computes statistics; call once per run after loading. */
 void report_model(struct rrun *r);
+/* report/positions.c, for report_model once the cells and r->total are known: the lost and
+ * missing positions (list_missing: positions past the last record, in a run without a
+ * trailer, are missing), and the repetitions a repeat = auto cell was planned for. */
+void report_positions(struct rrun *r, int list_missing);
 /* report_load on each of n sources, report_merge_shards (shards of two runs: an error, rs
  * left empty), then report_model on every run: what report and html start with. Returns 0,
  * or 1 when a source could not be read (its runs, if any, are still in rs). */

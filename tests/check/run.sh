@@ -185,6 +185,49 @@ else
 	fail notepad-bom "status $rc"
 fi
 
+# The order cells run in is the order check lists them in. "ID REP" per cell, from $TMP/out:
+cell_order() { sed -n 's/^cell [0-9]*\/[0-9]*  \(.*\)  rep \([0-9]*\)$/\1 \2/p' "$TMP/out"; }
+O3='[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w1]\ntype = seqwrite\nsize = 1m\n[workload w2]\ntype = seqwrite\nsize = 1m\n[workload w3]\ntype = seqwrite\nsize = 1m\n'
+printf "[global]\nrepeat = 2\n$O3" >"$P"
+run order-interleave "$P"
+cell_order >"$TMP/interleave"
+printf "[global]\nrepeat = 2\norder = sequential\n$O3" >"$P"
+run order-sequential "$P"
+if [ "$rc" = 0 ] && has "$TMP/out" '^order sequential: each cell.s repetitions back to back; warmup 1 ' &&
+	[ "$(cell_order | tr '\n' ,)" = "a/f/defaults/w1 1,a/f/defaults/w1 2,a/f/defaults/w2 1,a/f/defaults/w2 2,a/f/defaults/w3 1,a/f/defaults/w3 2," ]; then
+	ok order-sequential
+else
+	fail order-sequential "status $rc, or not each cell's repetitions back to back"
+	cell_order | sed 's/^/#   /'
+fi
+# A shuffle's seed from the plan or from --seed (fsmatrix.seed=) lists the same order: the
+# same cells as interleave, each repetition permuted.
+printf "[global]\nrepeat = 2\norder = shuffle\nseed = 2\n$O3" >"$P"
+run order-shuffle "$P"
+cell_order >"$TMP/seeded"
+printf "[global]\nrepeat = 2\norder = shuffle\n$O3" >"$P"
+run order-shuffle-flag --seed 2 "$P"
+cell_order >"$TMP/flag"
+if [ "$rc" = 0 ] && has "$TMP/out" "^order shuffle, seed 2: each repetition's cells permuted; warmup 1 " &&
+	cmp -s "$TMP/seeded" "$TMP/flag" && ! cmp -s "$TMP/seeded" "$TMP/interleave" &&
+	[ "$(sort "$TMP/seeded")" = "$(sort "$TMP/interleave")" ]; then
+	ok order-shuffle-seed
+else
+	fail order-shuffle-seed "status $rc, or --seed 2 and seed = 2 list different orders, or the cells differ"
+fi
+run order-shuffle-unseeded "$P"
+if [ "$rc" = 0 ] && has "$TMP/out" '^order shuffle, seed drawn at boot .*: listed unshuffled' &&
+	[ "$(cell_order)" = "$(cat "$TMP/interleave")" ]; then
+	ok order-shuffle-unseeded
+else
+	fail order-shuffle-unseeded "status $rc, or no word that the seed is drawn at boot"
+fi
+run order-bad-seed --seed 9007199254740992 "$P"
+refused_usage() {
+	if [ "$rc" = 2 ] && [ "$(cat "$TMP/err")" = "$2" ]; then ok "$1"; else fail "$1" "status $rc, want 2 and: $2"; fi
+}
+refused_usage order-bad-seed "fsmatrix: check: --seed 9007199254740992: expected a whole number from 0 to 9007199254740991"
+
 # Golden files. Every plan, as a user would check it: a plan added without its expected file
 # fails until --update writes one.
 for p in rootfs/plans/*.ini tests/plans/*.ini; do
@@ -208,6 +251,20 @@ golden disks-65          disks-65.txt          check rootfs/plans/default.ini --
 golden default-shards-2  default-shards-2.txt  check rootfs/plans/default.ini --shards 2 --scale 0.05
 golden raid6-shards-3    raid6-shards-3.txt    check rootfs/plans/raid6-degraded-ext3-vs-ext4.ini --shards 3
 golden smoke-shards-3    smoke-shards-3.txt    check tests/boot/smoke.ini --shards 3
+# repeat = auto: the cells to repeat_max, and the estimate from every cell stable after 3
+# repeats to none stable before the bound.
+printf "[global]\nrepeat = auto\nrepeat_max = 6\n$O3" >"$P"
+run repeat-auto "$P"
+if [ "$rc" = 0 ] && has "$TMP/out" '^plan p .*: at most 18 cells \(3 per repetition x repeat = auto: each cell until its figure is stable, 3 to 6 times\)$' &&
+	has "$TMP/out" '^at most 18 cells, 0 warnings, 0 errors; estimated ~[0-9ms]+ \(every cell stable after 3 repetitions\) to ~[0-9ms]+ \(none stable before repeat_max 6\) plus boot$' &&
+	[ "$(cell_order | tail -n 1)" = "a/f/defaults/w3 6" ]; then
+	ok repeat-auto
+else
+	fail repeat-auto "status $rc, or no bound in the heading and the estimate"
+	sed -n '1p;$p' "$TMP/out" | sed 's/^/#   /'
+fi
+# A shuffle replayed from its seed, as fsmatrix.seed=2 runs it (boot test 36-order-warmup).
+golden order-seed-2      order-seed-2.txt      check tests/plans/order.ini --seed 2
 
 [ "$golden_failed" = 0 ] || failed=1
 exit $failed

@@ -69,6 +69,34 @@ golden text-truncated    truncated.txt         3 report "$F/truncated.jsonl"
 golden text-unusable     unusable.txt          4 report "$F/unusable.jsonl"
 golden text-ignored      ignored.txt           0 report "$F/ignored.jsonl"
 golden compare-ignored   compare-ignored.txt   0 compare "$F/ignored-old.jsonl" "$F/ignored.jsonl"
+# A warm-up record (shaped as a cell record, before the first cell) is listed and is in no
+# figure: run-a with one whose figures are far off reports, sorts and compares as run-a does,
+# with one more header line.
+mkdir -p "$TMP/warm"
+jq -c 'if .type == "cell" and .index == 1 and .rep == 1 then
+	(. | .type = "warmup" | .warmup = 1 | .warmups = 1 | .figure = {metric: "mbps", value: 1.5, unit: "MB/s"} |
+	 .result = (.result | with_entries(if (.value | type) == "number" then .value = 1.5 else . end))), .
+	else . end' "$F/run-a.jsonl" >"$TMP/warm/run-a.jsonl"
+warm_same() { # NAME ARGS...: fsmatrix ARGS on run-a and on run-a with a warm-up, sources named alike
+	local name=$1 extra
+	shift
+	"$FSM" "$@" "$F/run-a.jsonl" 2>&1 | sed "s|$F/||g; s|$TMP/warm/||g" >"$TMP/plain"
+	"$FSM" "$@" "$TMP/warm/run-a.jsonl" 2>&1 | sed "s|$F/||g; s|$TMP/warm/||g" >"$TMP/warmed"
+	extra=$(diff "$TMP/plain" "$TMP/warmed" | grep '^[<>]')
+	if [ "$(grep -c '"type":"warmup"' "$TMP/warm/run-a.jsonl")" != 1 ]; then
+		fail "$name" "the fixture with a warm-up was not made"
+	elif [ -z "$extra" ] && [ "$name" != warmup-report ] || [ "$extra" = "> ${WANT_EXTRA:-}" ]; then
+		ok "$name"
+	else
+		fail "$name" "differs beyond the warm-up line"
+		printf '%s\n' "$extra" | head -n 10 | sed 's/^/#   /'
+	fi
+}
+WANT_EXTRA="  warm-up   1 before a boot's first cell, in no figure: md1/ext4/defaults/seqwrite ok 1.5 MB/s" \
+	warm_same warmup-report report
+warm_same warmup-report-csv report --format csv
+warm_same warmup-report-json report --format json
+warm_same warmup-compare compare "$F/run-b.jsonl"
 golden text-series       series.txt            4 report "$F/series.jsonl"
 # A real run of boot test 37 (tests/plans/tunables.ini): the stripe cache the plan varies is
 # the table's axis, the tunables it fixes are in the note, and those the kernel did not take

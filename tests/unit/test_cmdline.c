@@ -38,10 +38,10 @@ static const struct bad {
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	/* the machine's controls (core/conditions.c) */
 	{ "fsmatrix.turbo=maybe", "fsmatrix.turbo=maybe: expected on or off, or keep" },
@@ -64,7 +64,7 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "plan_sha256, dry, shell, debug, scale, settle, watchdog, debug_hang, shard, governor, turbo, "
+	  "plan_sha256, dry, shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, "
 	  "cstates, thp, swap, nmi_watchdog, clocksource)" },
 	{ "fsmatrix.watchdog=-1", "fsmatrix.watchdog=-1: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
@@ -112,11 +112,12 @@ static void test_controls(void)
 	CHECK_INT(cond_find("nmi_watchdog"), COND_NMI_WATCHDOG);
 	CHECK_INT(cond_find("turbos"), -1);
 	CHECK_STR(cond_status_name(COND_UNAVAILABLE), "unavailable");
-	/* the command line the fingerprint takes: no boot loader words, no disk selectors */
+	/* the command line the fingerprint takes: no boot loader words, no disk selectors, no
+	 * shuffle seed (the order is the plan event's, not the machine's) */
 	char cl[256];
 	cond_cmdline("BOOT_IMAGE=/vmlinuz initrd=/initramfs.img console=ttyS0 "
 		     "fsmatrix.disks=serial:fsmtest* fsmatrix.wipe=vdb fsmatrix.shard=1/2 "
-		     "fsmatrix.thp=never  quiet\n", cl, sizeof cl);
+		     "fsmatrix.thp=never fsmatrix.seed=42  quiet\n", cl, sizeof cl);
 	CHECK_STR(cl, "console=ttyS0 fsmatrix.thp=never quiet");
 }
 

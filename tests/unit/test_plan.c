@@ -219,7 +219,7 @@ static const struct bad {
 	{ MIN_PLAN "[fs f]\n", "t.ini:8: duplicate section [fs f] (first at line 3)", 1 },
 	/* Keys. */
 	{ "[global]\nrepaet = 2\n" MIN_PLAN, "t.ini:2: unknown key \"repaet\" in [global] (known: "
-	  "name, repeat, resync, drop_caches, timeout, retries, monitor, governor, turbo, cstates, thp)", 1 },
+	  "name, repeat, repeat_max, resync, drop_caches, timeout, retries, warmup, order, seed, monitor, governor, turbo, cstates, thp)", 1 },
 	{ "[global]\nturbo = maybe\n" MIN_PLAN, "t.ini:2: turbo: expected on or off, or keep "
 	  "(turbo = maybe)", 1 },
 	{ "[global]\ngovernor = Perf!\n" MIN_PLAN, "t.ini:2: governor: expected a cpufreq governor "
@@ -235,9 +235,9 @@ static const struct bad {
 	  "t.ini:4: type: expected a value", 1 },
 	/* Values. */
 	{ "[global]\nrepeat = 0\n" MIN_PLAN,
-	  "t.ini:2: repeat: expected a whole number from 1 to 1000 (repeat = 0)", 1 },
+	  "t.ini:2: repeat: expected auto or a whole number from 1 to 1000 (repeat = 0)", 1 },
 	{ "[global]\nrepeat = -1\n" MIN_PLAN,
-	  "t.ini:2: repeat: expected a whole number from 1 to 1000 (repeat = -1)", 1 },
+	  "t.ini:2: repeat: expected auto or a whole number from 1 to 1000 (repeat = -1)", 1 },
 	{ "[global]\nresync = later\n" MIN_PLAN,
 	  "t.ini:2: resync: expected wait, assume-clean or ignore (resync = later)", 1 },
 	{ "[global]\ndrop_caches = maybe\n" MIN_PLAN,
@@ -394,7 +394,7 @@ static void test_bad(void)
 	}
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
-		  "resync, drop_caches, timeout, retries, monitor, governor, turbo, cstates, thp)");
+		  "repeat_max, resync, drop_caches, timeout, retries, warmup, order, seed, monitor, governor, turbo, cstates, thp)");
 }
 
 /* What a user sees after the first error of a line is fixed by adding another. */

@@ -178,14 +178,14 @@ static void test_decide(void)
 		enum resume_action action;
 		int attempt, record, interruptions;
 	} rows[] = {
-		{ { 0, 0, -1 }, 1, RESUME_RUN, 1, 0, 0 },
-		{ { 1, 0, -1 }, 1, RESUME_RUN, 2, 1, 0 },
-		{ { 1, 1, -1 }, 1, RESUME_RUN, 2, 0, 0 },   /* recorded before a second crash at boot */
-		{ { 1, 0, -1 }, 0, RESUME_FAIL, 0, 1, 1 },  /* retries = 0: one interruption fails it */
-		{ { 2, 1, -1 }, 1, RESUME_FAIL, 0, 1, 2 },
-		{ { 3, 1, -1 }, 2, RESUME_FAIL, 0, 2, 3 },
-		{ { 2, 1, -1 }, 2, RESUME_RUN, 3, 1, 0 },
-		{ { 2, 1, 0 }, 1, RESUME_SKIP, 0, 0, 0 },
+		{ { 0, 0, -1, 0 }, 1, RESUME_RUN, 1, 0, 0 },
+		{ { 1, 0, -1, 0 }, 1, RESUME_RUN, 2, 1, 0 },
+		{ { 1, 1, -1, 0 }, 1, RESUME_RUN, 2, 0, 0 },   /* recorded before a second crash at boot */
+		{ { 1, 0, -1, 0 }, 0, RESUME_FAIL, 0, 1, 1 },  /* retries = 0: one interruption fails it */
+		{ { 2, 1, -1, 0 }, 1, RESUME_FAIL, 0, 1, 2 },
+		{ { 3, 1, -1, 0 }, 2, RESUME_FAIL, 0, 2, 3 },
+		{ { 2, 1, -1, 0 }, 2, RESUME_RUN, 3, 1, 0 },
+		{ { 2, 1, 0, 0 }, 1, RESUME_SKIP, 0, 0, 0 },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct resume_step s;
