@@ -57,12 +57,13 @@ if extra=$(jq -e -n -c --argjson l "$loaded" --argjson u "$unasked" '$l - ($l - 
 else
 	fail "no driver loaded for hardware the guest lacks" "loaded anyway: $(jq -n -c --argjson l "$loaded" --argjson u "$unasked" '$l - ($l - $u)')"
 fi
-order=$(records_console | jq -s -c '[.[] | select(.type == "event") |
-	if .event == "cell-start" or .event == "warmup-start" then "cell" elif .event == "modules" then (if any(.modules[]; .name == "ext4") then "ext4" else "boot" end) else empty end]')
-if [ "$(jq -n -c --argjson o "$order" '$o[0:3]')" = '["boot","cell","ext4"]' ]; then
-	ok "ext4 is loaded before the first cell, not at boot"
+order=$(records_console | jq -s -c '[.[] | select(.type == "event" or .type == "reference") |
+	if .type == "reference" then "reference" elif .event == "cell-start" or .event == "warmup-start" then "cell" elif .event == "modules" then (if any(.modules[]; .name == "ext4") then "ext4" else "boot" end) else empty end]')
+# the first to need ext4 is the reference set's RAM disk, before the first cell
+if [ "$(jq -n -c --argjson o "$order" '$o[0:4]')" = '["boot","ext4","reference","cell"]' ]; then
+	ok "ext4 is loaded when first needed, not at boot"
 else
-	fail "ext4 is loaded before the first cell, not at boot" "modules events and cell starts in order: $order"
+	fail "ext4 is loaded when first needed, not at boot" "modules events, references and cell starts in order: $order"
 fi
 
 # The plan went in through the results disk (fsmatrix/plan.ini), and its one cell ran.
