@@ -9,7 +9,7 @@ const struct ref_row ref_rows[REF_COUNT] = {
 	[REF_RAMDISK] = { "ramdisk_seqwrite", "MB/s",
 			  "the seqwrite engine, 16 MiB on ext4 on a brd RAM disk, as a cell runs it" },
 	[REF_DISK_READ] = { "disk_read", "MB/s",
-			    "4 MiB read with O_DIRECT from the start of the first taken disk" },
+			    "4 MiB read with O_DIRECT from the start of the first taken disk", 1 },
 };
 
 void ref_summarize(struct ref_figure *f)
@@ -39,4 +39,11 @@ int ref_drift(double start_median, double start_rsd, double end_median, double e
 	 * past 100% still catches a fall */
 	double f = 1 + *bound_pct / 100;
 	return *ratio > f || *ratio < 1 / f;
+}
+
+int ref_drift_of(int id, double start_median, double start_rsd, double end_median,
+		 double end_rsd, double *ratio, double *bound_pct)
+{
+	int d = ref_drift(start_median, start_rsd, end_median, end_rsd, ratio, bound_pct);
+	return d == 1 && ref_rows[id].slower_only && *ratio > 1 ? 0 : d;
 }

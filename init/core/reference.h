@@ -13,6 +13,9 @@ struct ref_row {
 	const char *name;   /* the record's key */
 	const char *unit;
 	const char *what;   /* for the docs and the report */
+	int slower_only;    /* only a fall is a drift: a disk read up at the end is a cache
+	                       warmed by the cells (the host's, under qemu with a writeback cache,
+	                       or the disk's own), not the machine changing under the run */
 };
 extern const struct ref_row ref_rows[REF_COUNT];
 
@@ -38,5 +41,8 @@ void ref_summarize(struct ref_figure *f);
  * cannot tell (a side unmeasured, or a start of 0). */
 int ref_drift(double start_median, double start_rsd, double end_median, double end_rsd,
 	      double *ratio, double *bound_pct);
+/* The same for row id of the table, which may count only a fall (slower_only). */
+int ref_drift_of(int id, double start_median, double start_rsd, double end_median,
+		 double end_rsd, double *ratio, double *bound_pct);
 
 #endif

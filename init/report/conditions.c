@@ -209,7 +209,7 @@ static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx
 					    isfinite(ms) ? rs : re, end ? "end" : "start");
 				continue;
 			}
-			int d = ref_drift(ms, rs, me, re, &ratio, &bound);
+			int d = ref_drift_of(k, ms, rs, me, re, &ratio, &bound);
 			report_line(line, ctx, "  %-12s boot %lld: %s %.1f %s at the start, %.1f at the end "
 				    "(%.3gx%s)", "reference", boot, name, ms, unit, me, ratio,
 				    d < 0 ? "" : d ? ", beyond its bound: conditions changed" : ", within its bound");
@@ -232,7 +232,7 @@ int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn 
 			double rs, re, ratio, bound;
 			double ms = fig_median(start, ref_rows[f].name, &rs);
 			double me = fig_median(x, ref_rows[f].name, &re);
-			if (ref_drift(ms, rs, me, re, &ratio, &bound) == 1 && k < sizeof what)
+			if (ref_drift_of(f, ms, rs, me, re, &ratio, &bound) == 1 && k < sizeof what)
 				k += (size_t)snprintf(what + k, sizeof what - k, "%s%s %.3gx its start (bound "
 						      "±%.0f%%)", k ? ", " : "", ref_rows[f].name, ratio,
 						      bound);
