@@ -127,7 +127,10 @@ expect_eq merged-all-ok "$(jq -c '[.[] | select(.status != "ok" or .seen != 3) |
 "$FSM" report "$W/shard1.log" "$W/shard2.log" >"$W/merged.txt" 2>&1
 expect_eq merged-status "$?" 0 "fsmatrix report's status on the merged shards"
 check merged-complete grep -Eq '^  status    complete: 54 cells planned; ok 54, ' "$W/merged.txt"
-expect_eq merged-no-problems "$(sed -n '/^Problems/{n;p}' "$W/merged.txt")" "  none" "the first problem"
+# Problems of the run's making; a reference drift is the host's (two guests share its 2 cores)
+# and is shown, not counted here
+problems=$(sed -n '/^Problems/,/^$/p' "$W/merged.txt" | sed '1d; /^$/d; /^  conditions changed during the run/d; /^  none$/d')
+expect_eq merged-no-problems "${problems:-  none}" "  none" "the problems"
 # one shard alone is the run with a shard missing
 "$FSM" report "$W/shard1.log" >"$W/alone.txt" 2>&1
 expect_eq shard-alone-status "$?" 3 "fsmatrix report's status on one shard of two (3: incomplete)"
