@@ -9,7 +9,7 @@ const struct ref_row ref_rows[REF_COUNT] = {
 	[REF_RAMDISK] = { "ramdisk_seqwrite", "MB/s",
 			  "the seqwrite engine, 16 MiB on ext4 on a brd RAM disk, as a cell runs it" },
 	[REF_DISK_READ] = { "disk_read", "MB/s",
-			    "4 MiB read with O_DIRECT from the start of the first taken disk", 1 },
+			    "4 MiB written with O_DIRECT in the middle of the first taken disk, read back", 1 },
 };
 
 void ref_summarize(struct ref_figure *f)
