@@ -34,7 +34,8 @@ static struct rrun *new_run(struct loader *l)
 	memset(r, 0, sizeof *r);
 	r->source = strdup(l->source);
 	r->records = json_array();
-	r->series = json_array();
+	r->ok_recs = json_object();
+	r->charted = json_object();
 	r->refs = json_array();
 	r->from_console = l->from_console;
 	/* rejected lines before any record belong to the first run of the source */
@@ -95,6 +96,19 @@ static void reference_record(struct rrun *r, json_t *rec)
 	json_array_append_new(r->refs, rec);
 }
 
+/* An ok cell record's fields that no report shows (the steps, the filesystem's and the
+ * array's own descriptions, df and queue settings): the bulk of a record, dropped as it is
+ * read so that a run's memory stays a fraction of its file. A record that is not ok is kept
+ * whole, as the Problems quote it. */
+static void strip_cell(json_t *rec)
+{
+	static const char *const unread[] = { "steps", "fs_geometry", "md_detail", "md",
+					      "df_before", "df_after", "queue" };
+	const char *st = json_string_value(json_object_get(rec, "status"));
+	for (size_t i = 0; st && strcmp(st, "ok") == 0 && i < sizeof unread / sizeof unread[0]; i++)
+		json_object_del(rec, unread[i]);
+}
+
 /* One record; a header opens a new run, unless the current one has no header and no cells,
  * or is the same run resumed. */
 static void feed(struct loader *l, json_t *rec)
@@ -126,9 +140,12 @@ static void feed(struct loader *l, json_t *rec)
 	if (!l->cur)
 		new_run(l);
 	if (strcmp(type, "cell") == 0) {
+		strip_cell(rec);
+		report_series_note_cell(l->cur, rec);
 		json_array_append_new(l->cur->records, rec);
 	} else if (strcmp(type, "series") == 0) {
-		json_array_append_new(l->cur->series, rec);
+		report_series_take(l->cur, rec);
+		json_decref(rec);
 	} else if (strcmp(type, "reference") == 0) {
 		reference_record(l->cur, rec);
 	} else if (strcmp(type, "trailer") == 0) {
@@ -518,7 +535,10 @@ void report_free_run(struct rrun *r)
 	json_decref(r->trailer);
 	json_decref(r->plan);
 	json_decref(r->records);
-	json_decref(r->series);
+	report_series_free(r->series, r->nseries);
+	json_decref(r->ok_recs);
+	json_decref(r->charted);
+	json_decref(r->cell_ix);
 	json_decref(r->refs);
 	json_decref(r->notes);
 }

@@ -117,10 +117,8 @@ static json_t *axes_from_id(const char *id)
 
 static struct rcell *find_cell(struct rrun *r, const char *id)
 {
-	for (size_t i = 0; i < r->ncells; i++)
-		if (strcmp(r->cells[i].id, id) == 0)
-			return &r->cells[i];
-	return NULL;
+	json_t *ix = json_object_get(r->cell_ix, id);
+	return ix ? &r->cells[json_integer_value(ix)] : NULL;
 }
 
 static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
@@ -129,6 +127,9 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	struct rcell *c = &r->cells[r->ncells];
 	memset(c, 0, sizeof *c);
 	c->id = strdup(id);
+	if (!r->cell_ix)
+		r->cell_ix = json_object();
+	json_object_set_new_nocheck(r->cell_ix, id, json_integer((json_int_t)r->ncells));
 	c->axes = axes;
 	c->bad = json_array();
 	c->ignored = json_array();
@@ -164,6 +165,8 @@ static void add_unique(json_t *list, json_t *from, const char *prefix)
 
 static void add_record(struct rcell *c, json_t *rec)
 {
+	if (!c->first)
+		c->first = rec;
 	/* Options the kernel accepted but did not apply: every figure of the cell is of the
 	 * mount without them (records of older images carry neither field). */
 	add_unique(c->ignored, json_object_get(rec, "mount_ignored"), NULL);

@@ -90,7 +90,8 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 	out->id = calloc(1, idlen);
 	out->source = calloc(1, srclen);
 	out->records = json_array();
-	out->series = json_array();
+	out->ok_recs = json_object();
+	out->charted = json_object();
 	out->refs = json_array();
 	json_t *cells = json_array(), *given = json_array();
 	int finished = 1;
@@ -98,7 +99,15 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		strcat(strcat(out->id, i ? "+" : ""), m[i]->id ? m[i]->id : "?");
 		strcat(strcat(out->source, i ? " + " : ""), m[i]->source);
 		json_array_extend(out->records, m[i]->records);
-		json_array_extend(out->series, m[i]->series);
+		/* the series are the merged run's now */
+		out->series = realloc(out->series, (out->nseries + m[i]->nseries + 1) * sizeof *out->series);
+		memcpy(out->series + out->nseries, m[i]->series, m[i]->nseries * sizeof *out->series);
+		out->nseries += m[i]->nseries;
+		free(m[i]->series);
+		m[i]->series = NULL;
+		m[i]->nseries = 0;
+		json_object_update(out->ok_recs, m[i]->ok_recs);
+		json_object_update(out->charted, m[i]->charted);
 		json_array_extend(out->refs, m[i]->refs);
 		json_t *sh = shard_of(m[i]), *c;
 		size_t k;

@@ -479,12 +479,7 @@ static void flat_row(struct grid *g, const struct rrun *run, const struct rcell 
 	grid_set(g, row, col++, "%d", c->ok);
 	json_t *bad = json_array_get(c->bad, 0);
 	grid_set(g, row, col++, "%s", bad ? json_string_value(json_object_get(bad, "error")) ?: "" : "");
-	json_t *first = NULL, *rec;
-	size_t ri;
-	json_array_foreach(run->records, ri, rec)
-		if (!first && strcmp(json_string_value(json_object_get(rec, "cell")) ?: "", c->id) == 0)
-			first = rec;
-	grid_set(g, row, col++, "%s", json_string_value(json_object_get(first, "mount_effective")) ?: "");
+	grid_set(g, row, col++, "%s", json_string_value(json_object_get(c->first, "mount_effective")) ?: "");
 	for (size_t m = 0; m < nms; m++) {
 		size_t mi;
 		for (mi = 0; mi < c->nm && strcmp(c->m[mi]->key, ms[m]->key); mi++)
