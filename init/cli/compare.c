@@ -64,10 +64,8 @@ struct comparison {
 
 static const struct rcell *find(const struct rrun *r, const char *id)
 {
-	for (size_t i = 0; i < r->ncells; i++)
-		if (strcmp(r->cells[i].id, id) == 0)
-			return &r->cells[i];
-	return NULL;
+	json_t *ix = json_object_get(r->cell_ix, id);
+	return ix ? &r->cells[json_integer_value(ix)] : NULL;
 }
 
 static int metric_index(const struct rcell *c, const char *key)
