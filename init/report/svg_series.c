@@ -170,8 +170,6 @@ static void group_key(const struct rcell *c, char *out, size_t len)
 
 void svg_series_charts(FILE *f, struct rcell **cells, size_t n, const char *workload)
 {
-	static struct rcell *g[4096];
-	static char done[4096];
 	size_t any = 0;
 	for (size_t i = 0; i < n; i++)
 		any += cells[i]->nser > 0;
@@ -182,25 +180,41 @@ void svg_series_charts(FILE *f, struct rcell **cells, size_t n, const char *work
 		if (cells[i]->nser)
 			cell_chart(f, cells[i]);
 	fputs("</div>\n<div class=\"charts\">\n", f);
-	memset(done, 0, n < sizeof done ? n : sizeof done);
-	for (size_t i = 0; i < n && i < sizeof done; i++) {
-		char key[400], other[400];
-		size_t ng = 0;
-		if (done[i] || !cells[i]->nser)
+	/* The groups in order of their first cell, each cell's group found through a hash of
+	 * the group keys: next[i] is the cell after i in its group, first[] each group's first. */
+	struct rcell **g = malloc(n * sizeof *g);
+	size_t *next = malloc(n * sizeof *next), *last = malloc(n * sizeof *last);
+	size_t *first = malloc(n * sizeof *first), ngroups = 0;
+	char (*key)[400] = malloc(n * sizeof *key);
+	json_t *groups = json_object();   /* key -> group number */
+	for (size_t i = 0; i < n; i++) {
+		next[i] = (size_t)-1;
+		if (!cells[i]->nser)
 			continue;
-		group_key(cells[i], key, sizeof key);
-		for (size_t j = i; j < n && j < sizeof done; j++) {
-			group_key(cells[j], other, sizeof other);
-			if (!done[j] && cells[j]->nser && strcmp(key, other) == 0) {
-				done[j] = 1;
-				g[ng++] = cells[j];
-			}
+		group_key(cells[i], key[i], sizeof key[i]);
+		json_t *x = json_object_get(groups, key[i]);
+		if (!x) {
+			json_object_set_new_nocheck(groups, key[i], json_integer((json_int_t)ngroups));
+			first[ngroups] = last[ngroups] = i;
+			ngroups++;
+			continue;
 		}
+		size_t k = (size_t)json_integer_value(x);
+		next[last[k]] = i;
+		last[k] = i;
+	}
+	for (size_t k = 0; k < ngroups; k++) {
+		size_t ng = 0;
+		for (size_t i = first[k]; i != (size_t)-1; i = next[i])
+			g[ng++] = cells[i];
 		if (ng < 2)
 			continue;
 		char title[600];
-		snprintf(title, sizeof title, "%s on %s: write throughput by mount", workload, key);
+		snprintf(title, sizeof title, "%s on %s: write throughput by mount", workload,
+			 key[first[k]]);
 		overlay_chart(f, g, ng, title);
 	}
+	json_decref(groups);
+	free(key), free(first), free(last), free(next), free(g);
 	fputs("</div>\n", f);
 }
