@@ -515,6 +515,9 @@ void report_free_run(struct rrun *r)
 	for (size_t c = 0; c < r->ncells; c++) {
 		struct rcell *x = &r->cells[c];
 		free(x->id);
+		for (size_t a = 0; x->axis && a < report_naxes; a++)
+			free(x->axis[a]);
+		free(x->axis);
 		json_decref(x->axes);
 		json_decref(x->bad);
 		json_decref(x->ignored);

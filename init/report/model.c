@@ -85,6 +85,15 @@ void axis_text(json_t *axes, const char *axis, char *out, size_t len)
 	}
 }
 
+const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf, size_t len)
+{
+	for (size_t a = 0; c->axis && a < report_naxes; a++)
+		if (strcmp(report_axes[a], axis) == 0)
+			return c->axis[a];
+	axis_text(c->axes, axis, buf, len);
+	return buf;
+}
+
 /* Axes from a cell id, <array>[-c<chunk>]/<fs>/<mount>/<workload>, for planned cells that
  * never ran and so left no record. */
 static json_t *axes_from_id(const char *id)
@@ -435,6 +444,15 @@ void report_model(struct rrun *r)
 	}
 	/* with a list of planned ids the missing cells have their names already */
 	positions(r, !json_is_array(planned));
+	for (i = 0; i < r->ncells; i++) {
+		struct rcell *c = &r->cells[i];
+		char v[256];
+		c->axis = malloc(report_naxes * sizeof *c->axis);
+		for (size_t a = 0; a < report_naxes; a++) {
+			axis_text(c->axes, report_axes[a], v, sizeof v);
+			c->axis[a] = strdup(v);
+		}
+	}
 	report_series_attach(r);
 }
 

@@ -60,6 +60,7 @@ struct rcell {
 	json_t *bad;            /* array of the records whose status is not ok */
 	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
 	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
+	char **axis;            /* axis_text of each of report_axes[] (report_model), NULL before */
 	json_t *first;          /* its first record (borrowed from the run's records), or NULL */
 	json_t *device;         /* what the disks said changed during a repeat: "rep 1/3: device:
 	                           nvme0n1: critical_warning gained 0x04 ...", each a Problem */
@@ -159,6 +160,10 @@ int report_merge_shards(struct runset *rs, int one_run);
 
 /* The value of an axis as text ("64k" for a chunk of 65536 bytes); "" when absent. */
 void axis_text(json_t *axes, const char *axis, char *out, size_t len);
+/* The same of a cell, from the texts report_model keeps of every axis of report_axes[] (a
+ * sort reads them many times, and they sit together in memory rather than across the
+ * records); another axis is written into buf. */
+const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf, size_t len);
 
 /* Options shared by report, compare and html. */
 #define REPORT_MAX_AXES 12

@@ -133,14 +133,14 @@ static void sort_cells(struct rcell **cells, size_t n, const struct report_opts 
 	for (size_t a = 0; a < naxes; a++) {
 		json_t *first = json_object();   /* value -> its earliest order */
 		for (size_t i = 0; i < n; i++) {
-			axis_text(cells[i]->axes, axes[a], v, sizeof v);
-			json_t *f = json_object_get(first, v);
+			const char *t = report_cell_axis(cells[i], axes[a], v, sizeof v);
+			json_t *f = json_object_get(first, t);
 			if (!f || json_integer_value(f) > cells[i]->order)
-				json_object_set_new_nocheck(first, v, json_integer(cells[i]->order));
+				json_object_set_new_nocheck(first, t, json_integer(cells[i]->order));
 		}
 		for (size_t i = 0; i < n; i++) {
-			axis_text(cells[i]->axes, axes[a], v, sizeof v);
-			r[i].rank[a] = (long)json_integer_value(json_object_get(first, v));
+			const char *t = report_cell_axis(cells[i], axes[a], v, sizeof v);
+			r[i].rank[a] = (long)json_integer_value(json_object_get(first, t));
 		}
 		json_decref(first);
 	}
@@ -165,12 +165,10 @@ size_t report_cells_of(const struct rrun *r, const struct report_opts *o, const 
 static int axis_varies(struct rcell **cells, size_t n, const char *axis)
 {
 	char v[256], w[256];
-	for (size_t i = 1; i < n; i++) {
-		axis_text(cells[0]->axes, axis, v, sizeof v);
-		axis_text(cells[i]->axes, axis, w, sizeof w);
-		if (strcmp(v, w) != 0)
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(report_cell_axis(cells[0], axis, v, sizeof v),
+			   report_cell_axis(cells[i], axis, w, sizeof w)) != 0)
 			return 1;
-	}
 	return 0;
 }
 
@@ -291,12 +289,12 @@ static size_t pivot_columns(struct rcell **cells, size_t n, const char *col,
 	struct report_opts co = { .nby = 1, .by = { col } };
 	sort_cells(tmp, nt, &co);
 	for (size_t i = 0; i < nt && ncolv < max; i++) {
-		axis_text(tmp[i]->axes, col, w, sizeof w);
+		const char *t = report_cell_axis(tmp[i], col, w, sizeof w);
 		size_t j;
-		for (j = 0; j < ncolv && strcmp(colv[j], w); j++)
+		for (j = 0; j < ncolv && strcmp(colv[j], t); j++)
 			;
 		if (j == ncolv)
-			colv[ncolv++] = strdup(w);
+			colv[ncolv++] = strdup(t);
 	}
 	return ncolv;
 }
@@ -342,10 +340,8 @@ static size_t pivot_row(struct grid *g, json_t *rows, const struct rcell *cell,
 	char w[REPORT_MAX_AXES + NCANON][256], key[1024];
 	const char *vals[REPORT_MAX_AXES + NCANON];
 	size_t c0 = nrowax ? nrowax : 1;
-	for (size_t a = 0; a < nrowax; a++) {
-		axis_text(cell->axes, v[a], w[a], sizeof w[a]);
-		vals[a] = w[a];
-	}
+	for (size_t a = 0; a < nrowax; a++)
+		vals[a] = report_cell_axis(cell, v[a], w[a], sizeof w[a]);
 	row_key(vals, nrowax, key, sizeof key);
 	json_t *have = json_object_get(rows, key);
 	if (have)
@@ -354,7 +350,7 @@ static size_t pivot_row(struct grid *g, json_t *rows, const struct rcell *cell,
 	size_t row = g->nrows - 1;
 	json_object_set_new_nocheck(rows, key, json_integer((json_int_t)row));
 	for (size_t a = 0; a < nrowax; a++)
-		grid_set(g, row, a, "%s", w[a]);
+		grid_set(g, row, a, "%s", vals[a]);
 	for (size_t j = 0; j < ncolv; j++)
 		grid_set(g, row, c0 + j, "-");   /* not in this run */
 	if (!nrowax) {
@@ -396,8 +392,8 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 		size_t row = pivot_row(g, rows, cells[i], v, nrowax, ncolv);
 		size_t col_i = 0;
 		if (col) {
-			axis_text(cells[i]->axes, col, w, sizeof w);
-			for (col_i = 0; col_i < ncolv && strcmp(colv[col_i], w); col_i++)
+			const char *t = report_cell_axis(cells[i], col, w, sizeof w);
+			for (col_i = 0; col_i < ncolv && strcmp(colv[col_i], t); col_i++)
 				;
 		}
 		size_t mi;

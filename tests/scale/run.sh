@@ -1,0 +1,86 @@
+#!/bin/bash
+# tests/scale/run.sh: report, compare and html grow linearly with their input. A run of N
+# cells and one of 10N (tests/scale/make-run: a real run's cells and time series replicated
+# under distinct ids) are read by each; the larger must take at most 12 times the CPU time of
+# the smaller, and its peak memory must stay within twice the input plus a fixed allowance
+# (the program and its libraries): series are held as their figures, not their rows.
+#
+#   tests/scale/run.sh [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
+#
+# One line per check, "ok - scale/NAME" or "FAIL - scale/NAME: why", as tests/run expects.
+# CPU time is user + system from /usr/bin/time: the smaller run's is the mean of 10 runs (its
+# time is a tenth of a second, close to the clock's resolution), the larger's the best of 2
+# (another session's load only ever adds). Exit status 1 on failure.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+FSM=${1:-out/fsmatrix}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failed=0
+SMALL=40 LARGE=400   # copies of the real run's 8 cells: 320 and 3,200 cells
+MAX_RATIO=12
+ALLOW_KB=16384       # the program, jansson, libc and the largest single line
+
+ok() { echo "ok - scale/$1"; }
+fail() { echo "FAIL - scale/$1: $2"; failed=1; }
+
+[ -x "$FSM" ] || { fail setup "$FSM is not built (make out/fsmatrix)"; exit 1; }
+tests/scale/make-run $SMALL > "$TMP/small.jsonl" && tests/scale/make-run $LARGE > "$TMP/large.jsonl" ||
+	{ fail setup "tests/scale/make-run failed"; exit 1; }
+
+# cpu FILE RUNS ARGS...: fsmatrix ARGS run RUNS times; prints "SECONDS KB", the mean (mean=1)
+# or least CPU time over the runs, and the largest peak RSS.
+cpu() {
+	local how=$1 runs=$2 i s kb best= sum=0 peak=0
+	shift 2
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -o "$TMP/time" -f "%U %S %M" "$FSM" "$@" >/dev/null 2>"$TMP/err"
+		case $? in 0 | 3 | 4) ;; *) echo "failed"; return ;; esac
+		read -r s kb < <(awk '{ printf "%.2f %d\n", $1 + $2, $3 }' "$TMP/time")
+		sum=$(awk -v a="$sum" -v b="$s" 'BEGIN { print a + b }')
+		[ -n "$best" ] && awk -v a="$s" -v b="$best" 'BEGIN { exit !(a >= b) }' || best=$s
+		[ "$kb" -gt "$peak" ] && peak=$kb
+	done
+	if [ "$how" = mean ]; then
+		awk -v a="$sum" -v n="$runs" -v kb="$peak" 'BEGIN { printf "%.3f %d\n", a / n, kb }'
+	else
+		echo "$best $peak"
+	fi
+}
+
+kb_of() { echo $(( ($(stat -c %s "$1") + 1023) / 1024 )); }
+in_small=$(kb_of "$TMP/small.jsonl") in_large=$(kb_of "$TMP/large.jsonl")
+
+# check NAME INPUT_KB(large) ARGS...: ARGS with the word SRC standing for the source(s)
+check() {
+	local name=$1 input=$2 a b
+	shift 2
+	local small=("${@//@/$TMP/small.jsonl}") large=("${@//@/$TMP/large.jsonl}")
+	read -r ts _ < <(cpu mean 10 "${small[@]}")
+	read -r tl kl < <(cpu best 2 "${large[@]}")
+	if [ "$ts" = failed ] || [ "$tl" = failed ]; then
+		fail "$name-linear" "fsmatrix $* did not run: $(head -c 300 "$TMP/err")"
+		return
+	fi
+	local ratio
+	ratio=$(awk -v a="$tl" -v b="$ts" 'BEGIN { printf "%.1f", (b > 0) ? a / b : 999 }')
+	local what="$((SMALL * 8)) cells in ${ts} s, $((LARGE * 8)) in ${tl} s: ${ratio}x"
+	if awk -v r="$ratio" -v m=$MAX_RATIO 'BEGIN { exit !(r <= m) }'; then
+		ok "$name-linear ($what)"
+	else
+		fail "$name-linear" "$what, more than ${MAX_RATIO}x for 10x the input"
+	fi
+	local limit=$((2 * input + ALLOW_KB))
+	what="peak $((kl / 1024)) MiB for $((input / 1024)) MiB of input (limit $((limit / 1024)) MiB)"
+	if [ "$kl" -le "$limit" ]; then
+		ok "$name-memory ($what)"
+	else
+		fail "$name-memory" "$what"
+	fi
+}
+
+check report "$in_large" report @
+check html "$in_large" html -o "$TMP/out.html" @
+check compare "$((2 * in_large))" compare @ @
+exit $failed
