@@ -110,7 +110,8 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		json_array_extend(out->records, m[i]->records);
 		/* the series are the merged run's now */
 		out->series = realloc(out->series, (out->nseries + m[i]->nseries + 1) * sizeof *out->series);
-		memcpy(out->series + out->nseries, m[i]->series, m[i]->nseries * sizeof *out->series);
+		if (m[i]->nseries)
+			memcpy(out->series + out->nseries, m[i]->series, m[i]->nseries * sizeof *out->series);
 		out->nseries += m[i]->nseries;
 		free(m[i]->series);
 		m[i]->series = NULL;
