@@ -283,8 +283,8 @@ static size_t pivot_columns(struct rcell **cells, size_t n, const char *col,
 		colv[ncolv++] = strdup(m->label);
 		return ncolv;
 	}
-	struct rcell *tmp[4096];
-	size_t nt = n < 4096 ? n : 4096;
+	struct rcell **tmp = malloc((n + 1) * sizeof *tmp);
+	size_t nt = n;
 	memcpy(tmp, cells, nt * sizeof *tmp);
 	struct report_opts co = { .nby = 1, .by = { col } };
 	sort_cells(tmp, nt, &co);
@@ -296,6 +296,7 @@ static size_t pivot_columns(struct rcell **cells, size_t n, const char *col,
 		if (j == ncolv)
 			colv[ncolv++] = strdup(t);
 	}
+	free(tmp);
 	return ncolv;
 }
 
@@ -514,10 +515,11 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 			grid_set(g, 0, col++, "%s_%s", ms[m]->key, stat_names[s]);
 
 	for (size_t r = 0; r < rs->n; r++) {
-		struct rcell *cells[4096];
-		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, 4096);
+		struct rcell **cells = malloc((rs->run[r].ncells + 1) * sizeof *cells);
+		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, rs->run[r].ncells);
 		for (size_t i = 0; i < n; i++)
 			flat_row(g, &rs->run[r], cells[i], ms, nms);
+		free(cells);
 	}
 	return g;
 }
