@@ -96,17 +96,28 @@ static void reference_record(struct rrun *r, json_t *rec)
 	json_array_append_new(r->refs, rec);
 }
 
-/* An ok cell record's fields that no report shows (the steps, the filesystem's and the
- * array's own descriptions, df and queue settings): the bulk of a record, dropped as it is
- * read so that a run's memory stays a fraction of its file. A record that is not ok is kept
- * whole, as the Problems quote it. */
+/* An ok cell record keeps only the fields a report reads (the model, the Conditions, the
+ * CSV's mount_effective): the steps, the filesystem's and the array's own descriptions, df
+ * and queue settings are most of a record, and are dropped as it is read so that a run's
+ * memory stays near the size of its file. A record that is not ok is kept whole. */
 static void strip_cell(json_t *rec)
 {
-	static const char *const unread[] = { "steps", "fs_geometry", "md_detail", "md",
-					      "df_before", "df_after", "queue" };
-	const char *st = json_string_value(json_object_get(rec, "status"));
-	for (size_t i = 0; st && strcmp(st, "ok") == 0 && i < sizeof unread / sizeof unread[0]; i++)
-		json_object_del(rec, unread[i]);
+	static const char *const read[] = { "type", "cell", "rep", "reps", "index", "total",
+					    "attempt", "axes", "status", "error", "warnings",
+					    "mount_effective", "mount_ignored", "result",
+					    "fingerprint", "devices" };
+	const char *st = json_string_value(json_object_get(rec, "status")), *key;
+	json_t *v;
+	void *tmp;
+	if (!st || strcmp(st, "ok") != 0)
+		return;
+	json_object_foreach_safe(rec, tmp, key, v) {
+		size_t i;
+		for (i = 0; i < sizeof read / sizeof read[0] && strcmp(read[i], key); i++)
+			;
+		if (i == sizeof read / sizeof read[0])
+			json_object_del(rec, key);
+	}
 }
 
 /* One record; a header opens a new run, unless the current one has no header and no cells,
