@@ -216,35 +216,53 @@ static void add_record(struct rcell *c, json_t *rec)
 	}
 }
 
+/* A value as a hash key: its JSON text, so that only equal values (json_equal) meet. */
+static char *value_key(json_t *v)
+{
+	return v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+}
+
 /* A planned cell that never ran has only the axes its id names; the rest (level, devices,
- * wtype...) are copied from a cell that ran on the same array or workload, so that it falls
- * into the same table row as its siblings. */
+ * wtype...) are copied from the first cell that ran on the same array or workload, so that
+ * it falls into the same table row as its siblings. Those first cells are found through a
+ * hash per axis, since a run cut short has most of its cells missing. */
 static void fill_axes(struct rrun *r)
 {
 	static const struct { const char *key, *by; } from[] = {
 		{ "level", "array" }, { "devices", "array" }, { "missing", "array" }, { "chunk", "array" },
 		{ "fstype", "fs" }, { "wtype", "workload" },
 	};
+	enum { NFROM = sizeof from / sizeof from[0] };
+	json_t *first[NFROM];   /* value of by -> the key's value in the first cell that ran */
+	for (size_t k = 0; k < NFROM; k++) {
+		first[k] = json_object();
+		for (size_t j = 0; j < r->ncells; j++) {
+			json_t *v = json_object_get(r->cells[j].axes, from[k].key);
+			char *by = value_key(json_object_get(r->cells[j].axes, from[k].by));
+			if (!r->cells[j].missing && v && by && !json_object_get(first[k], by))
+				json_object_set_nocheck(first[k], by, v);
+			free(by);
+		}
+	}
 	for (size_t i = 0; i < r->ncells; i++) {
 		struct rcell *c = &r->cells[i];
 		if (!c->missing)
 			continue;
-		for (size_t k = 0; k < sizeof from / sizeof from[0]; k++) {
+		for (size_t k = 0; k < NFROM; k++) {
 			if (json_object_get(c->axes, from[k].key))
 				continue;
-			json_t *want = json_object_get(c->axes, from[k].by);
-			for (size_t j = 0; j < r->ncells; j++) {
-				json_t *v = json_object_get(r->cells[j].axes, from[k].key);
-				if (r->cells[j].missing || !v || !json_equal(want, json_object_get(r->cells[j].axes, from[k].by)))
-					continue;
+			char *want = value_key(json_object_get(c->axes, from[k].by));
+			json_t *v = want ? json_object_get(first[k], want) : NULL;
+			if (v)
 				json_object_set(c->axes, from[k].key, v);
-				break;
-			}
+			free(want);
 		}
 		const char *wt = json_string_value(json_object_get(c->axes, "wtype"));
 		if (wt)
 			c->wtype = wt;
 	}
+	for (size_t k = 0; k < NFROM; k++)
+		json_decref(first[k]);
 }
 
 /* Positions from..to that no record carried, as "3, 5-8"; NULL when there are none. */
