@@ -64,10 +64,8 @@ struct comparison {
 
 static const struct rcell *find(const struct rrun *r, const char *id)
 {
-	for (size_t i = 0; i < r->ncells; i++)
-		if (strcmp(r->cells[i].id, id) == 0)
-			return &r->cells[i];
-	return NULL;
+	json_t *ix = json_object_get(r->cell_ix, id);
+	return ix ? &r->cells[json_integer_value(ix)] : NULL;
 }
 
 static int metric_index(const struct rcell *c, const char *key)
@@ -191,16 +189,18 @@ static void holm(struct comparison *c)
 		 c->tests, ALPHA);
 }
 
-/* The cells of one workload (NULL: all) in both runs: A's in order, then those only B has. */
+/* The cells of one workload (NULL: all) in both runs: A's in order, then those only B has;
+ * *out malloc'd. */
 static size_t union_cells(const struct rrun *a, const struct rrun *b, const struct report_opts *o,
-			  const char *workload, struct rcell **out, size_t max)
+			  const char *workload, struct rcell ***out)
 {
-	size_t n = report_cells_of(a, o, workload, out, max);
-	struct rcell *bc[4096];
-	size_t nb = report_cells_of(b, o, workload, bc, 4096);
-	for (size_t i = 0; i < nb && n < max; i++)
-		if (!find(a, bc[i]->id))
-			out[n++] = bc[i];
+	struct rcell **v = malloc((a->ncells + b->ncells + 1) * sizeof *v);
+	size_t na = report_cells_of(a, o, workload, v, a->ncells), n = na;
+	size_t nb = report_cells_of(b, o, workload, v + na, b->ncells);
+	for (size_t i = 0; i < nb; i++)   /* n <= na + i: nothing unread is overwritten */
+		if (!find(a, v[na + i]->id))
+			v[n++] = v[na + i];
+	*out = v;
 	return n;
 }
 
@@ -228,8 +228,8 @@ static int cmp_by_id(const void *x, const void *y)
 struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const struct report_opts *o)
 {
 	struct comparison *c = calloc(1, sizeof *c);
-	static struct rcell *cells[4096];
-	size_t n = union_cells(a, b, o, NULL, cells, 4096);
+	struct rcell **cells;
+	size_t n = union_cells(a, b, o, NULL, &cells);
 	c->a = a;
 	c->b = b;
 	c->o = o;
@@ -262,6 +262,7 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 	for (size_t i = 0; i < c->n; i++)
 		if (c->rows[i].a && c->rows[i].b)
 			c->count[c->rows[i].v]++;
+	free(cells);
 	c->by_id = malloc((c->n + 1) * sizeof *c->by_id);
 	for (size_t i = 0; i < c->n; i++)
 		c->by_id[i] = i;
@@ -373,8 +374,8 @@ static void fill_row(struct grid *g, size_t row, size_t nl, const struct compari
 
 struct grid *compare_grid(const struct comparison *c, const char *workload)
 {
-	static struct rcell *cells[4096];
-	size_t n = union_cells(c->a, c->b, c->o, workload, cells, 4096);
+	struct rcell **cells;
+	size_t n = union_cells(c->a, c->b, c->o, workload, &cells);
 	const char *v[32];
 	size_t nv = report_varying_axes(cells, n, c->o, v, 32);
 	size_t nl = nv ? nv : 1;
@@ -410,6 +411,7 @@ struct grid *compare_grid(const struct comparison *c, const char *workload)
 	for (size_t i = 0; i < g->nlegend; i++)
 		if (g->legend[i] == report_legend_unstable)
 			g->legend[i] = legend_unstable;
+	free(cells);
 	return g;
 }
 
@@ -461,8 +463,8 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 			  "are not tested: the verdict column says which side and why.");
 	/* a side that measured without an option it asked for compares something else */
 	char why[512];
-	static struct rcell *cells[4096];
-	size_t n = union_cells(c->a, c->b, c->o, NULL, cells, 4096);
+	struct rcell **cells;
+	size_t n = union_cells(c->a, c->b, c->o, NULL, &cells);
 	for (size_t i = 0; i < n; i++) {
 		const struct rcell *side[2] = { find(c->a, cells[i]->id), find(c->b, cells[i]->id) };
 		for (int k = 0; k < 2; k++)
@@ -471,6 +473,7 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 				line(ctx, buf);
 			}
 	}
+	free(cells);
 }
 
 static void print_line(void *ctx, const char *s)

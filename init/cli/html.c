@@ -115,10 +115,10 @@ static void run_section(FILE *f, const struct rrun *r, const struct report_opts 
 
 	const char *wl[256];
 	size_t nw = report_workloads(r, o, wl, 256);
-	static struct rcell *cells[4096];
-	static struct chart_item items[4096];
+	struct rcell **cells = malloc((r->ncells + 1) * sizeof *cells);
+	struct chart_item *items = malloc((r->ncells + 1) * sizeof *items);
 	for (size_t w = 0; w < nw; w++) {
-		size_t n = report_cells_of(r, o, wl[w], cells, 4096);
+		size_t n = report_cells_of(r, o, wl[w], cells, r->ncells);
 		const char *v[32];
 		size_t nv = report_varying_axes(cells, n, o, v, 32);
 		const char *g = NULL;
@@ -159,6 +159,8 @@ static void run_section(FILE *f, const struct rrun *r, const struct report_opts 
 			render_html_table(f, sg);
 		grid_free(sg);
 	}
+	free(items);
+	free(cells);
 	struct verdict_ctx v = { f, 0 };
 	report_verdict_lines(r, o, verdict_li, &v);
 	if (v.any)
@@ -180,26 +182,31 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 	compare_lines(cmp, p_line, f);
 	const char *wl[256];
 	size_t nw = report_workloads(a, o, wl, 256);
-	static struct rcell *ca[4096], *cb[4096];
-	static struct chart_item items[8192];
+	struct rcell **ca = malloc((a->ncells + 1) * sizeof *ca), **cb = malloc((b->ncells + 1) * sizeof *cb);
+	struct chart_item *items = malloc((a->ncells + b->ncells + 1) * sizeof *items);
 	for (size_t w = 0; w < nw; w++) {
-		size_t na = report_cells_of(a, o, wl[w], ca, 4096);
-		size_t nb = report_cells_of(b, o, wl[w], cb, 4096);
+		size_t na = report_cells_of(a, o, wl[w], ca, a->ncells);
+		size_t nb = report_cells_of(b, o, wl[w], cb, b->ncells);
 		const char *v[32];
 		size_t nv = report_varying_axes(ca, na, o, v, 32);
 		size_t n = 0;
+		/* B's cells by id (a run's ids are its own: one each) */
+		json_t *bix = json_object();
+		for (size_t j = 0; j < nb; j++)
+			json_object_set_new_nocheck(bix, cb[j]->id, json_integer((json_int_t)j));
 		/* clusters: A's cells; bars: A then B */
 		for (size_t i = 0; i < na; i++) {
 			items[n].c = ca[i];
 			label(ca[i], v, nv, NULL, items[n].cluster, sizeof items[n].cluster);
 			snprintf(items[n++].series, sizeof items[0].series, "A %s", a->id);
-			for (size_t j = 0; j < nb; j++)
-				if (strcmp(cb[j]->id, ca[i]->id) == 0) {
-					items[n].c = cb[j];
-					memcpy(items[n].cluster, items[n - 1].cluster, sizeof items[n].cluster);
-					snprintf(items[n++].series, sizeof items[0].series, "B %s", b->id);
-				}
+			json_t *j = json_object_get(bix, ca[i]->id);
+			if (j) {
+				items[n].c = cb[json_integer_value(j)];
+				memcpy(items[n].cluster, items[n - 1].cluster, sizeof items[n].cluster);
+				snprintf(items[n++].series, sizeof items[0].series, "B %s", b->id);
+			}
 		}
+		json_decref(bix);
 		fputs("<h3>", f);
 		html_escape(f, wl[w]);
 		fputs("</h3>\n<div class=\"charts\">\n", f);
@@ -220,6 +227,9 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 		render_html_table(f, g);
 		grid_free(g);
 	}
+	free(items);
+	free(cb);
+	free(ca);
 	compare_free(cmp);
 	fputs("</section>\n", f);
 }

@@ -149,9 +149,9 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 	}
 	const char *wl[256];
 	size_t nw = report_workloads(r, o, wl, 256);
+	struct rcell **cells = malloc((r->ncells + 1) * sizeof *cells);
 	for (size_t w = 0; w < nw; w++) {
-		struct rcell *cells[4096];
-		size_t n = report_cells_of(r, o, wl[w], cells, 4096);
+		size_t n = report_cells_of(r, o, wl[w], cells, r->ncells);
 		/* the metrics of the first cell that has any (error cells have none) */
 		const struct rcell *with = NULL;
 		for (size_t i = 0; i < n && !with; i++)
@@ -184,6 +184,7 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 		}
 		grid_free(sg);
 	}
+	free(cells);
 	/* with no cell that has figures, there is nothing to judge */
 	struct verdict_ctx v = { f, md, 0 };
 	report_verdict_lines(r, o, verdict_line, &v);
@@ -324,8 +325,8 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 				    run->lost_cells ? json_string(run->lost_cells) : json_null());
 		json_object_set_new(jr, "status", json_integer(report_run_status(run)));
 		json_t *cells = json_array();
-		struct rcell *cs[4096];
-		size_t n = report_cells_of(run, o, NULL, cs, 4096);
+		struct rcell **cs = malloc((run->ncells + 1) * sizeof *cs);
+		size_t n = report_cells_of(run, o, NULL, cs, run->ncells);
 		for (size_t i = 0; i < n; i++) {
 			const struct rcell *c = cs[i];
 			json_t *jc = json_object();
@@ -360,6 +361,7 @@ json_t *report_json(const struct runset *rs, const struct report_opts *o)
 			cell_series_json(jc, c);
 			json_array_append_new(cells, jc);
 		}
+		free(cs);
 		json_object_set_new(jr, "cells", cells);
 		json_array_append_new(runs, jr);
 	}

@@ -34,7 +34,8 @@ static struct rrun *new_run(struct loader *l)
 	memset(r, 0, sizeof *r);
 	r->source = strdup(l->source);
 	r->records = json_array();
-	r->series = json_array();
+	r->ok_recs = json_object();
+	r->charted = json_object();
 	r->refs = json_array();
 	r->warmups = json_array();
 	r->stops = json_array();
@@ -97,6 +98,31 @@ static void reference_record(struct rrun *r, json_t *rec)
 	json_array_append_new(r->refs, rec);
 }
 
+/* An ok cell record keeps only the fields a report reads (the model, the Conditions, the
+ * CSV's mount_effective): the steps, the filesystem's and the array's own descriptions, df
+ * and queue settings are most of a record, and are dropped as it is read so that a run's
+ * memory stays near the size of its file. A record that is not ok is kept whole. */
+static void strip_cell(json_t *rec)
+{
+	static const char *const read[] = { "type", "cell", "rep", "reps", "index", "total",
+					    "attempt", "axes", "status", "error", "warnings",
+					    "mount_effective", "mount_ignored", "result",
+					    "fingerprint", "devices", "tunables", "tunables_ignored",
+					    "figure", "case" };
+	const char *st = json_string_value(json_object_get(rec, "status")), *key;
+	json_t *v;
+	void *tmp;
+	if (!st || strcmp(st, "ok") != 0)
+		return;
+	json_object_foreach_safe(rec, tmp, key, v) {
+		size_t i;
+		for (i = 0; i < sizeof read / sizeof read[0] && strcmp(read[i], key); i++)
+			;
+		if (i == sizeof read / sizeof read[0])
+			json_object_del(rec, key);
+	}
+}
+
 /* One record; a header opens a new run, unless the current one has no header and no cells,
  * or is the same run resumed. */
 static void feed(struct loader *l, json_t *rec)
@@ -128,9 +154,12 @@ static void feed(struct loader *l, json_t *rec)
 	if (!l->cur)
 		new_run(l);
 	if (strcmp(type, "cell") == 0) {
+		strip_cell(rec);
+		report_series_note_cell(l->cur, rec);
 		json_array_append_new(l->cur->records, rec);
 	} else if (strcmp(type, "series") == 0) {
-		json_array_append_new(l->cur->series, rec);
+		report_series_take(l->cur, rec);
+		json_decref(rec);
 	} else if (strcmp(type, "reference") == 0) {
 		reference_record(l->cur, rec);
 	} else if (strcmp(type, "summary") == 0 && json_object_get(rec, "auto")) {
@@ -506,6 +535,9 @@ void report_free_run(struct rrun *r)
 	for (size_t c = 0; c < r->ncells; c++) {
 		struct rcell *x = &r->cells[c];
 		free(x->id);
+		for (size_t a = 0; x->axis && a < report_naxes; a++)
+			free(x->axis[a]);
+		free(x->axis);
 		json_decref(x->axes);
 		json_decref(x->bad);
 		json_decref(x->ignored);
@@ -527,7 +559,10 @@ void report_free_run(struct rrun *r)
 	json_decref(r->trailer);
 	json_decref(r->plan);
 	json_decref(r->records);
-	json_decref(r->series);
+	report_series_free(r->series, r->nseries);
+	json_decref(r->ok_recs);
+	json_decref(r->charted);
+	json_decref(r->cell_ix);
 	json_decref(r->refs);
 	json_decref(r->warmups);
 	json_decref(r->stops);

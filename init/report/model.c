@@ -86,6 +86,15 @@ void axis_text(json_t *axes, const char *axis, char *out, size_t len)
 	}
 }
 
+const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf, size_t len)
+{
+	for (size_t a = 0; c->axis && a < report_naxes; a++)
+		if (strcmp(report_axes[a], axis) == 0)
+			return c->axis[a];
+	axis_text(c->axes, axis, buf, len);
+	return buf;
+}
+
 /* "scs4096", "schedbfq", "db64m": a kernel tunable's part of a cell id (core/matrix.c), into
  * axes; the longest id part that matches wins ("dbb" before "db"). Returns 0 for a part that
  * is none (a chunk's, or a dash in the array's name). */
@@ -159,10 +168,8 @@ static json_t *axes_from_id(const char *id)
 
 static struct rcell *find_cell(struct rrun *r, const char *id)
 {
-	for (size_t i = 0; i < r->ncells; i++)
-		if (strcmp(r->cells[i].id, id) == 0)
-			return &r->cells[i];
-	return NULL;
+	json_t *ix = json_object_get(r->cell_ix, id);
+	return ix ? &r->cells[json_integer_value(ix)] : NULL;
 }
 
 static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
@@ -171,6 +178,9 @@ static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 	struct rcell *c = &r->cells[r->ncells];
 	memset(c, 0, sizeof *c);
 	c->id = strdup(id);
+	if (!r->cell_ix)
+		r->cell_ix = json_object();
+	json_object_set_new_nocheck(r->cell_ix, id, json_integer((json_int_t)r->ncells));
 	c->axes = axes;
 	c->bad = json_array();
 	c->ignored = json_array();
@@ -207,6 +217,8 @@ static void add_unique(json_t *list, json_t *from, const char *prefix)
 
 static void add_record(struct rcell *c, json_t *rec)
 {
+	if (!c->first)
+		c->first = rec;
 	/* Options the kernel accepted but did not apply: every figure of the cell is of the
 	 * mount without them (records of older images carry neither field). */
 	add_unique(c->ignored, json_object_get(rec, "mount_ignored"), NULL);
@@ -249,35 +261,53 @@ static void add_record(struct rcell *c, json_t *rec)
 	}
 }
 
+/* A value as a hash key: its JSON text, so that only equal values (json_equal) meet. */
+static char *value_key(json_t *v)
+{
+	return v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+}
+
 /* A planned cell that never ran has only the axes its id names; the rest (level, devices,
- * wtype...) are copied from a cell that ran on the same array or workload, so that it falls
- * into the same table row as its siblings. */
+ * wtype...) are copied from the first cell that ran on the same array or workload, so that
+ * it falls into the same table row as its siblings. Those first cells are found through a
+ * hash per axis, since a run cut short has most of its cells missing. */
 static void fill_axes(struct rrun *r)
 {
 	static const struct { const char *key, *by; } from[] = {
 		{ "level", "array" }, { "devices", "array" }, { "missing", "array" }, { "chunk", "array" },
 		{ "fstype", "fs" }, { "wtype", "workload" },
 	};
+	enum { NFROM = sizeof from / sizeof from[0] };
+	json_t *first[NFROM];   /* value of by -> the key's value in the first cell that ran */
+	for (size_t k = 0; k < NFROM; k++) {
+		first[k] = json_object();
+		for (size_t j = 0; j < r->ncells; j++) {
+			json_t *v = json_object_get(r->cells[j].axes, from[k].key);
+			char *by = value_key(json_object_get(r->cells[j].axes, from[k].by));
+			if (!r->cells[j].missing && v && by && !json_object_get(first[k], by))
+				json_object_set_nocheck(first[k], by, v);
+			free(by);
+		}
+	}
 	for (size_t i = 0; i < r->ncells; i++) {
 		struct rcell *c = &r->cells[i];
 		if (!c->missing)
 			continue;
-		for (size_t k = 0; k < sizeof from / sizeof from[0]; k++) {
+		for (size_t k = 0; k < NFROM; k++) {
 			if (json_object_get(c->axes, from[k].key))
 				continue;
-			json_t *want = json_object_get(c->axes, from[k].by);
-			for (size_t j = 0; j < r->ncells; j++) {
-				json_t *v = json_object_get(r->cells[j].axes, from[k].key);
-				if (r->cells[j].missing || !v || !json_equal(want, json_object_get(r->cells[j].axes, from[k].by)))
-					continue;
+			char *want = value_key(json_object_get(c->axes, from[k].by));
+			json_t *v = want ? json_object_get(first[k], want) : NULL;
+			if (v)
 				json_object_set(c->axes, from[k].key, v);
-				break;
-			}
+			free(want);
 		}
 		const char *wt = json_string_value(json_object_get(c->axes, "wtype"));
 		if (wt)
 			c->wtype = wt;
 	}
+	for (size_t k = 0; k < NFROM; k++)
+		json_decref(first[k]);
 }
 
 void report_model(struct rrun *r)
@@ -363,6 +393,15 @@ void report_model(struct rrun *r)
 	}
 	/* with a list of planned ids the missing cells have their names already */
 	report_positions(r, !json_is_array(planned));
+	for (i = 0; i < r->ncells; i++) {
+		struct rcell *c = &r->cells[i];
+		char v[256];
+		c->axis = malloc(report_naxes * sizeof *c->axis);
+		for (size_t a = 0; a < report_naxes; a++) {
+			axis_text(c->axes, report_axes[a], v, sizeof v);
+			c->axis[a] = strdup(v);
+		}
+	}
 	report_series_attach(r);
 }
 

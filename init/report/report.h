@@ -22,13 +22,29 @@ _Static_assert(REPORT_MAX_METRICS <= STATS_CELL_METRICS, "a cell's metrics fit i
  * result field. */
 size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
 
-/* One ok repeat's time series (a "series" record) and what report/series.c derived from it. */
+/* What a chart of one series shows (report/svg_series.c): the target's write rate, Dirty
+ * and Writeback over time, and each member's mean utilisation. */
+struct rchart {
+	size_t n;
+	double *t, *w, *d, *wb;   /* n values each; d and wb NULL when not sampled */
+	size_t nm;
+	char **name;              /* the members, or the target alone ("?" when unnamed) */
+	double *busy;             /* their utilisation over the whole series, % */
+};
+
+/* A series record as loaded (report/series.c): what was derived from its rows, which are not
+ * kept; only the first ok repeat of a cell keeps the columns its chart draws. */
 struct rseries {
-	json_t *rec;            /* borrowed from the run's series */
+	char *cell;             /* its cell's id */
+	char *rep_key;          /* its "rep" as JSON text, matched against the cell records' */
+	json_int_t attempt;
 	int rep;
+	char *invalid;          /* why it is not the documented shape; NULL when it is */
+	int usable;             /* has t and write_mbps: f, steady and busiest hold */
 	struct series_figs f;
 	struct series_steady steady;   /* of the target's write rate (core/series.h) */
 	char busiest[32];       /* the busiest member's name, "" when none */
+	struct rchart *chart;   /* NULL when its rows were dropped */
 };
 
 /* A cell of the matrix, with its repeats folded together. */
@@ -44,6 +60,8 @@ struct rcell {
 	json_t *bad;            /* array of the records whose status is not ok */
 	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
 	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
+	char **axis;            /* axis_text of each of report_axes[] (report_model), NULL before */
+	json_t *first;          /* its first record (borrowed from the run's records), or NULL */
 	json_t *device;         /* what the disks said changed during a repeat: "rep 1/3: device:
 	                           nvme0n1: critical_warning gained 0x04 ...", each a Problem */
 	json_t *tun_ignored;    /* tunables the kernel refused or changed (tunables_ignored), each once */
@@ -58,7 +76,8 @@ struct rcell {
 	struct fig_verdict vd[REPORT_MAX_METRICS];
 	struct fig_verdict verdict;
 	const char *verdict_metric;     /* the main figure's key; NULL for a cell without metrics */
-	struct rseries *ser;    /* the time series of its ok repeats (report/series.c) */
+	struct rseries *ser;    /* the time series of its ok repeats (report/series.c), copies of
+	                           the run's (which owns their strings and charts) */
 	size_t nser;
 	json_t *ser_bad;        /* why a series record was left out: "rep 2: time goes back at
 	                           row 7", each a Problem; NULL when none */
@@ -70,7 +89,11 @@ struct rrun {
 	json_t *header, *trailer;   /* NULL when absent */
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
-	json_t *series;         /* the series records, in order */
+	struct rseries *series; /* the series records, in order, reduced as they are read */
+	size_t nseries;
+	json_t *ok_recs;        /* the ok cell records, as report_series_key's keys */
+	json_t *charted;        /* the cells with an ok repeat's series holding its chart */
+	json_t *cell_ix;        /* cell id -> its index in cells */
 	json_t *refs;           /* the reference records, in order; an "end" one carries
 	                           "_between": the cells ("ID rep R/N") measured since its
 	                           boot's "start" */
@@ -144,6 +167,10 @@ int report_merge_shards(struct runset *rs, int one_run);
 
 /* The value of an axis as text ("64k" for a chunk of 65536 bytes); "" when absent. */
 void axis_text(json_t *axes, const char *axis, char *out, size_t len);
+/* The same of a cell, from the texts report_model keeps of every axis of report_axes[] (a
+ * sort reads them many times, and they sit together in memory rather than across the
+ * records); another axis is written into buf. */
+const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf, size_t len);
 
 /* Options shared by report, compare and html. */
 #define REPORT_MAX_AXES 12
@@ -229,6 +256,12 @@ void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 void report_series_attach(struct rrun *r);
+/* A series record (or a cell record) of the run r being read: the series is reduced to what
+ * the report shows and appended to r->series; the cell record, when ok, is noted so that
+ * the series of its cell that come after it drop their rows. rec stays the caller's. */
+void report_series_take(struct rrun *r, json_t *rec);
+void report_series_note_cell(struct rrun *r, json_t *rec);
+void report_series_free(struct rseries *s, size_t n);
 
 /* report/conditions.c: the Conditions section's lines (controls, fingerprint, each disk's
  * identity, write cache and health at boot and after the last cell). */
@@ -250,8 +283,6 @@ int report_series_invalid(json_t *rec, char *why, size_t len);
 /* The cell's figures over its repeats: the median of each, but the longest stall of any.
  * Returns 0, or -1 when the cell has no series. busiest gets the busiest member's name. */
 int report_series_cell(const struct rcell *c, struct series_figs *out, char *busiest, size_t len);
-/* The first n values of a series record's column name (malloc'd), or NULL when it has none. */
-double *report_series_column(json_t *rec, const char *name, size_t n);
 /* Stalls longer than REPORT_STALL_S, one line each, for Problems. Returns how many. */
 #define REPORT_STALL_S 1.0
 int report_series_problems(const struct rcell *c, void (*line)(void *ctx, const char *s), void *ctx);

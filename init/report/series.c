@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-double *report_series_column(json_t *rec, const char *name, size_t n)
+/* The first n values of a series record's column name (malloc'd), or NULL when it has none. */
+static double *series_column(json_t *rec, const char *name, size_t n)
 {
 	json_t *cols = json_object_get(rec, "columns"), *rows = json_object_get(rec, "rows"), *v;
 	size_t i, ci = (size_t)-1;
@@ -85,14 +86,38 @@ int report_series_invalid(json_t *rec, char *why, size_t len)
 	return 0;
 }
 
-/* The figures of one record; -1 when it lacks t or write_mbps. */
-static int record_figs(json_t *rec, struct rseries *s)
+/* Each member's utilisation over the whole series (the target's when there are no
+ * members), for the chart's bars. */
+static void chart_members(json_t *rec, struct rchart *ch)
+{
+	json_t *members = json_object_get(rec, "members");
+	size_t nm = json_array_size(members);
+	ch->nm = nm ? nm : 1;
+	ch->name = calloc(ch->nm, sizeof *ch->name);
+	ch->busy = calloc(ch->nm, sizeof *ch->busy);
+	for (size_t m = 0; m < ch->nm; m++) {
+		char col[64];
+		const char *name = nm ? json_string_value(json_array_get(members, m))
+				      : json_string_value(json_object_get(rec, "target"));
+		snprintf(col, sizeof col, nm ? "%s:util_pct" : "util_pct", name ? name : "");
+		double *u = series_column(rec, col, ch->n), busy = 0;
+		for (size_t i = 0; u && i < ch->n; i++)
+			busy += u[i] * (ch->t[i] - (i ? ch->t[i - 1] : 0));
+		ch->busy[m] = ch->t[ch->n - 1] > 0 ? busy / ch->t[ch->n - 1] : 0;
+		ch->name[m] = strdup(name ? name : "?");
+		free(u);
+	}
+}
+
+/* The figures of one record, and with keep_chart what its chart draws; -1 when it lacks t
+ * or write_mbps. */
+static int record_figs(json_t *rec, struct rseries *s, int keep_chart)
 {
 	size_t n = json_array_size(json_object_get(rec, "rows"));
 	json_t *members = json_object_get(rec, "members");
 	size_t nm = json_array_size(members);
-	double *t = report_series_column(rec, "t", n), *w = report_series_column(rec, "write_mbps", n);
-	double *d = report_series_column(rec, "dirty_mb", n), *wb = report_series_column(rec, "writeback_mb", n);
+	double *t = series_column(rec, "t", n), *w = series_column(rec, "write_mbps", n);
+	double *d = series_column(rec, "dirty_mb", n), *wb = series_column(rec, "writeback_mb", n);
 	double *util[SAMPLE_DISKS_MAX] = { 0 };
 	const char *names[SAMPLE_DISKS_MAX] = { 0 };
 	int nd = 0, rc = -1;
@@ -101,24 +126,31 @@ static int record_figs(json_t *rec, struct rseries *s)
 	for (size_t m = 0; m < nm && nd < SAMPLE_DISKS_MAX; m++, nd++) {
 		names[nd] = json_string_value(json_array_get(members, m));
 		snprintf(col, sizeof col, "%s:util_pct", names[nd] ? names[nd] : "");
-		util[nd] = report_series_column(rec, col, n);
+		util[nd] = series_column(rec, col, n);
 	}
 	if (nm == 0) {
 		names[0] = json_string_value(json_object_get(rec, "target"));
-		util[nd++] = report_series_column(rec, "util_pct", n);
+		util[nd++] = series_column(rec, "util_pct", n);
 	}
 	if (t && w) {
-		if (!d)
-			d = calloc(n ? n : 1, sizeof *d);
-		series_figures(t, w, d, wb, (const double *const *)util, nd, n, &s->f);
+		if (keep_chart) {
+			s->chart = calloc(1, sizeof *s->chart);
+			*s->chart = (struct rchart){ .n = n, .t = t, .w = w, .d = d, .wb = wb };
+			chart_members(rec, s->chart);
+		}
+		double *dz = d ? d : calloc(n ? n : 1, sizeof *dz);
+		series_figures(t, w, dz, wb, (const double *const *)util, nd, n, &s->f);
 		series_steady(t, w, n, &s->steady);
 		snprintf(s->busiest, sizeof s->busiest, "%s",
 			 s->f.busiest >= 0 && names[s->f.busiest] ? names[s->f.busiest] : "");
+		if (dz != d)
+			free(dz);
 		rc = 0;
 	}
 	for (int i = 0; i < nd; i++)
 		free(util[i]);
-	free(t), free(w), free(d), free(wb);
+	if (!s->chart)
+		free(t), free(w), free(d), free(wb);
 	return rc;
 }
 
@@ -129,50 +161,103 @@ static json_int_t attempt_of(json_t *rec)
 	return json_is_integer(a) ? json_integer_value(a) : 1;
 }
 
-/* The cell record this series belongs to ended ok. */
-static int of_ok_record(const struct rrun *r, const char *id, json_t *rep, json_int_t attempt)
+/* What ties a series to its cell record: the cell, the repetition (as JSON text, so that
+ * only equal values match) and the attempt. NULL when the record names no cell or rep. */
+static char *series_key(const char *cell, const char *rep_key, json_int_t attempt)
 {
-	size_t i;
-	json_t *rec;
-	json_array_foreach(r->records, i, rec) {
-		const char *st = json_string_value(json_object_get(rec, "status"));
-		const char *cid = json_string_value(json_object_get(rec, "cell"));
-		if (cid && st && strcmp(cid, id) == 0 && strcmp(st, "ok") == 0 &&
-		    json_equal(json_object_get(rec, "rep"), rep) &&
-		    attempt_of(rec) == attempt)
-			return 1;
+	char *k = NULL;
+	if (!cell || !rep_key || asprintf(&k, "%s\x1f%s\x1f%lld", cell, rep_key, (long long)attempt) < 0)
+		return NULL;
+	return k;
+}
+
+static char *rep_text(json_t *rec)
+{
+	json_t *rep = json_object_get(rec, "rep");
+	return rep ? json_dumps(rep, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+}
+
+void report_series_note_cell(struct rrun *r, json_t *rec)
+{
+	const char *st = json_string_value(json_object_get(rec, "status"));
+	char *rep = rep_text(rec);
+	char *k = st && strcmp(st, "ok") == 0
+		? series_key(json_string_value(json_object_get(rec, "cell")), rep, attempt_of(rec)) : NULL;
+	if (k)
+		json_object_set_new_nocheck(r->ok_recs, k, json_true());
+	free(k);
+	free(rep);
+}
+
+void report_series_take(struct rrun *r, json_t *rec)
+{
+	const char *id = json_string_value(json_object_get(rec, "cell"));
+	if (!id)
+		return;   /* belongs to no cell: nothing shows it */
+	struct rseries s = { .cell = strdup(id), .rep_key = rep_text(rec), .attempt = attempt_of(rec),
+			     .rep = (int)json_integer_value(json_object_get(rec, "rep")) };
+	char why[200];
+	if (report_series_invalid(rec, why, sizeof why) < 0) {
+		s.invalid = strdup(why);
+	} else {
+		/* The chart shows a cell's first ok repeat: a later one of a cell whose first ok
+		 * repeat is already read keeps its figures only. Ahead of its cell record (never
+		 * so in a run's own order), a series keeps its columns. */
+		char *k = series_key(id, s.rep_key, s.attempt);
+		int ok = k && json_object_get(r->ok_recs, k);
+		int keep = !ok || !json_object_get(r->charted, id);
+		s.usable = record_figs(rec, &s, keep) == 0;
+		if (ok && s.chart)
+			json_object_set_new_nocheck(r->charted, id, json_true());
+		free(k);
 	}
-	return 0;
+	r->series = realloc(r->series, (r->nseries + 1) * sizeof *r->series);
+	r->series[r->nseries++] = s;
+}
+
+void report_series_free(struct rseries *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].cell);
+		free(s[i].rep_key);
+		free(s[i].invalid);
+		if (s[i].chart) {
+			struct rchart *c = s[i].chart;
+			free(c->t), free(c->w), free(c->d), free(c->wb);
+			for (size_t m = 0; m < c->nm; m++)
+				free(c->name[m]);
+			free(c->name);
+			free(c->busy);
+			free(c);
+		}
+	}
+	free(s);
 }
 
 void report_series_attach(struct rrun *r)
 {
-	size_t i;
-	json_t *rec;
-	json_array_foreach(r->series, i, rec) {
-		const char *id = json_string_value(json_object_get(rec, "cell"));
-		if (!id || !of_ok_record(r, id, json_object_get(rec, "rep"), attempt_of(rec)))
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct rseries *s = &r->series[i];
+		char *k = series_key(s->cell, s->rep_key, s->attempt);
+		json_t *ix = json_object_get(r->cell_ix, s->cell);
+		int ok = k && json_object_get(r->ok_recs, k);
+		free(k);
+		if (!ok || !ix)
 			continue;
-		for (size_t c = 0; c < r->ncells; c++) {
-			struct rcell *x = &r->cells[c];
-			if (strcmp(x->id, id) != 0)
-				continue;
-			struct rseries s = { .rec = rec, .rep = (int)json_integer_value(json_object_get(rec, "rep")) };
-			char why[200], line[260];
-			if (report_series_invalid(rec, why, sizeof why) < 0) {
-				if (!x->ser_bad)
-					x->ser_bad = json_array();
-				snprintf(line, sizeof line, "rep %d/%d: time series left out: %s", s.rep,
-					 x->reps, why);
-				json_array_append_new(x->ser_bad, json_string(line));
-				break;
-			}
-			struct rseries *more = record_figs(rec, &s) == 0 ? realloc(x->ser, (x->nser + 1) * sizeof *more) : NULL;
-			if (more) {
-				x->ser = more;
-				x->ser[x->nser++] = s;
-			}
-			break;
+		struct rcell *x = &r->cells[json_integer_value(ix)];
+		if (s->invalid) {
+			char line[260];
+			if (!x->ser_bad)
+				x->ser_bad = json_array();
+			snprintf(line, sizeof line, "rep %d/%d: time series left out: %s", s->rep,
+				 x->reps, s->invalid);
+			json_array_append_new(x->ser_bad, json_string(line));
+			continue;
+		}
+		struct rseries *more = s->usable ? realloc(x->ser, (x->nser + 1) * sizeof *more) : NULL;
+		if (more) {
+			x->ser = more;
+			x->ser[x->nser++] = *s;
 		}
 	}
 }

@@ -38,10 +38,19 @@ static void describe(const struct rrun *r, char *out, size_t len)
 		 json_number_value(json_object_get(p, "scale")));
 }
 
+/* A record with its index and where it came: sorted by index, equal ones keep their order. */
+struct placed {
+	json_t *rec;
+	json_int_t index;
+	size_t pos;
+};
+
 static int by_index(const void *a, const void *b)
 {
-	json_int_t x = geti(*(json_t *const *)a, "index"), y = geti(*(json_t *const *)b, "index");
-	return (x > y) - (x < y);
+	const struct placed *x = a, *y = b;
+	if (x->index != y->index)
+		return (x->index > y->index) - (x->index < y->index);
+	return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 static void note(struct rrun *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -90,7 +99,8 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 	out->id = calloc(1, idlen);
 	out->source = calloc(1, srclen);
 	out->records = json_array();
-	out->series = json_array();
+	out->ok_recs = json_object();
+	out->charted = json_object();
 	out->refs = json_array();
 	out->warmups = json_array();
 	out->stops = json_array();
@@ -100,7 +110,16 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		strcat(strcat(out->id, i ? "+" : ""), m[i]->id ? m[i]->id : "?");
 		strcat(strcat(out->source, i ? " + " : ""), m[i]->source);
 		json_array_extend(out->records, m[i]->records);
-		json_array_extend(out->series, m[i]->series);
+		/* the series are the merged run's now */
+		out->series = realloc(out->series, (out->nseries + m[i]->nseries + 1) * sizeof *out->series);
+		if (m[i]->nseries)
+			memcpy(out->series + out->nseries, m[i]->series, m[i]->nseries * sizeof *out->series);
+		out->nseries += m[i]->nseries;
+		free(m[i]->series);
+		m[i]->series = NULL;
+		m[i]->nseries = 0;
+		json_object_update(out->ok_recs, m[i]->ok_recs);
+		json_object_update(out->charted, m[i]->charted);
 		json_array_extend(out->refs, m[i]->refs);
 		json_array_extend(out->warmups, m[i]->warmups);
 		json_array_extend(out->stops, m[i]->stops);
@@ -120,18 +139,15 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 	}
 	/* plan order, as one machine would have written them; equal indexes keep their order */
 	size_t nr = json_array_size(out->records);
-	json_t **v = malloc((nr + 1) * sizeof *v);
-	for (size_t i = 0; i < nr; i++)
-		v[i] = json_incref(json_array_get(out->records, i));
-	for (size_t i = 1; i < nr; i++)   /* insertion sort: stable, and records come nearly sorted */
-		for (size_t j = i; j > 0 && by_index(&v[j - 1], &v[j]) > 0; j--) {
-			json_t *t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	struct placed *v = malloc((nr + 1) * sizeof *v);
+	for (size_t i = 0; i < nr; i++) {
+		json_t *rec = json_array_get(out->records, i);
+		v[i] = (struct placed){ json_incref(rec), geti(rec, "index"), i };
+	}
+	qsort(v, nr, sizeof *v, by_index);
 	json_array_clear(out->records);
 	for (size_t i = 0; i < nr; i++)
-		json_array_append_new(out->records, v[i]);
+		json_array_append_new(out->records, v[i].rec);
 	free(v);
 	out->header = json_deep_copy(m[0]->header);
 	json_t *sh = json_pack("{s:I, s:o, s:O, s:o}", "n", (json_int_t)nshards, "given", given,

@@ -73,29 +73,18 @@ static void time_axis(FILE *f, const struct area *a, double y)
 }
 
 /* One bar per member: its utilisation over the whole series. */
-static void member_bars(FILE *f, const struct rseries *s, size_t n, const double *t, double x0,
-			double y0, double h)
+static void member_bars(FILE *f, const struct rchart *ch, double x0, double y0, double h)
 {
-	json_t *members = json_object_get(s->rec, "members");
-	size_t nm = json_array_size(members);
-	for (size_t m = 0; m < nm || (m == 0 && nm == 0); m++) {
-		char col[64];
-		const char *name = nm ? json_string_value(json_array_get(members, m))
-				      : json_string_value(json_object_get(s->rec, "target"));
-		snprintf(col, sizeof col, nm ? "%s:util_pct" : "util_pct", name ? name : "");
-		double *u = report_series_column(s->rec, col, n), busy = 0;
-		for (size_t i = 0; u && i < n; i++)
-			busy += u[i] * (t[i] - (i ? t[i - 1] : 0));
-		double pct = t[n - 1] > 0 ? busy / t[n - 1] : 0, bh = fmin(pct, 100) / 100 * h;
+	for (size_t m = 0; m < ch->nm; m++) {
+		double pct = ch->busy[m], bh = fmin(pct, 100) / 100 * h;
 		double x = x0 + (double)m * 22;
 		/* the outline is 100%: the bar reads as a share of it */
 		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"16\" height=\"%.0f\" fill=\"none\" "
 			"class=\"grid\" stroke=\"#ccc\"/>", x, y0, h);
 		fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"16\" height=\"%.1f\" fill=\"#59a14f\">"
 			"<title>%s: %.0f%% busy</title></rect><text x=\"%.0f\" y=\"%.0f\" class=\"tick\" "
-			"text-anchor=\"middle\">%s</text>\n", x, y0 + h - bh, bh, name ? name : "?", pct,
-			x + 8, y0 + h + 14, name ? name : "?");
-		free(u);
+			"text-anchor=\"middle\">%s</text>\n", x, y0 + h - bh, bh, ch->name[m], pct,
+			x + 8, y0 + h + 14, ch->name[m]);
 	}
 }
 
@@ -103,31 +92,29 @@ static void member_bars(FILE *f, const struct rseries *s, size_t n, const double
 static void cell_chart(FILE *f, const struct rcell *c)
 {
 	const struct rseries *s = &c->ser[0];
-	size_t n = json_array_size(json_object_get(s->rec, "rows"));
-	double *t = report_series_column(s->rec, "t", n), *w = report_series_column(s->rec, "write_mbps", n);
-	double *d = report_series_column(s->rec, "dirty_mb", n);
-	double *wb = report_series_column(s->rec, "writeback_mb", n);
-	if (t && w && n) {
-		double tmax = t[n - 1] > 0 ? t[n - 1] : 1;
-		struct area top = { 60, 44, 300, 96, tmax, nice_top(max_of(w, n)) };
-		struct area low = { 60, 166, 300, 56, tmax, nice_top(fmax(max_of(d, n), max_of(wb, n))) };
-		fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart series\" width=\"470\" "
-		      "height=\"250\" viewBox=\"0 0 470 250\" role=\"img\" aria-label=\"", f);
-		html_escape(f, c->id);
-		fputs("\">\n<text x=\"4\" y=\"16\" class=\"title\">", f);
-		html_escape(f, c->id);
-		fprintf(f, "</text>\n<text x=\"4\" y=\"32\" class=\"sub\">rep %d: write MB/s; Dirty "
-			"(orange) and Writeback (red) MB; bars: members' utilisation</text>\n", s->rep);
-		area_frame(f, &top, "MB/s");
-		polyline(f, &top, t, w, n, palette[0], "write MB/s");
-		area_frame(f, &low, "MB");
-		polyline(f, &low, t, d, n, palette[1], "Dirty MB");
-		polyline(f, &low, t, wb, n, palette[3], "Writeback MB");
-		time_axis(f, &low, low.y + low.h + 14);
-		member_bars(f, s, n, t, 380, 44, 178);
-		fputs("</svg>\n", f);
-	}
-	free(t), free(w), free(d), free(wb);
+	const struct rchart *ch = s->chart;
+	if (!ch)
+		return;
+	size_t n = ch->n;
+	const double *t = ch->t, *w = ch->w, *d = ch->d, *wb = ch->wb;
+	double tmax = t[n - 1] > 0 ? t[n - 1] : 1;
+	struct area top = { 60, 44, 300, 96, tmax, nice_top(max_of(w, n)) };
+	struct area low = { 60, 166, 300, 56, tmax, nice_top(fmax(max_of(d, n), max_of(wb, n))) };
+	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart series\" width=\"470\" "
+	      "height=\"250\" viewBox=\"0 0 470 250\" role=\"img\" aria-label=\"", f);
+	html_escape(f, c->id);
+	fputs("\">\n<text x=\"4\" y=\"16\" class=\"title\">", f);
+	html_escape(f, c->id);
+	fprintf(f, "</text>\n<text x=\"4\" y=\"32\" class=\"sub\">rep %d: write MB/s; Dirty "
+		"(orange) and Writeback (red) MB; bars: members' utilisation</text>\n", s->rep);
+	area_frame(f, &top, "MB/s");
+	polyline(f, &top, t, w, n, palette[0], "write MB/s");
+	area_frame(f, &low, "MB");
+	polyline(f, &low, t, d, n, palette[1], "Dirty MB");
+	polyline(f, &low, t, wb, n, palette[3], "Writeback MB");
+	time_axis(f, &low, low.y + low.h + 14);
+	member_bars(f, ch, 380, 44, 178);
+	fputs("</svg>\n", f);
 }
 
 /* The cells of one group (same axes but the mount) overlaid: write MB/s over time. */
@@ -135,12 +122,11 @@ static void overlay_chart(FILE *f, struct rcell **g, size_t ng, const char *titl
 {
 	double tmax = 0, ymax = 0;
 	for (size_t i = 0; i < ng; i++) {
-		size_t n = json_array_size(json_object_get(g[i]->ser[0].rec, "rows"));
-		double *t = report_series_column(g[i]->ser[0].rec, "t", n);
-		double *w = report_series_column(g[i]->ser[0].rec, "write_mbps", n);
-		tmax = fmax(tmax, max_of(t, n));
-		ymax = fmax(ymax, max_of(w, n));
-		free(t), free(w);
+		const struct rchart *ch = g[i]->ser[0].chart;
+		if (ch) {
+			tmax = fmax(tmax, max_of(ch->t, ch->n));
+			ymax = fmax(ymax, max_of(ch->w, ch->n));
+		}
 	}
 	struct area a = { 60, 44, 440, 160, tmax > 0 ? tmax : 1, nice_top(ymax) };
 	int height = 250 + 18 * (int)ng;
@@ -154,18 +140,16 @@ static void overlay_chart(FILE *f, struct rcell **g, size_t ng, const char *titl
 	area_frame(f, &a, "MB/s");
 	time_axis(f, &a, a.y + a.h + 14);
 	for (size_t i = 0; i < ng; i++) {
-		json_t *rec = g[i]->ser[0].rec;
-		size_t n = json_array_size(json_object_get(rec, "rows"));
-		double *t = report_series_column(rec, "t", n), *w = report_series_column(rec, "write_mbps", n);
+		const struct rchart *ch = g[i]->ser[0].chart;
 		char mount[256];
 		axis_text(g[i]->axes, "mount", mount, sizeof mount);
-		polyline(f, &a, t, w, n, palette[i % NPAL], mount);
+		if (ch)
+			polyline(f, &a, ch->t, ch->w, ch->n, palette[i % NPAL], mount);
 		double ly = a.y + a.h + 34 + 18 * (double)i;
 		fprintf(f, "<rect x=\"60\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			"<text x=\"78\" y=\"%.0f\" class=\"tick\">", ly - 10, palette[i % NPAL], ly);
 		html_escape(f, mount);
 		fputs("</text>\n", f);
-		free(t), free(w);
 	}
 	fputs("</svg>\n", f);
 }
@@ -186,8 +170,6 @@ static void group_key(const struct rcell *c, char *out, size_t len)
 
 void svg_series_charts(FILE *f, struct rcell **cells, size_t n, const char *workload)
 {
-	static struct rcell *g[4096];
-	static char done[4096];
 	size_t any = 0;
 	for (size_t i = 0; i < n; i++)
 		any += cells[i]->nser > 0;
@@ -198,25 +180,41 @@ void svg_series_charts(FILE *f, struct rcell **cells, size_t n, const char *work
 		if (cells[i]->nser)
 			cell_chart(f, cells[i]);
 	fputs("</div>\n<div class=\"charts\">\n", f);
-	memset(done, 0, n < sizeof done ? n : sizeof done);
-	for (size_t i = 0; i < n && i < sizeof done; i++) {
-		char key[400], other[400];
-		size_t ng = 0;
-		if (done[i] || !cells[i]->nser)
+	/* The groups in order of their first cell, each cell's group found through a hash of
+	 * the group keys: next[i] is the cell after i in its group, first[] each group's first. */
+	struct rcell **g = malloc(n * sizeof *g);
+	size_t *next = malloc(n * sizeof *next), *last = malloc(n * sizeof *last);
+	size_t *first = malloc(n * sizeof *first), ngroups = 0;
+	char (*key)[400] = malloc(n * sizeof *key);
+	json_t *groups = json_object();   /* key -> group number */
+	for (size_t i = 0; i < n; i++) {
+		next[i] = (size_t)-1;
+		if (!cells[i]->nser)
 			continue;
-		group_key(cells[i], key, sizeof key);
-		for (size_t j = i; j < n && j < sizeof done; j++) {
-			group_key(cells[j], other, sizeof other);
-			if (!done[j] && cells[j]->nser && strcmp(key, other) == 0) {
-				done[j] = 1;
-				g[ng++] = cells[j];
-			}
+		group_key(cells[i], key[i], sizeof key[i]);
+		json_t *x = json_object_get(groups, key[i]);
+		if (!x) {
+			json_object_set_new_nocheck(groups, key[i], json_integer((json_int_t)ngroups));
+			first[ngroups] = last[ngroups] = i;
+			ngroups++;
+			continue;
 		}
+		size_t k = (size_t)json_integer_value(x);
+		next[last[k]] = i;
+		last[k] = i;
+	}
+	for (size_t k = 0; k < ngroups; k++) {
+		size_t ng = 0;
+		for (size_t i = first[k]; i != (size_t)-1; i = next[i])
+			g[ng++] = cells[i];
 		if (ng < 2)
 			continue;
 		char title[600];
-		snprintf(title, sizeof title, "%s on %s: write throughput by mount", workload, key);
+		snprintf(title, sizeof title, "%s on %s: write throughput by mount", workload,
+			 key[first[k]]);
 		overlay_chart(f, g, ng, title);
 	}
+	json_decref(groups);
+	free(key), free(first), free(last), free(next), free(g);
 	fputs("</div>\n", f);
 }

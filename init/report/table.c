@@ -113,52 +113,54 @@ size_t report_workloads(const struct rrun *r, const struct report_opts *o, const
 }
 
 /* Sorting: every axis ranks its values by first appearance, so --by groups cells while
- * keeping the plan's own order of values (defaults before noatime, as the plan lists them). */
-struct sortctx {
-	struct rcell **cells;
-	size_t n;
-	const char *axes[REPORT_MAX_AXES + NCANON];
-	size_t naxes;
+ * keeping the plan's own order of values (defaults before noatime, as the plan lists them).
+ * The ranks are worked out once per sort, a value's first appearance found through a hash of
+ * the values seen, so that sorting stays n log n however many cells a run has. */
+#define SORT_AXES (REPORT_MAX_AXES + NCANON)
+struct ranked {
+	struct rcell *c;
+	long rank[SORT_AXES];
 };
-static struct sortctx *sctx;
 
-static int rank(struct rcell *c, const char *axis)
+static int cmp_ranked(const void *a, const void *b, void *naxes)
 {
-	char v[256], w[256];
-	axis_text(c->axes, axis, v, sizeof v);
-	int best = 0;
-	long first = -1;
-	for (size_t i = 0; i < sctx->n; i++) {
-		axis_text(sctx->cells[i]->axes, axis, w, sizeof w);
-		if (strcmp(v, w) == 0 && (first < 0 || sctx->cells[i]->order < first)) {
-			first = sctx->cells[i]->order;
-			best = (int)first;
-		}
-	}
-	return best;
-}
-
-static int cmp_cells(const void *a, const void *b)
-{
-	struct rcell *x = *(struct rcell *const *)a, *y = *(struct rcell *const *)b;
-	for (size_t i = 0; i < sctx->naxes; i++) {
-		int d = rank(x, sctx->axes[i]) - rank(y, sctx->axes[i]);
-		if (d)
-			return d;
-	}
-	return (x->order > y->order) - (x->order < y->order);
+	const struct ranked *x = a, *y = b;
+	for (size_t i = 0; i < *(const size_t *)naxes; i++)
+		if (x->rank[i] != y->rank[i])
+			return (x->rank[i] > y->rank[i]) - (x->rank[i] < y->rank[i]);
+	return (x->c->order > y->c->order) - (x->c->order < y->c->order);
 }
 
 static void sort_cells(struct rcell **cells, size_t n, const struct report_opts *o)
 {
-	struct sortctx ctx = { cells, n, { 0 }, 0 };
+	const char *axes[SORT_AXES];
+	size_t naxes = 0;
+	char v[256];
 	for (size_t i = 0; i < o->nby; i++)
-		ctx.axes[ctx.naxes++] = o->by[i];
+		axes[naxes++] = o->by[i];
 	for (size_t i = 0; i < NCANON; i++)
-		ctx.axes[ctx.naxes++] = canon_axis(i);
-	sctx = &ctx;
-	qsort(cells, n, sizeof *cells, cmp_cells);
-	sctx = NULL;
+		axes[naxes++] = canon_axis(i);
+	struct ranked *r = malloc((n ? n : 1) * sizeof *r);
+	for (size_t i = 0; i < n; i++)
+		r[i].c = cells[i];
+	for (size_t a = 0; a < naxes; a++) {
+		json_t *first = json_object();   /* value -> its earliest order */
+		for (size_t i = 0; i < n; i++) {
+			const char *t = report_cell_axis(cells[i], axes[a], v, sizeof v);
+			json_t *f = json_object_get(first, t);
+			if (!f || json_integer_value(f) > cells[i]->order)
+				json_object_set_new_nocheck(first, t, json_integer(cells[i]->order));
+		}
+		for (size_t i = 0; i < n; i++) {
+			const char *t = report_cell_axis(cells[i], axes[a], v, sizeof v);
+			r[i].rank[a] = (long)json_integer_value(json_object_get(first, t));
+		}
+		json_decref(first);
+	}
+	qsort_r(r, n, sizeof *r, cmp_ranked, &naxes);
+	for (size_t i = 0; i < n; i++)
+		cells[i] = r[i].c;
+	free(r);
 }
 
 size_t report_cells_of(const struct rrun *r, const struct report_opts *o, const char *workload,
@@ -176,12 +178,10 @@ size_t report_cells_of(const struct rrun *r, const struct report_opts *o, const 
 static int axis_varies(struct rcell **cells, size_t n, const char *axis)
 {
 	char v[256], w[256];
-	for (size_t i = 1; i < n; i++) {
-		axis_text(cells[0]->axes, axis, v, sizeof v);
-		axis_text(cells[i]->axes, axis, w, sizeof w);
-		if (strcmp(v, w) != 0)
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(report_cell_axis(cells[0], axis, v, sizeof v),
+			   report_cell_axis(cells[i], axis, w, sizeof w)) != 0)
 			return 1;
-	}
 	return 0;
 }
 
@@ -296,19 +296,20 @@ static size_t pivot_columns(struct rcell **cells, size_t n, const char *col,
 		colv[ncolv++] = strdup(m->label);
 		return ncolv;
 	}
-	struct rcell *tmp[4096];
-	size_t nt = n < 4096 ? n : 4096;
+	struct rcell **tmp = malloc((n + 1) * sizeof *tmp);
+	size_t nt = n;
 	memcpy(tmp, cells, nt * sizeof *tmp);
 	struct report_opts co = { .nby = 1, .by = { col } };
 	sort_cells(tmp, nt, &co);
 	for (size_t i = 0; i < nt && ncolv < max; i++) {
-		axis_text(tmp[i]->axes, col, w, sizeof w);
+		const char *t = report_cell_axis(tmp[i], col, w, sizeof w);
 		size_t j;
-		for (j = 0; j < ncolv && strcmp(colv[j], w); j++)
+		for (j = 0; j < ncolv && strcmp(colv[j], t); j++)
 			;
 		if (j == ncolv)
-			colv[ncolv++] = strdup(w);
+			colv[ncolv++] = strdup(t);
 	}
+	free(tmp);
 	return ncolv;
 }
 
@@ -345,31 +346,25 @@ static void row_key(const char *const *values, size_t nvalues, char *key, size_t
 	}
 }
 
-/* The row of the cell's row-axis values: found, or added with "-" in every column (not in
- * this run). */
-static size_t pivot_row(struct grid *g, const struct rcell *cell, const char *const *v,
-			size_t nrowax, size_t ncolv)
+/* The row of the cell's row-axis values: found in rows (key -> row), or added with "-" in
+ * every column (not in this run). */
+static size_t pivot_row(struct grid *g, json_t *rows, const struct rcell *cell,
+			const char *const *v, size_t nrowax, size_t ncolv)
 {
-	char w[REPORT_MAX_AXES + NCANON][256], key[1024], rk[1024];
+	char w[REPORT_MAX_AXES + NCANON][256], key[1024];
 	const char *vals[REPORT_MAX_AXES + NCANON];
 	size_t c0 = nrowax ? nrowax : 1;
-	for (size_t a = 0; a < nrowax; a++) {
-		axis_text(cell->axes, v[a], w[a], sizeof w[a]);
-		vals[a] = w[a];
-	}
+	for (size_t a = 0; a < nrowax; a++)
+		vals[a] = report_cell_axis(cell, v[a], w[a], sizeof w[a]);
 	row_key(vals, nrowax, key, sizeof key);
-	for (size_t row = 1; row < g->nrows; row++) {
-		const char *have[REPORT_MAX_AXES + NCANON];
-		for (size_t a = 0; a < nrowax; a++)
-			have[a] = g->cell[row * g->ncols + a];
-		row_key(have, nrowax, rk, sizeof rk);
-		if (strcmp(rk, key) == 0)
-			return row;
-	}
+	json_t *have = json_object_get(rows, key);
+	if (have)
+		return (size_t)json_integer_value(have);
 	grid_add_row(g);
 	size_t row = g->nrows - 1;
+	json_object_set_new_nocheck(rows, key, json_integer((json_int_t)row));
 	for (size_t a = 0; a < nrowax; a++)
-		grid_set(g, row, a, "%s", w[a]);
+		grid_set(g, row, a, "%s", vals[a]);
 	for (size_t j = 0; j < ncolv; j++)
 		grid_set(g, row, c0 + j, "-");   /* not in this run */
 	if (!nrowax) {
@@ -406,12 +401,13 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 		grid_set(g, 0, c0 + j, "%s", colv[j]);
 
 	/* rows: one per distinct tuple of row-axis values, in sorted order */
+	json_t *rows = json_object();
 	for (size_t i = 0; i < n; i++) {
-		size_t row = pivot_row(g, cells[i], v, nrowax, ncolv);
+		size_t row = pivot_row(g, rows, cells[i], v, nrowax, ncolv);
 		size_t col_i = 0;
 		if (col) {
-			axis_text(cells[i]->axes, col, w, sizeof w);
-			for (col_i = 0; col_i < ncolv && strcmp(colv[col_i], w); col_i++)
+			const char *t = report_cell_axis(cells[i], col, w, sizeof w);
+			for (col_i = 0; col_i < ncolv && strcmp(colv[col_i], t); col_i++)
 				;
 		}
 		size_t mi;
@@ -422,6 +418,7 @@ struct grid *report_pivot(struct rcell **cells, size_t n, const struct report_op
 		g->cls[row * g->ncols + c0 + col_i] = cell_class(cells[i]);
 		report_grid_marks(g, row, c0 + col_i, cells[i], mi);
 	}
+	json_decref(rows);
 	for (size_t j = 0; j < ncolv; j++)
 		free(colv[j]);
 	return g;
@@ -514,12 +511,7 @@ static void flat_row(struct grid *g, const struct rrun *run, const struct rcell 
 	grid_set(g, row, col++, "%d", c->ok);
 	json_t *bad = json_array_get(c->bad, 0);
 	grid_set(g, row, col++, "%s", bad ? json_string_value(json_object_get(bad, "error")) ?: "" : "");
-	json_t *first = NULL, *rec;
-	size_t ri;
-	json_array_foreach(run->records, ri, rec)
-		if (!first && strcmp(json_string_value(json_object_get(rec, "cell")) ?: "", c->id) == 0)
-			first = rec;
-	grid_set(g, row, col++, "%s", json_string_value(json_object_get(first, "mount_effective")) ?: "");
+	grid_set(g, row, col++, "%s", json_string_value(json_object_get(c->first, "mount_effective")) ?: "");
 	for (size_t m = 0; m < nms; m++) {
 		size_t mi;
 		for (mi = 0; mi < c->nm && strcmp(c->m[mi]->key, ms[m]->key); mi++)
@@ -564,10 +556,11 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 			grid_set(g, 0, col++, "%s_%s", ms[m]->key, stat_names[s]);
 
 	for (size_t r = 0; r < rs->n; r++) {
-		struct rcell *cells[4096];
-		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, 4096);
+		struct rcell **cells = malloc((rs->run[r].ncells + 1) * sizeof *cells);
+		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, rs->run[r].ncells);
 		for (size_t i = 0; i < n; i++)
 			flat_row(g, &rs->run[r], cells[i], tunables, ms, nms);
+		free(cells);
 	}
 	return g;
 }
