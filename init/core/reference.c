@@ -4,10 +4,10 @@
 #include <math.h>
 
 const struct ref_row ref_rows[REF_COUNT] = {
-	[REF_CPU] = { "cpu_loop", "Mops/s", "an integer loop (xorshift) of PID 1, one CPU" },
-	[REF_MEMCPY] = { "memcpy", "MB/s", "memcpy of 32 MiB, four times over" },
+	[REF_CPU] = { "cpu_loop", "Mops/s", "an integer loop (xorshift) of PID 1, one CPU", 0 },
+	[REF_MEMCPY] = { "memcpy", "MB/s", "memcpy of 32 MiB, four times over", 0 },
 	[REF_RAMDISK] = { "ramdisk_seqwrite", "MB/s",
-			  "the seqwrite engine, 16 MiB on ext4 on a brd RAM disk, as a cell runs it" },
+			  "the seqwrite engine, 16 MiB on ext4 on a brd RAM disk, as a cell runs it", 0 },
 	[REF_DISK_READ] = { "disk_read", "MB/s",
 			    "4 MiB written with O_DIRECT in the middle of the first taken disk, read back", 1 },
 };
