@@ -99,16 +99,7 @@ static void lists_json(struct jw *w, const struct cell_ctx *x)
 static void mount_json(struct jw *w, const struct cell_ctx *x)
 {
 	jw_kstr(w, "mount_effective", x->mount_line[0] ? x->mount_line : NULL);
-	jw_key(w, "mount_ignored");
-	jw_arr(w);
-	for (const char *o = x->mount_ignored; *o;) {
-		size_t n = strcspn(o, ",");
-		char item[128];
-		snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), o);
-		jw_str(w, item);
-		o += n + (o[n] == ',');
-	}
-	jw_end_arr(w);
+	jw_klist(w, "mount_ignored", x->mount_ignored);
 }
 
 /* "result" and "cpu": null both when the workload never ran. */

@@ -233,14 +233,5 @@ void cell_tunables_json(struct jw *w, const struct cell_ctx *x)
 	places_json(w, x, "found", 0);
 	places_json(w, x, "effective", 1);
 	jw_end_obj(w);
-	jw_key(w, "tunables_ignored");
-	jw_arr(w);
-	for (const char *o = x->tun_ignored; *o;) {
-		size_t n = strcspn(o, ",");
-		char item[96];
-		snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), o);
-		jw_str(w, item);
-		o += n + (o[n] == ',');
-	}
-	jw_end_arr(w);
+	jw_klist(w, "tunables_ignored", x->tun_ignored);
 }

@@ -177,6 +177,18 @@ void jw_kint(struct jw *w, const char *k, long long v) { jw_key(w, k); jw_int(w,
 void jw_kdouble(struct jw *w, const char *k, double v, int d) { jw_key(w, k); jw_double(w, v, d); }
 void jw_kbool(struct jw *w, const char *k, int v) { jw_key(w, k); jw_bool(w, v); }
 
+void jw_klist(struct jw *w, const char *key, const char *list)
+{
+	jw_key(w, key);
+	jw_arr(w);
+	for (const char *o = list; *o;) {
+		size_t n = strcspn(o, ",");
+		jw_strn(w, o, n < 127 ? n : 127);
+		o += n + (o[n] == ',');
+	}
+	jw_end_arr(w);
+}
+
 void jw_summary_stats(struct jw *w, const struct stats_cell *c)
 {
 	jw_obj(w);

@@ -48,6 +48,9 @@ void jw_kstr(struct jw *w, const char *key, const char *s);
 void jw_kint(struct jw *w, const char *key, long long v);
 void jw_kdouble(struct jw *w, const char *key, double v, int decimals);
 void jw_kbool(struct jw *w, const char *key, int v);
+/* "key": ["a", "b"] from the comma-separated list "a,b" ("" gives []), each item cut at
+ * 127 bytes: how a cell's lists of what the kernel did not take are written. */
+void jw_klist(struct jw *w, const char *key, const char *list);
 
 struct stats_cell;
 /* The "stats" of a summary record: {"METRIC":{"min":..,"median":..,"mean":..,"max":..,

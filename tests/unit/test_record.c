@@ -211,8 +211,30 @@ static void test_raw(void)
 	}
 }
 
+/* A comma list as an array: empty, one, several, an empty item kept. */
+static void test_klist(void)
+{
+	static const struct { const char *list, *want; } rows[] = {
+		{ "", "{\"k\":[]}" },
+		{ "nobh", "{\"k\":[\"nobh\"]}" },
+		{ "nr_requests@vdb,scheduler@md0", "{\"k\":[\"nr_requests@vdb\",\"scheduler@md0\"]}" },
+		{ "a,,b", "{\"k\":[\"a\",\"\",\"b\"]}" },
+	};
+	char buf[256];
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct jw w;
+		jw_init(&w, buf, sizeof buf);
+		jw_obj(&w);
+		jw_klist(&w, "k", rows[i].list);
+		jw_end_obj(&w);
+		CHECK_INT(jw_done(&w), 0);
+		CHECK_STR(buf, rows[i].want);
+	}
+}
+
 int main(void)
 {
+	test_klist();
 	test_crc();
 	test_writer();
 	test_utf8();
