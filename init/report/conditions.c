@@ -11,12 +11,6 @@
 
 static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx);
 
-static const char *str(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
 /* A JSON scalar as text: strings bare, null as "none". */
 static void scalar_text(json_t *v, char *out, size_t len)
 {
@@ -46,7 +40,7 @@ static void health_text(json_t *h, char *out, size_t len)
 		return;
 	}
 	if (json_is_string(json_object_get(h, "unavailable"))) {
-		snprintf(out, len, "unavailable: %s", str(h, "unavailable"));
+		snprintf(out, len, "unavailable: %s", report_str(h, "unavailable"));
 		return;
 	}
 	json_object_foreach(h, key, v) {
@@ -82,7 +76,7 @@ static json_t *last_health(const struct rrun *r, const char *name)
 	size_t i, j;
 	json_array_foreach(r->records, i, rec)
 		json_array_foreach(json_object_get(rec, "devices"), j, d)
-			if (strcmp(str(d, "name"), name) == 0 && json_object_get(d, "after"))
+			if (strcmp(report_str(d, "name"), name) == 0 && json_object_get(d, "after"))
 				found = json_object_get(d, "after");
 	return found;
 }
@@ -117,29 +111,29 @@ void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ct
 		char found[64], eff[64];
 		scalar_text(json_object_get(c, "found"), found, sizeof found);
 		scalar_text(json_object_get(c, "effective"), eff, sizeof eff);
-		const char *st = str(c, "status");
+		const char *st = report_str(c, "status");
 		if (strcmp(st, "applied") == 0)
 			report_line(line, ctx, "  %-12s %s, applied (found %s)", key, eff, found);
 		else if (strcmp(st, "kept") == 0)
 			report_line(line, ctx, "  %-12s %s, kept as found%s%s", key, eff,
-				    *str(c, "why") ? ": " : "", str(c, "why"));
+				    *report_str(c, "why") ? ": " : "", report_str(c, "why"));
 		else
-			report_line(line, ctx, "  %-12s %s (asked %s)%s%s", key, st, str(c, "asked"),
-				    *str(c, "why") ? ": " : "", str(c, "why"));
+			report_line(line, ctx, "  %-12s %s (asked %s)%s%s", key, st, report_str(c, "asked"),
+				    *report_str(c, "why") ? ": " : "", report_str(c, "why"));
 	}
 	reference_lines(r, line, ctx);
 	json_t *d;
 	json_array_foreach(devs, i, d) {
 		json_t *wc = json_object_get(d, "write_cache");
 		char h[300], after[300];
-		const char *name = str(d, "name");
+		const char *name = report_str(d, "name");
 		report_line(line, ctx, "  %-12s %s: %s %s%s%s%s%s; write cache %s (the kernel: %s)%s%s", "device",
-			    name, str(d, "kind"), str(d, "model"),
-			    *str(d, "serial") ? " serial " : "", str(d, "serial"),
-			    *str(d, "firmware") ? " firmware " : "", str(d, "firmware"),
-			    *str(wc, "device") ? str(wc, "device") : "unknown",
-			    *str(wc, "sysfs") ? str(wc, "sysfs") : "unknown",
-			    *str(wc, "why") ? ": " : "", str(wc, "why"));
+			    name, report_str(d, "kind"), report_str(d, "model"),
+			    *report_str(d, "serial") ? " serial " : "", report_str(d, "serial"),
+			    *report_str(d, "firmware") ? " firmware " : "", report_str(d, "firmware"),
+			    *report_str(wc, "device") ? report_str(wc, "device") : "unknown",
+			    *report_str(wc, "sysfs") ? report_str(wc, "sysfs") : "unknown",
+			    *report_str(wc, "why") ? ": " : "", report_str(wc, "why"));
 		health_text(json_object_get(d, "health"), h, sizeof h);
 		json_t *last = last_health(r, name);
 		if (last)
@@ -158,7 +152,7 @@ static json_t *start_of(const struct rrun *r, json_t *end)
 	size_t i;
 	json_int_t boot = json_integer_value(json_object_get(end, "boot"));
 	json_array_foreach(r->refs, i, x)
-		if (x != end && strcmp(str(x, "phase"), "start") == 0 &&
+		if (x != end && strcmp(report_str(x, "phase"), "start") == 0 &&
 		    json_integer_value(json_object_get(x, "boot")) == boot)
 			found = x;
 	return found;
@@ -179,7 +173,7 @@ static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx
 	size_t i;
 	json_t *x;
 	json_array_foreach(r->refs, i, x) {
-		int end = strcmp(str(x, "phase"), "end") == 0;
+		int end = strcmp(report_str(x, "phase"), "end") == 0;
 		json_t *start = end ? start_of(r, x) : NULL;
 		if (!end) {
 			/* a start with an end is shown with it */
@@ -187,7 +181,7 @@ static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx
 			size_t j;
 			json_t *y;
 			json_array_foreach(r->refs, j, y)
-				has_end |= strcmp(str(y, "phase"), "end") == 0 && start_of(r, y) == x;
+				has_end |= strcmp(report_str(y, "phase"), "end") == 0 && start_of(r, y) == x;
 			if (has_end)
 				continue;
 		}
@@ -200,7 +194,7 @@ static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx
 			long long boot = (long long)json_integer_value(json_object_get(x, "boot"));
 			if (!isfinite(ms) && !isfinite(me)) {
 				report_line(line, ctx, "  %-12s boot %lld: %s unavailable: %s", "reference", boot, name,
-					    *str(f, "unavailable") ? str(f, "unavailable") : "not measured");
+					    *report_str(f, "unavailable") ? report_str(f, "unavailable") : "not measured");
 				continue;
 			}
 			if (!end || !start) {
@@ -223,7 +217,7 @@ int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn 
 	json_t *x;
 	int any = 0;
 	json_array_foreach(r->refs, i, x) {
-		json_t *start = strcmp(str(x, "phase"), "end") == 0 ? start_of(r, x) : NULL;
+		json_t *start = strcmp(report_str(x, "phase"), "end") == 0 ? start_of(r, x) : NULL;
 		if (!start)
 			continue;
 		char what[600] = "";
@@ -302,7 +296,7 @@ static void diff_walk(struct diff *df, const char *path, const char *where, json
 		size_t n = json_array_size(a) > json_array_size(b) ? json_array_size(a) : json_array_size(b);
 		for (size_t i = 0; i < n; i++) {
 			json_t *x = json_array_get(a, i), *y = json_array_get(b, i);
-			const char *serial = str(x ? x : y, "serial");
+			const char *serial = report_str(x ? x : y, "serial");
 			if (*serial)
 				snprintf(at, sizeof at, " on disk %.100s", serial);
 			else

@@ -9,12 +9,6 @@
 #include <strings.h>
 #include <time.h>
 
-static const char *str(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
 static void bytes_text(double b, char *out, size_t len)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
@@ -70,18 +64,18 @@ static void header_record_lines(json_t *h, report_line_fn line, void *ctx)
 			 json_is_true(json_object_get(h, "dry")) ? " (dry run: nothing measured)" : "");
 	}
 	json_t *k = json_object_get(h, "kernel");
-	report_line(line, ctx, "  kernel    %s %s", str(k, "release"), str(k, "version"));
-	if (*str(k, "cmdline"))
-		report_line(line, ctx, "  cmdline   %s", str(k, "cmdline"));
+	report_line(line, ctx, "  kernel    %s %s", report_str(k, "release"), report_str(k, "version"));
+	if (*report_str(k, "cmdline"))
+		report_line(line, ctx, "  cmdline   %s", report_str(k, "cmdline"));
 	json_t *cpu = json_object_get(h, "cpu");
-	report_line(line, ctx, "  cpu       %s x %lld", str(cpu, "model"),
+	report_line(line, ctx, "  cpu       %s x %lld", report_str(cpu, "model"),
 		 (long long)json_integer_value(json_object_get(cpu, "count")));
 	bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
 	report_line(line, ctx, "  memory    %s", b);
 	json_t *p = json_object_get(h, "plan");
-	if (*str(p, "name") || *str(p, "source"))
-		report_line(line, ctx, "  plan      %s (%s, sha256 %.12s)", str(p, "name"), str(p, "source"),
-			 str(p, "sha256"));
+	if (*report_str(p, "name") || *report_str(p, "source"))
+		report_line(line, ctx, "  plan      %s (%s, sha256 %.12s)", report_str(p, "name"), report_str(p, "source"),
+			 report_str(p, "sha256"));
 	json_t *sh = json_object_get(h, "shard"), *k1;
 	if (json_is_object(sh)) {
 		size_t n = 0, i1;
@@ -91,21 +85,21 @@ static void header_record_lines(json_t *h, report_line_fn line, void *ctx)
 					      i1 ? ", " : "", (long long)json_integer_value(k1));
 		report_line(line, ctx, "  shards    %zu of %lld given (%s), run group %.12s",
 			 json_array_size(json_object_get(sh, "given")),
-			 (long long)json_integer_value(json_object_get(sh, "n")), tl, str(h, "run_group"));
+			 (long long)json_integer_value(json_object_get(sh, "n")), tl, report_str(h, "run_group"));
 	}
 	tools_text(json_object_get(h, "tools"), tl, sizeof tl);
 	report_line(line, ctx, "  tools     %s", tl);
-	if (*str(h, "manifest_sha256"))
-		report_line(line, ctx, "  manifest  sha256 %.12s", str(h, "manifest_sha256"));
+	if (*report_str(h, "manifest_sha256"))
+		report_line(line, ctx, "  manifest  sha256 %.12s", report_str(h, "manifest_sha256"));
 	size_t i;
 	json_t *d;
 	json_array_foreach(json_object_get(h, "disks"), i, d) {
 		bytes_text(json_number_value(json_object_get(d, "size")), b, sizeof b);
-		report_line(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", str(d, "name"), b, str(d, "transport"),
-			 *str(d, "model") ? " " : "", str(d, "model"),
-			 *str(d, "serial") ? " serial " : "", str(d, "serial"),
-			 *str(d, "verdict") ? ": " : "", str(d, "verdict"),
-			 *str(d, "reason") ? " - " : "", str(d, "reason"));
+		report_line(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", report_str(d, "name"), b, report_str(d, "transport"),
+			 *report_str(d, "model") ? " " : "", report_str(d, "model"),
+			 *report_str(d, "serial") ? " serial " : "", report_str(d, "serial"),
+			 *report_str(d, "verdict") ? ": " : "", report_str(d, "verdict"),
+			 *report_str(d, "reason") ? " - " : "", report_str(d, "reason"));
 	}
 }
 
@@ -162,8 +156,8 @@ static void warmup_lines(const struct rrun *r, report_line_fn line, void *ctx)
 		json_t *f = json_object_get(w, "figure");
 		if (i == 3 || k >= sizeof list)
 			break;
-		k += (size_t)snprintf(list + k, sizeof list - k, "%s%s %s", i ? ", " : "", str(w, "cell"),
-				      str(w, "status"));
+		k += (size_t)snprintf(list + k, sizeof list - k, "%s%s %s", i ? ", " : "", report_str(w, "cell"),
+				      report_str(w, "status"));
 		const char *unit = json_string_value(json_object_get(f, "unit"));
 		if (json_is_number(json_object_get(f, "value")) && k < sizeof list)
 			k += (size_t)snprintf(list + k, sizeof list - k, " %g%s%s",
@@ -262,7 +256,7 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 			one_line(json_string_value(json_object_get(rec, "error")), e, sizeof e);
 			report_line(line, ctx, "  %s rep %lld/%d: %s: %s", c->id,
 				 (long long)json_integer_value(json_object_get(rec, "rep")), c->reps,
-				 str(rec, "status"), *e ? e : "(no reason given)");
+				 report_str(rec, "status"), *e ? e : "(no reason given)");
 			any = 1;
 		}
 		if (report_ignored_text(c, e, sizeof e)) {

@@ -5,6 +5,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+const char *report_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
 void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 {
 	char buf[2048];

@@ -252,6 +252,8 @@ int report_ignored_text(const struct rcell *c, char *out, size_t len);
  * a control character (a newline, an escape) shows '?' there, so each line stays one line
  * and a record cannot drive the terminal. */
 typedef void (*report_line_fn)(void *ctx, const char *s);
+/* A record's string field, "" when absent or not a string (report/line.c). */
+const char *report_str(json_t *o, const char *key);
 void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
