@@ -102,9 +102,10 @@ static void read_ata(int fd, struct devstate *d)
 {
 	static unsigned char b[512];
 	struct dev_health *h = &d->health;
+	/* a failed command leaves its reason in wc_why; a parsed answer with a known cache none */
 	if (ata_in(fd, 0xec, 0, 0, 0, b, "IDENTIFY DEVICE", d->wc_why, sizeof d->wc_why) == 0 &&
-	    ata_identify_parse(b, sizeof b, d) == 0)
-		d->wc_why[0] = d->wc_device < 0 ? d->wc_why[0] : '\0';
+	    ata_identify_parse(b, sizeof b, d) == 0 && d->wc_device >= 0)
+		d->wc_why[0] = '\0';
 	/* SMART READ DATA: feature 0xd0 with the SMART signature in LBA mid and high */
 	if (ata_in(fd, 0xb0, 0xd0, 0x4f, 0xc2, b, "SMART READ DATA", h->why, sizeof h->why) == 0)
 		ata_smart_parse(b, sizeof b, h);
@@ -123,11 +124,10 @@ static int mode_sense_caching(int fd, unsigned char *b, unsigned len, char *why,
 	return scsi_in(fd, cdb, sizeof cdb, b, len, "MODE SENSE (caching page)", why, wlen);
 }
 
-static void read_scsi(int fd, struct devstate *d, const char *vendor)
+static void read_scsi(int fd, struct devstate *d)
 {
 	static unsigned char b[512];
 	struct dev_health *h = &d->health;
-	(void)vendor;
 	const unsigned char vpd80[6] = { 0x12, 1, 0x80, 0, 252, 0 };
 	if (scsi_in(fd, vpd80, sizeof vpd80, b, 252, "INQUIRY (serial number page)", d->wc_why,
 		    sizeof d->wc_why) == 0)
@@ -179,7 +179,7 @@ static void read_sd(const char *name, struct devstate *d)
 		d->kind = DEV_ATA;
 		read_ata(fd, d);
 	} else {
-		read_scsi(fd, d, vendor);
+		read_scsi(fd, d);
 	}
 	close(fd);
 }
