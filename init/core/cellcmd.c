@@ -34,7 +34,12 @@ int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_d
 		argv_addf(a, "--chunk=%lluK", (unsigned long long)(c->chunk / 1024));
 	if (ar->layout[0])
 		argv_addf(a, "--layout=%s", ar->layout);
-	if (ar->bitmap[0])
+	/* mdadm adds an internal write-intent bitmap by itself to members of 100 GB or more, so
+	 * one plan would get a bitmap on a server and none on a VM. A plan that says nothing gets
+	 * none everywhere; bitmap = auto leaves mdadm its own rule. */
+	if (!ar->bitmap[0] && level_has_redundancy(ar->level))
+		argv_add(a, "--bitmap=none");
+	else if (ar->bitmap[0] && strcmp(ar->bitmap, "auto") != 0)
 		argv_addf(a, "--bitmap=%s", ar->bitmap);
 	if (p->resync == RESYNC_ASSUME_CLEAN)
 		argv_add(a, "--assume-clean");

@@ -67,6 +67,12 @@ void level_keys_text(char *buf, size_t len)
 	}
 }
 
+int level_has_redundancy(int level)
+{
+	const struct md_level *l = level_find(level);
+	return l->md && (l->parity > 0 || l->copies != 1);
+}
+
 int level_max_missing(int level, int devices)
 {
 	const struct md_level *l = level_find(level);

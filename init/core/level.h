@@ -38,6 +38,9 @@ void level_keys_text(char *buf, size_t len);
  * default, near-2): N for nN, 1 for far and offset layouts. The level's copies for other
  * levels or a layout it cannot read. */
 int level_near_copies(int level, const char *layout);
+/* Whether the level keeps redundancy (copies or parity), and so may carry a write-intent
+ * bitmap. */
+int level_has_redundancy(int level);
 /* How many of devices members may be missing while the array still has all its data. */
 int level_max_missing(int level, int devices);
 /* Whether member slot (0 .. devices-1) is one of the missing ones: the later copies of each

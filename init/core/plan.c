@@ -355,6 +355,9 @@ static void plan_defaults(struct plan *p, const char *file)
 	p->retries = 1;
 	p->warmup = 1;
 	p->order = ORDER_INTERLEAVE;
+	p->reuse = REUSE_ARRAY;
+	p->resync_timeout_s = 24 * 3600;
+	p->discard = 1;
 	p->monitor_ms = PLAN_MONITOR_MS;
 	p->scale = 1.0;
 }

@@ -29,6 +29,9 @@ enum wl_sync { SYNC_TIMED, SYNC_NONE };
 /* The order cells run in (core/order.h): repetition-major, each cell's repetitions back to
  * back, or repetition-major with the cells of each repetition permuted by a seed. */
 enum plan_order { ORDER_INTERLEAVE, ORDER_SEQUENTIAL, ORDER_SHUFFLE };
+/* What cells may share (core/reuse.h), and what a cell did take over from the one before:
+ * nothing, the previous cell's array, or its array and its filesystem. */
+enum plan_reuse { REUSE_NONE, REUSE_ARRAY, REUSE_FS };
 
 struct plan_array {
 	char name[PLAN_NAME_MAX];
@@ -112,6 +115,10 @@ struct plan {
 	int retries;                 /* default 1 */
 	int warmup;                  /* warm-up workloads before a boot's first cell, default 1 */
 	enum plan_order order;       /* default interleave */
+	enum plan_reuse reuse;       /* default array */
+	unsigned resync_timeout_s;   /* the resync wait's own bound, default 24 h; 0 = none */
+	int discard;                 /* mkfs discards the blocks (and reused cells' arrays are
+	                                discarded between cells), default yes */
 	uint64_t seed;               /* shuffle's seed: the plan's, else set by PID 1 or check
 	                                before the cells are expanded (plan_seed_given) */
 	unsigned monitor_ms;         /* period of each cell's time series, default

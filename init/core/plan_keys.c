@@ -27,6 +27,9 @@ static const struct choice orders[] = {
 	{ "interleave", ORDER_INTERLEAVE }, { "sequential", ORDER_SEQUENTIAL },
 	{ "shuffle", ORDER_SHUFFLE }, { NULL, 0 },
 };
+static const struct choice reuses[] = {
+	{ "none", REUSE_NONE }, { "array", REUSE_ARRAY }, { "fs", REUSE_FS }, { NULL, 0 },
+};
 static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_NONE }, { NULL, 0 } };
 
 #define G(f) offsetof(struct plan, f)
@@ -45,6 +48,9 @@ const struct key global_keys[] = {
 	{ "warmup", K_INT, G(warmup), 0, 100, NULL, NULL, 0 },
 	{ "order", K_CHOICE, G(order), 0, 0, orders, "expected interleave, sequential or shuffle", 0 },
 	{ "seed", K_U64, G(seed), 0, 0, NULL, NULL, 0 },
+	{ "reuse", K_CHOICE, G(reuse), 0, 0, reuses, "expected none, array or fs", 0 },
+	{ "resync_timeout", K_DUR, G(resync_timeout_s), 0, 0, NULL, NULL, 0 },
+	{ "discard", K_BOOL, G(discard), 0, 0, NULL, NULL, 0 },
 	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
 	{ "governor", K_CONTROL, G(controls[COND_GOVERNOR]), 0, 0, NULL, NULL, 0 },
 	{ "turbo", K_CONTROL, G(controls[COND_TURBO]), 0, 0, NULL, NULL, 0 },

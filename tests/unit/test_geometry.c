@@ -147,13 +147,13 @@ static const struct cell_case {
 	{ "[array md6]\nlevel = 6\ndevices = 4\nmissing = 2\nchunk = 16k\n"
 	  "[fs ext3]\ntype = ext3\nmkfs = -b 4096 -m 2\ntune = -c0 -i0\n",
 	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=6 --raid-devices=4 --chunk=16K "
-	  "/dev/vdb /dev/vdc missing missing",
+	  "--bitmap=none /dev/vdb /dev/vdc missing missing",
 	  "mkfs.ext3 -F -b 4096 -m 2 -E stride=4,stripe_width=8 /dev/md0",
 	  "tune2fs -c0 -i0 /dev/md0", NULL },
 	{ "[array md6]\nlevel = 6\ndevices = 4\nmissing = 2\nchunk = 16k\n"
 	  "[fs ext4]\ntype = ext4\nmkfs = -b 4096 -m 2\n",
 	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=6 --raid-devices=4 --chunk=16K "
-	  "/dev/vdb /dev/vdc missing missing",
+	  "--bitmap=none /dev/vdb /dev/vdc missing missing",
 	  "mkfs.ext4 -F -b 4096 -m 2 -E stride=4,stripe_width=8,lazy_itable_init=0,"
 	  "lazy_journal_init=0 /dev/md0", "", NULL },
 	/* No -b in the plan: the block size the stride assumes is written out. */
@@ -168,16 +168,21 @@ static const struct cell_case {
 	/* raid10 near-2: the second of each mirror pair goes missing, never a whole pair. */
 	{ "[array r10]\nlevel = 10\ndevices = 4\nmissing = 2\nchunk = 512k\n[fs x]\ntype = xfs\n",
 	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=10 --raid-devices=4 --chunk=512K "
-	  "/dev/vdb missing /dev/vdc missing",
+	  "--bitmap=none /dev/vdb missing /dev/vdc missing",
 	  "mkfs.xfs -f -d su=512k,sw=2 /dev/md0", "", NULL },
 	{ "[array r10]\nlevel = 10\ndevices = 4\nmissing = 1\n[fs x]\ntype = xfs\n",
-	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=10 --raid-devices=4 /dev/vdb "
-	  "missing /dev/vdc /dev/vdd",
+	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=10 --raid-devices=4 --bitmap=none "
+	  "/dev/vdb missing /dev/vdc /dev/vdd",
 	  "mkfs.xfs -f /dev/md0", "", NULL },
 	{ "[array r1]\nlevel = 1\ndevices = 3\nmissing = 1\n[fs e]\ntype = ext2\nmkfs = -F -b1024\n",
-	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=3 /dev/vdb "
-	  "/dev/vdc missing",
+	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=3 --bitmap=none "
+	  "/dev/vdb /dev/vdc missing",
 	  "mkfs.ext2 -F -b1024 /dev/md0", "", NULL },
+	/* bitmap = auto: mdadm's own rule (a bitmap for members of 100 GB or more). */
+	{ "[array r1]\nlevel = 1\ndevices = 2\nbitmap = auto\n[fs e]\ntype = ext2\n",
+	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=2 /dev/vdb "
+	  "/dev/vdc",
+	  "mkfs.ext2 -F /dev/md0", "", NULL },
 	{ "[array r0]\nlevel = 0\ndevices = 4\nchunk = 64k\n[fs e]\ntype = ext2\n"
 	  "mkfs = -b 1024 -E stride=16\n",
 	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=0 --raid-devices=4 --chunk=64K "
