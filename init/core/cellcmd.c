@@ -115,6 +115,12 @@ int cell_mkfs_argv(const struct plan *p, const struct cell *c, const char *dev,
 		}
 		argv_add(a, wd);
 	}
+	/* discard = no: every cell starts on blocks as the cell before left them, whatever the
+	 * level passes (raid0/1/10 pass discards, raid4/5/6 drop them). */
+	if (!p->discard && !xfs && !strstr(plan_g, "discard"))
+		list_add(plan_g, sizeof plan_g, "nodiscard");
+	if (!p->discard && xfs && argv_find(&words, "-K", 0) < 0)
+		argv_add(a, "-K");
 	geom_derive(ar->level, ar->devices, ar->layout, c->chunk, block, g);
 	/* A stride is counted in blocks, and mke2fs picks 1k blocks on small devices by
 	 * itself: name the block size the stride was computed with. */

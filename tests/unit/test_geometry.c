@@ -178,6 +178,18 @@ static const struct cell_case {
 	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=3 --bitmap=none "
 	  "/dev/vdb /dev/vdc missing",
 	  "mkfs.ext2 -F -b1024 /dev/md0", "", NULL },
+	/* discard = no: mke2fs -E nodiscard, mkfs.xfs -K */
+	{ "[global]\ndiscard = no\n[array r0]\nlevel = 0\ndevices = 2\nchunk = 64k\n"
+	  "[fs e]\ntype = ext4\n",
+	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=0 --raid-devices=2 --chunk=64K "
+	  "/dev/vdb /dev/vdc",
+	  "mkfs.ext4 -F -b 4096 -E nodiscard,stride=16,stripe_width=32,lazy_itable_init=0,"
+	  "lazy_journal_init=0 /dev/md0", "", NULL },
+	{ "[global]\ndiscard = no\n[array r0]\nlevel = 0\ndevices = 2\nchunk = 64k\n"
+	  "[fs x]\ntype = xfs\n",
+	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=0 --raid-devices=2 --chunk=64K "
+	  "/dev/vdb /dev/vdc",
+	  "mkfs.xfs -f -K -d su=64k,sw=2 /dev/md0", "", NULL },
 	/* bitmap = auto: mdadm's own rule (a bitmap for members of 100 GB or more). */
 	{ "[array r1]\nlevel = 1\ndevices = 2\nbitmap = auto\n[fs e]\ntype = ext2\n",
 	  "mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=2 /dev/vdb "
