@@ -9,6 +9,7 @@
 #include "core/fio_cmd.h"
 #include "core/diskname.h"
 #include "core/matrix.h"
+#include "core/order.h"
 #include "core/plan.h"
 #include "core/plan_size.h"
 #include "core/removedopts.h"
@@ -133,8 +134,16 @@ static void print_order(const struct plan *p, int unseeded)
 	if (unseeded)
 		printf("order shuffle, seed drawn at boot (seed = N, fsmatrix.seed=N or --seed N "
 		       "fixes one): listed unshuffled");
-	else if (p->order == ORDER_SHUFFLE)
-		printf("order shuffle, seed %llu: %s", (unsigned long long)p->seed, how[p->order]);
+	else if (p->order == ORDER_SHUFFLE) {
+		struct order_shape s;
+		matrix_order_shape(p, &s);
+		printf("order shuffle, seed %llu: %s", (unsigned long long)p->seed,
+		       s.block <= 1 ? how[p->order] : s.nrun ?
+		       "each repetition's array variants permuted, within each its filesystems, "
+		       "within each those cells (reuse = fs keeps them together)" :
+		       "each repetition's array variants permuted, and within each its cells "
+		       "(reuse = array keeps them together)");
+	}
 	else
 		printf("order %s: %s", plan_order_name(p->order), how[p->order]);
 	printf("; warmup %d before each boot's first cell\n", p->warmup);

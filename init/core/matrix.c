@@ -6,6 +6,7 @@
  * cell instead of piling onto one cell's repeats, and a run cut short still has every cell
  * at least once. */
 #include "core/matrix.h"
+#include "core/level.h"
 #include "core/order.h"
 
 #include <stdio.h>
@@ -100,10 +101,28 @@ static void fill(const struct plan *p, int slot, int rep, int index, struct cell
 		 p->fs[c->fs].mount[c->mount], p->workloads[c->workload].name);
 }
 
+void matrix_order_shape(const struct plan *p, struct order_shape *s)
+{
+	*s = order_flat(p->order, p->seed, matrix_per_rep(p), p->repeat);
+	/* a shuffle that reuses keeps an array variant's cells (fs slots x workloads, the
+	 * innermost axes) together, and with reuse = fs each filesystem's */
+	int md = 0;
+	for (int i = 0; i < p->narrays; i++)
+		md |= level_find(p->arrays[i].level)->md;
+	if (p->order != ORDER_SHUFFLE || p->reuse == REUSE_NONE || (p->reuse == REUSE_ARRAY && !md))
+		return;
+	s->block = fs_slots(p) * p->nworkloads;
+	if (p->reuse == REUSE_FS && p->nfs > 1)
+		for (int k = 0; k < p->nfs; k++)
+			s->run[s->nrun++] = p->fs[k].nmount * p->nworkloads;
+}
+
 int matrix_cell(const struct plan *p, int index, struct cell *c)
 {
 	int rep, slot;
-	if (order_at(p->order, p->seed, matrix_per_rep(p), p->repeat, index, &rep, &slot) < 0)
+	struct order_shape s;
+	matrix_order_shape(p, &s);
+	if (order_at(&s, index, &rep, &slot) < 0)
 		return -1;
 	fill(p, slot, rep, index, c);
 	return 0;
@@ -111,7 +130,9 @@ int matrix_cell(const struct plan *p, int index, struct cell *c)
 
 int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c)
 {
-	int index = order_position(p->order, p->seed, matrix_per_rep(p), p->repeat, rep, slot);
+	struct order_shape s;
+	matrix_order_shape(p, &s);
+	int index = order_position(&s, rep, slot);
 	if (index < 0)
 		return -1;
 	fill(p, slot, rep, index, c);

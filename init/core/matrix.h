@@ -34,6 +34,11 @@ int matrix_count(const struct plan *p);
  * outermost. Returns 0, or -1 if index is out of range. */
 int matrix_cell(const struct plan *p, int index, struct cell *c);
 
+/* The shape of the plan's order (core/order.h): with order = shuffle and reuse, the blocks
+ * and runs it keeps together. */
+struct order_shape;
+void matrix_order_shape(const struct plan *p, struct order_shape *s);
+
 /* Fills repetition rep (1-based) of the cell in slot, with its position as index. Returns 0,
  * or -1 out of range. */
 int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c);

@@ -23,14 +23,14 @@ struct feistel {
 	uint32_t mask;
 };
 
-static void feistel_init(struct feistel *f, uint64_t seed, int rep, int per)
+static void feistel_init(struct feistel *f, uint64_t key, int n)
 {
 	int bits = 2;
-	while (bits < 32 && (1u << bits) < (unsigned)per)
+	while (bits < 32 && (1u << bits) < (unsigned)n)
 		bits += 2;
 	f->half = bits / 2;
 	f->mask = (1u << f->half) - 1;
-	f->key = mix(seed ^ mix((uint64_t)rep));
+	f->key = key;
 }
 
 static uint32_t round_fn(const struct feistel *f, int r, uint32_t x)
@@ -60,51 +60,132 @@ static uint32_t backward(const struct feistel *f, uint32_t x)
 	return l << f->half | r;
 }
 
-/* The slot at place i of repetition rep's shuffle, and the place of a slot. */
-static int shuffled(uint64_t seed, int rep, int per, int i, int inverse)
+/* Place i of a keyed shuffle of 0..n-1, or (inverse) the place of element i. */
+static int shuffle_key(uint64_t key, int n, int i, int inverse)
 {
 	struct feistel f;
-	feistel_init(&f, seed, rep, per);
+	feistel_init(&f, key, n);
 	uint32_t x = (uint32_t)i;
 	do
 		x = inverse ? backward(&f, x) : forward(&f, x);
-	while (x >= (uint32_t)per);
+	while (x >= (uint32_t)n);
 	return (int)x;
 }
 
-int order_at(enum plan_order o, uint64_t seed, int per, int repeat, int pos, int *rep, int *slot)
+/* The keys of one repetition's shuffles: of the blocks (or the flat slots), of the runs in
+ * block b, of the cells in run r of block b. The flat one is what a shape without blocks has
+ * always used, so a seed replays the same order it did. */
+static uint64_t key_rep(uint64_t seed, int rep)
 {
-	if (per <= 0 || repeat <= 0 || pos < 0 || pos / per >= repeat)
+	return mix(seed ^ mix((uint64_t)rep));
+}
+
+static uint64_t key_in(uint64_t k, int b, int r)
+{
+	return mix(k ^ mix(((uint64_t)(unsigned)b << 32 | (unsigned)(r + 1)) + 0x5bd1e995u));
+}
+
+struct order_shape order_flat(enum plan_order o, uint64_t seed, int per, int repeat)
+{
+	return (struct order_shape){ .o = o, .seed = seed, .per = per, .repeat = repeat };
+}
+
+/* A shape whose blocks tile a repetition and whose runs tile a block. */
+static int shape_ok(const struct order_shape *s)
+{
+	if (s->per <= 0 || s->repeat <= 0)
+		return 0;
+	if (s->block <= 1)
+		return 1;
+	if (s->per % s->block || s->nrun < 0 || s->nrun > PLAN_SECTIONS_MAX)
+		return 0;
+	int sum = 0;
+	for (int k = 0; k < s->nrun; k++) {
+		if (s->run[k] <= 0)
+			return 0;
+		sum += s->run[k];
+	}
+	return s->nrun == 0 || sum == s->block;
+}
+
+/* Within one block (b of the repetition keyed k): the slot offset at place i, or (inverse)
+ * the place of offset i. */
+static int in_block(const struct order_shape *s, uint64_t k, int b, int i, int inverse)
+{
+	if (s->nrun == 0)
+		return shuffle_key(key_in(k, b, -1), s->block, i, inverse);
+	int start[PLAN_SECTIONS_MAX], acc = 0;
+	for (int r = 0; r < s->nrun; r++) {
+		start[r] = acc;
+		acc += s->run[r];
+	}
+	uint64_t kr = key_in(k, b, -1);
+	if (!inverse) {
+		/* walk the runs in their shuffled order to the one place i falls in */
+		int at = 0;
+		for (int q = 0; q < s->nrun; q++) {
+			int r = shuffle_key(kr, s->nrun, q, 0);
+			if (i < at + s->run[r])
+				return start[r] + shuffle_key(key_in(k, b, r), s->run[r], i - at, 0);
+			at += s->run[r];
+		}
 		return -1;
-	switch (o) {
+	}
+	int r = 0;
+	while (i >= start[r] + s->run[r])
+		r++;
+	int q = shuffle_key(kr, s->nrun, r, 1), at = 0;
+	for (int t = 0; t < q; t++)
+		at += s->run[shuffle_key(kr, s->nrun, t, 0)];
+	return at + shuffle_key(key_in(k, b, r), s->run[r], i - start[r], 1);
+}
+
+/* The slot at place i of repetition rep's shuffle, or (inverse) the place of slot i. */
+static int shuffled(const struct order_shape *s, int rep, int i, int inverse)
+{
+	uint64_t k = key_rep(s->seed, rep);
+	if (s->block <= 1)
+		return shuffle_key(k, s->per, i, inverse);
+	int nb = s->per / s->block;
+	int b = i / s->block, w = i % s->block;
+	if (!inverse)
+		return shuffle_key(k, nb, b, 0) * s->block + in_block(s, k, shuffle_key(k, nb, b, 0), w, 0);
+	return shuffle_key(k, nb, b, 1) * s->block + in_block(s, k, b, w, 1);
+}
+
+int order_at(const struct order_shape *s, int pos, int *rep, int *slot)
+{
+	if (!shape_ok(s) || pos < 0 || pos / s->per >= s->repeat)
+		return -1;
+	switch (s->o) {
 	case ORDER_SEQUENTIAL:
-		*slot = pos / repeat;
-		*rep = pos % repeat + 1;
+		*slot = pos / s->repeat;
+		*rep = pos % s->repeat + 1;
 		return 0;
 	case ORDER_SHUFFLE:
-		*rep = pos / per + 1;
-		*slot = shuffled(seed, *rep, per, pos % per, 0);
+		*rep = pos / s->per + 1;
+		*slot = shuffled(s, *rep, pos % s->per, 0);
 		return 0;
 	case ORDER_INTERLEAVE:
 	default:
-		*rep = pos / per + 1;
-		*slot = pos % per;
+		*rep = pos / s->per + 1;
+		*slot = pos % s->per;
 		return 0;
 	}
 }
 
-int order_position(enum plan_order o, uint64_t seed, int per, int repeat, int rep, int slot)
+int order_position(const struct order_shape *s, int rep, int slot)
 {
-	if (per <= 0 || rep < 1 || rep > repeat || slot < 0 || slot >= per)
+	if (!shape_ok(s) || rep < 1 || rep > s->repeat || slot < 0 || slot >= s->per)
 		return -1;
-	switch (o) {
+	switch (s->o) {
 	case ORDER_SEQUENTIAL:
-		return slot * repeat + rep - 1;
+		return slot * s->repeat + rep - 1;
 	case ORDER_SHUFFLE:
-		return (rep - 1) * per + shuffled(seed, rep, per, slot, 1);
+		return (rep - 1) * s->per + shuffled(s, rep, slot, 1);
 	case ORDER_INTERLEAVE:
 	default:
-		return (rep - 1) * per + slot;
+		return (rep - 1) * s->per + slot;
 	}
 }
 

@@ -14,11 +14,29 @@
 #include <stdint.h>
 #include "core/plan.h"
 
-/* Position pos -> its repetition (1-based) and slot. Returns 0, or -1 out of range. */
-int order_at(enum plan_order o, uint64_t seed, int per, int repeat, int pos, int *rep, int *slot);
+/* A run's order. With reuse (core/reuse.h) a shuffle keeps each array variant's cells
+ * together, so that they can share its array: block consecutive slots of the plan's order
+ * are one variant's; the shuffle permutes the blocks, and within each block its cells, or
+ * with reuse = fs the runs of one filesystem (nrun of them, run[k] slots each, in the
+ * plan's order) and the cells within each run. */
+struct order_shape {
+	enum plan_order o;
+	uint64_t seed;
+	int per, repeat;
+	int block;                   /* 0 or 1: every slot on its own */
+	int nrun;                    /* 0: the cells of a block each on its own */
+	int run[PLAN_SECTIONS_MAX];
+};
+
+/* A flat shape: no blocks. */
+struct order_shape order_flat(enum plan_order o, uint64_t seed, int per, int repeat);
+
+/* Position pos -> its repetition (1-based) and slot. Returns 0, or -1 out of range (or a
+ * shape whose blocks and runs do not tile per). */
+int order_at(const struct order_shape *s, int pos, int *rep, int *slot);
 
 /* (repetition, slot) -> its position, the inverse of order_at. -1 out of range. */
-int order_position(enum plan_order o, uint64_t seed, int per, int repeat, int rep, int slot);
+int order_position(const struct order_shape *s, int rep, int slot);
 
 /* A seed for a shuffle nobody gave one for, from bytes that differ from run to run (PID 1's
  * random pool) or that every shard of a run shares (its run group). */

@@ -1,6 +1,7 @@
 /* core/shard.c: the split of a plan's cells over N machines, and their run group. */
 #include "core/shard.h"
 #include "core/matrix.h"
+#include "core/reuse.h"
 #include "lib/sha256.h"
 
 #include <stdio.h>
@@ -46,24 +47,56 @@ int shard_split(const double *est, int ncells, int n, int *owner)
 	return 0;
 }
 
+/* Slots run back to back on one array (core/reuse.h) go to one shard, so that the split
+ * does not make an array per shard: group[i] numbers slot i's group, in the plan's order.
+ * Returns how many groups. */
+static int slot_groups(const struct plan *p, int per, int *group)
+{
+	struct cell prev, c;
+	int n = 0;
+	for (int i = 0; i < per; i++) {
+		if (matrix_slot_cell(p, i, 1, &c) < 0)
+			return -1;
+		if (reuse_from(p, i ? &prev : NULL, &c) == REUSE_NONE)
+			n++;
+		group[i] = n - 1;
+		prev = c;
+	}
+	return n;
+}
+
 int shard_plan(const struct plan *p, const struct estimate_model *m, int n, int *owner,
 	       double *load)
 {
 	int per = matrix_per_rep(p);
-	double *est = malloc(((size_t)per + 1) * sizeof *est);
+	double *est = calloc((size_t)per + 1, sizeof *est);
+	int *group = malloc(((size_t)per + 1) * sizeof *group);
+	int *gowner = malloc(((size_t)per + 1) * sizeof *gowner);
 	struct cell c;
-	if (!est)
-		return -1;
-	for (int i = 0; i < per; i++)
-		est[i] = matrix_slot_cell(p, i, 1, &c) == 0 ? cell_estimate(p, &c, m, NULL) : 0;
-	int rc = shard_split(est, per, n, owner);
-	if (rc == 0 && load) {
-		for (int s = 0; s < n; s++)
-			load[s] = 0;
+	int ng = est && group && gowner ? slot_groups(p, per, group) : -1;
+	int rc = -1;
+	if (ng >= 0) {
+		double *gest = calloc((size_t)ng + 1, sizeof *gest);
+		for (int i = 0; gest && i < per; i++) {
+			est[i] = matrix_slot_cell(p, i, 1, &c) == 0 ? cell_estimate(p, &c, m, NULL) : 0;
+			gest[group[i]] += est[i];
+		}
+		rc = gest ? shard_split(gest, ng, n, gowner) : -1;
+		free(gest);
+	}
+	if (rc == 0) {
 		for (int i = 0; i < per; i++)
-			load[owner[i]] += est[i] * p->repeat;
+			owner[i] = gowner[group[i]];
+		if (load) {
+			for (int s = 0; s < n; s++)
+				load[s] = 0;
+			for (int i = 0; i < per; i++)
+				load[owner[i]] += est[i] * p->repeat;
+		}
 	}
 	free(est);
+	free(group);
+	free(gowner);
 	return rc;
 }
 

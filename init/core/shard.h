@@ -1,6 +1,7 @@
 /* core/shard.h: a plan's cells split over machines (fsmatrix.shard=K/N). The unit of the
  * split is a cell of one repetition (matrix_per_rep), so every repetition of a cell, and its
- * summary, stay on one machine. The split is longest-processing-time-first over the cells'
+ * summary, stay on one machine; with reuse (core/reuse.h), the cells that share an array
+ * configuration, so that each array is made on one machine. The split is longest-processing-time-first over the cells'
  * estimates (cell_estimate): deterministic, the same on every machine and on the host.
  * Every shard of one run shares a run group, derived from the plan, the scale and N, by which
  * the report merges them. Pure. */

@@ -8,6 +8,7 @@
 #include "core/cellshow.h"
 #include "core/matrix.h"
 #include "core/order.h"
+#include "core/reuse.h"
 #include "core/plan.h"
 #include "core/plan_size.h"
 #include "core/removedopts.h"
@@ -352,8 +353,22 @@ void plan_event(const struct plan *p)
 	else
 		jw_null(&w);
 	jw_kstr(&w, "seed_source", p->order == ORDER_SHUFFLE ? seed_source : NULL);
+	struct order_shape shape;
+	matrix_order_shape(p, &shape);
+	if (shape.block > 1) {
+		/* the report finds a position's cell from these (report/positions.c) */
+		jw_kint(&w, "order_block", shape.block);
+		jw_key(&w, "order_runs");
+		jw_arr(&w);
+		for (int k = 0; k < shape.nrun; k++)
+			jw_int(&w, shape.run[k]);
+		jw_end_arr(&w);
+	}
 	jw_kint(&w, "warmup", boot.cmd.dry ? 0 : p->warmup);
+	jw_kstr(&w, "reuse", reuse_name(p->reuse));
 	jw_kstr(&w, "resync", plan_resync_name(p->resync));
+	jw_kint(&w, "resync_timeout_s", p->resync_timeout_s);
+	jw_kbool(&w, "discard", p->discard);
 	jw_kbool(&w, "drop_caches", p->drop_caches);
 	jw_kint(&w, "timeout_s", p->timeout_s);
 	jw_kint(&w, "monitor_ms", p->monitor_ms);

@@ -43,24 +43,26 @@ static char *positions_text(const char *seen, int from, int to, int *count)
  * one with a record ran, and those without a record lost it (a garbled console line, say);
  * past it, a run without a trailer stopped. Counting both in positions keeps the status
  * line and the Problems in one unit. */
-/* The run's order, from its plan event (none before it had one: interleave). */
-struct run_order {
-	enum plan_order o;
-	uint64_t seed;
-	int per, repeat;
-};
-
-static int run_order(const struct rrun *r, int per, struct run_order *ro)
+/* The run's order, from its plan event (none before it had one: interleave; a shuffle
+ * that kept blocks together names them: "order_block", "order_runs"). */
+static int run_order(const struct rrun *r, int per, struct order_shape *ro)
 {
 	const char *oname = json_string_value(json_object_get(r->plan, "order"));
-	ro->o = ORDER_INTERLEAVE;
+	enum plan_order o = ORDER_INTERLEAVE;
 	if (oname && strcmp(oname, plan_order_name(ORDER_SEQUENTIAL)) == 0)
-		ro->o = ORDER_SEQUENTIAL;
+		o = ORDER_SEQUENTIAL;
 	else if (oname && strcmp(oname, plan_order_name(ORDER_SHUFFLE)) == 0)
-		ro->o = ORDER_SHUFFLE;
-	ro->seed = (uint64_t)json_integer_value(json_object_get(r->plan, "seed"));
-	ro->per = per > 0 ? per : (int)json_integer_value(json_object_get(r->plan, "per_rep"));
-	ro->repeat = ro->per > 0 ? (r->total + ro->per - 1) / ro->per : 0;
+		o = ORDER_SHUFFLE;
+	uint64_t seed = (uint64_t)json_integer_value(json_object_get(r->plan, "seed"));
+	if (per <= 0)
+		per = (int)json_integer_value(json_object_get(r->plan, "per_rep"));
+	*ro = order_flat(o, seed, per, per > 0 ? (r->total + per - 1) / per : 0);
+	ro->block = (int)json_integer_value(json_object_get(r->plan, "order_block"));
+	json_t *runs = json_object_get(r->plan, "order_runs"), *v;
+	size_t i;
+	json_array_foreach(runs, i, v)
+		if (ro->nrun < PLAN_SECTIONS_MAX)
+			ro->run[ro->nrun++] = (int)json_integer_value(v);
 	return ro->per > 0 ? 0 : -1;
 }
 
@@ -70,7 +72,7 @@ static char *shard_positions(const struct rrun *r)
 {
 	json_t *sh = json_object_get(r->header, "shard"), *c;
 	json_int_t per = json_integer_value(json_object_get(sh, "per_rep"));
-	struct run_order ro;
+	struct order_shape ro;
 	size_t i;
 	if (!json_is_object(sh) || per <= 0 || run_order(r, (int)per, &ro) < 0)
 		return NULL;
@@ -81,7 +83,7 @@ static char *shard_positions(const struct rrun *r)
 	/* a position's cell by the run's order */
 	int rep, slot;
 	for (int x = 1; x <= r->total; x++)
-		own[x] = order_at(ro.o, ro.seed, ro.per, ro.repeat, x - 1, &rep, &slot) == 0 &&
+		own[x] = order_at(&ro, x - 1, &rep, &slot) == 0 &&
 			 cell[slot + 1];
 	free(cell);
 	return own;
@@ -91,7 +93,7 @@ static char *shard_positions(const struct rrun *r)
  * repetitions after the one its "auto" summary ended it at). NULL when there are none. */
 static char *not_needed(const struct rrun *r)
 {
-	struct run_order ro;
+	struct order_shape ro;
 	size_t i;
 	json_t *s;
 	if (!json_array_size(r->stops) || run_order(r, 0, &ro) < 0)
@@ -100,11 +102,11 @@ static char *not_needed(const struct rrun *r)
 	json_array_foreach(r->stops, i, s) {
 		json_int_t x = json_integer_value(json_object_get(s, "index"));
 		int rep, slot;
-		if (x < 1 || x > r->total || order_at(ro.o, ro.seed, ro.per, ro.repeat, (int)x - 1,
+		if (x < 1 || x > r->total || order_at(&ro, (int)x - 1,
 						       &rep, &slot) < 0)
 			continue;
 		for (int k = rep + 1; k <= ro.repeat; k++) {
-			int y = order_position(ro.o, ro.seed, ro.per, ro.repeat, k, slot);
+			int y = order_position(&ro, k, slot);
 			if (y >= 0)
 				skip[y + 1] = 1;
 		}
@@ -116,7 +118,7 @@ static char *not_needed(const struct rrun *r)
 static void stopped_reps(struct rrun *r)
 {
 	struct rcell *c;
-	struct run_order ro;
+	struct order_shape ro;
 	size_t i;
 	json_t *s;
 	if (!json_array_size(r->stops) || run_order(r, 0, &ro) < 0)
@@ -129,7 +131,7 @@ static void stopped_reps(struct rrun *r)
 				c = &r->cells[k];
 		json_int_t x = json_integer_value(json_object_get(s, "index"));
 		int rep, slot;
-		if (c && x >= 1 && order_at(ro.o, ro.seed, ro.per, ro.repeat, (int)x - 1, &rep, &slot) == 0 &&
+		if (c && x >= 1 && order_at(&ro, (int)x - 1, &rep, &slot) == 0 &&
 		    rep >= c->seen)
 			c->reps = rep;
 	}
@@ -153,12 +155,12 @@ static int per_rep(const struct rrun *r)
  * cell and repetition, since a shuffled run's positions are not in that order. */
 static char *cells_text(const struct rrun *r, const char *flag, int per, int *n)
 {
-	struct run_order ro;
+	struct order_shape ro;
 	char *by_cell = calloc((size_t)r->total + 2, 1);
 	int rep, slot, ordered = per > 0 && run_order(r, per, &ro) == 0;
 	for (int x = 1; x <= r->total; x++)
 		if (flag[x]) {
-			if (ordered && order_at(ro.o, ro.seed, ro.per, ro.repeat, x - 1, &rep, &slot) == 0)
+			if (ordered && order_at(&ro, x - 1, &rep, &slot) == 0)
 				by_cell[(rep - 1) * per + slot + 1] = 1;
 			else
 				by_cell[x] = 1;

@@ -20,28 +20,41 @@ static int load(const char *text)
 	return rc;
 }
 
+/* The flat shapes of a run without blocks. */
+static int at(enum plan_order o, uint64_t seed, int per, int repeat, int pos, int *rep, int *slot)
+{
+	struct order_shape s = order_flat(o, seed, per, repeat);
+	return order_at(&s, pos, rep, slot);
+}
+
+static int position(enum plan_order o, uint64_t seed, int per, int repeat, int rep, int slot)
+{
+	struct order_shape s = order_flat(o, seed, per, repeat);
+	return order_position(&s, rep, slot);
+}
+
 static void test_rules(void)
 {
 	int rep, slot;
 	/* 4 cells x 3 repetitions */
 	for (int pos = 0; pos < 12; pos++) {
-		CHECK_INT(order_at(ORDER_INTERLEAVE, 7, 4, 3, pos, &rep, &slot), 0);
+		CHECK_INT(at(ORDER_INTERLEAVE, 7, 4, 3, pos, &rep, &slot), 0);
 		CHECK_INT(rep, pos / 4 + 1);
 		CHECK_INT(slot, pos % 4);
-		CHECK_INT(order_position(ORDER_INTERLEAVE, 7, 4, 3, rep, slot), pos);
-		CHECK_INT(order_at(ORDER_SEQUENTIAL, 7, 4, 3, pos, &rep, &slot), 0);
+		CHECK_INT(position(ORDER_INTERLEAVE, 7, 4, 3, rep, slot), pos);
+		CHECK_INT(at(ORDER_SEQUENTIAL, 7, 4, 3, pos, &rep, &slot), 0);
 		CHECK_INT(slot, pos / 3);
 		CHECK_INT(rep, pos % 3 + 1);
-		CHECK_INT(order_position(ORDER_SEQUENTIAL, 7, 4, 3, rep, slot), pos);
+		CHECK_INT(position(ORDER_SEQUENTIAL, 7, 4, 3, rep, slot), pos);
 	}
 	static const enum plan_order all[] = { ORDER_INTERLEAVE, ORDER_SEQUENTIAL, ORDER_SHUFFLE };
 	for (int o = 0; o < 3; o++) {
-		CHECK_INT(order_at(all[o], 7, 4, 3, 12, &rep, &slot), -1);
-		CHECK_INT(order_at(all[o], 7, 4, 3, -1, &rep, &slot), -1);
-		CHECK_INT(order_at(all[o], 7, 0, 3, 0, &rep, &slot), -1);
-		CHECK_INT(order_position(all[o], 7, 4, 3, 4, 0), -1);
-		CHECK_INT(order_position(all[o], 7, 4, 3, 1, 4), -1);
-		CHECK_INT(order_position(all[o], 7, 4, 3, 0, 0), -1);
+		CHECK_INT(at(all[o], 7, 4, 3, 12, &rep, &slot), -1);
+		CHECK_INT(at(all[o], 7, 4, 3, -1, &rep, &slot), -1);
+		CHECK_INT(at(all[o], 7, 0, 3, 0, &rep, &slot), -1);
+		CHECK_INT(position(all[o], 7, 4, 3, 4, 0), -1);
+		CHECK_INT(position(all[o], 7, 4, 3, 1, 4), -1);
+		CHECK_INT(position(all[o], 7, 4, 3, 0, 0), -1);
 	}
 }
 
@@ -56,9 +69,9 @@ static void test_shuffle_permutes(void)
 			memset(seen, 0, sizeof seen);
 			for (int i = 0; i < per; i++) {
 				int rep = 0, slot = -1, pos = (r - 1) * per + i;
-				if (order_at(ORDER_SHUFFLE, 20261203, per, repeat, pos, &rep, &slot) < 0 ||
+				if (at(ORDER_SHUFFLE, 20261203, per, repeat, pos, &rep, &slot) < 0 ||
 				    rep != r || slot < 0 || slot >= per || seen[slot]++ ||
-				    order_position(ORDER_SHUFFLE, 20261203, per, repeat, rep, slot) != pos)
+				    position(ORDER_SHUFFLE, 20261203, per, repeat, rep, slot) != pos)
 					bad++;
 			}
 		}
@@ -75,7 +88,7 @@ static void test_shuffle_replays(void)
 	};
 	int got[3][6], rep, slot;
 	for (int pos = 0; pos < 18; pos++) {
-		order_at(ORDER_SHUFFLE, 42, 6, 3, pos, &rep, &slot);
+		at(ORDER_SHUFFLE, 42, 6, 3, pos, &rep, &slot);
 		got[pos / 6][pos % 6] = slot;
 	}
 	for (int r = 0; r < 3; r++) {
@@ -96,9 +109,9 @@ static void test_shuffle_spreads(void)
 	for (uint64_t seed = 0; seed < 6000; seed++) {
 		int a[6], b[6], c[6];
 		for (int i = 0; i < 6; i++) {
-			order_at(ORDER_SHUFFLE, seed, 6, 2, i, &rep, &a[i]);
-			order_at(ORDER_SHUFFLE, seed, 6, 2, 6 + i, &rep, &b[i]);
-			order_at(ORDER_SHUFFLE, seed + 1, 6, 2, i, &rep, &c[i]);
+			at(ORDER_SHUFFLE, seed, 6, 2, i, &rep, &a[i]);
+			at(ORDER_SHUFFLE, seed, 6, 2, 6 + i, &rep, &b[i]);
+			at(ORDER_SHUFFLE, seed + 1, 6, 2, i, &rep, &c[i]);
 		}
 		first[a[0]]++;
 		same_rep += memcmp(a, b, sizeof a) == 0;
@@ -110,6 +123,81 @@ static void test_shuffle_spreads(void)
 	CHECK(same_rep < 30, "%d of 6000 seeds give both repetitions the same order", same_rep);
 	CHECK(same_seed < 30, "%d of 6000 seeds give their successor's order", same_seed);
 	(void)slot;
+}
+
+/* With blocks (an array variant's cells) and runs (one filesystem's within it): still a
+ * permutation of each repetition that inverts, each block's slots at consecutive places, and
+ * each run's within its block; blocks and runs themselves shuffled. */
+static void test_shuffle_blocks(void)
+{
+	static const struct { int per, block, nrun, run[4]; } shapes[] = {
+		{ 12, 4, 0, { 0 } }, { 12, 6, 2, { 4, 2 } }, { 60, 12, 3, { 2, 4, 6 } },
+		{ 7, 7, 0, { 0 } }, { 9, 1, 0, { 0 } }, { 48, 16, 4, { 1, 3, 5, 7 } },
+	};
+	int moved_blocks = 0, moved_runs = 0;
+	for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		struct order_shape s = order_flat(ORDER_SHUFFLE, 20261203 + k, shapes[k].per, 2);
+		s.block = shapes[k].block;
+		s.nrun = shapes[k].nrun;
+		memcpy(s.run, shapes[k].run, sizeof shapes[k].run);
+		int bad = 0, apart = 0, split = 0;
+		for (int r = 1; r <= 2; r++) {
+			char seen[64] = { 0 };
+			int slots[64];
+			for (int i = 0; i < s.per; i++) {
+				int rep, slot, pos = (r - 1) * s.per + i;
+				if (order_at(&s, pos, &rep, &slot) < 0 || rep != r || slot < 0 ||
+				    slot >= s.per || seen[slot]++ || order_position(&s, rep, slot) != pos)
+					bad++;
+				slots[i] = slot;
+			}
+			int b = s.block > 1 ? s.block : 1;
+			for (int i = 0; i < s.per; i++) {
+				apart += slots[i] / b != slots[i / b * b] / b;
+				if (i % b == 0 && slots[i] / b != i / b)
+					moved_blocks++;
+			}
+			/* the runs: a run's slots at consecutive places */
+			for (int i = 1; s.nrun && i < s.per; i++) {
+				int off_a = slots[i - 1] % b, off_b = slots[i] % b, ra = 0, rb = 0, acc = 0;
+				for (int q = 0; q < s.nrun; q++) {
+					ra += off_a >= acc + s.run[q];
+					rb += off_b >= acc + s.run[q];
+					acc += s.run[q];
+				}
+				if (i % b && ra != rb) {
+					int more = 0;
+					for (int t = i + 1; t < (i / b + 1) * b; t++) {
+						int o = slots[t] % b, rt = 0;
+						acc = 0;
+						for (int q = 0; q < s.nrun; q++) {
+							rt += o >= acc + s.run[q];
+							acc += s.run[q];
+						}
+						more += rt == ra;
+					}
+					split += more;
+				}
+				if (i % b == 1 && s.nrun && ra != 0)
+					moved_runs++;
+			}
+		}
+		CHECK(bad == 0, "shape %zu: %d positions not a permutation or not inverted", k, bad);
+		CHECK(apart == 0, "shape %zu: %d places outside their block", k, apart);
+		CHECK(split == 0, "shape %zu: a run split %d times", k, split);
+	}
+	CHECK(moved_blocks > 0, "no block ever moved");
+	CHECK(moved_runs > 0, "no run ever moved");
+	/* a shape that does not tile is refused */
+	struct order_shape s = order_flat(ORDER_SHUFFLE, 1, 10, 1);
+	int rep, slot;
+	s.block = 4;
+	CHECK_INT(order_at(&s, 0, &rep, &slot), -1);
+	s.block = 5;
+	s.nrun = 2;
+	s.run[0] = 2;
+	s.run[1] = 2;
+	CHECK_INT(order_at(&s, 0, &rep, &slot), -1);
 }
 
 #define PLAN6 "[array a]\nlevel = none\n[fs e]\ntype = ext4\nmount = defaults\nmount = noatime\n" \
@@ -298,6 +386,7 @@ int main(void)
 	test_shuffle_permutes();
 	test_shuffle_replays();
 	test_shuffle_spreads();
+	test_shuffle_blocks();
 	test_keys();
 	test_matrix_orders();
 	test_cmdline_seed();

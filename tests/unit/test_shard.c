@@ -7,6 +7,7 @@
 #include "core/matrix.h"
 #include "core/plan.h"
 #include "core/shard.h"
+#include "core/reuse.h"
 
 #include <stdio.h>
 
@@ -60,12 +61,22 @@ static void test_plans(void)
 		double load[8], est[512], sum = 0, longest = 0;
 		struct cell c;
 		CHECK(per <= 512, "%s: %d cells", plans[i], per);
+		/* the unit of the split: the cells that share an array (reuse = array) */
+		int group[512], ngroup = 0;
+		double gest[512] = { 0 };
+		struct cell prev;
 		for (int k = 0; k < per; k++) {
-			matrix_cell(&p, k, &c);
+			matrix_slot_cell(&p, k, 1, &c);
 			est[k] = cell_estimate(&p, &c, &m, NULL) * p.repeat;
 			sum += est[k];
-			longest = est[k] > longest ? est[k] : longest;
+			if (reuse_from(&p, k ? &prev : NULL, &c) == REUSE_NONE)
+				ngroup++;
+			group[k] = ngroup - 1;
+			gest[ngroup - 1] += est[k];
+			prev = c;
 		}
+		for (int g = 0; g < ngroup; g++)
+			longest = gest[g] > longest ? gest[g] : longest;
 		for (int n = 1; n <= 7; n++) {
 			CHECK(shard_plan(&p, &m, n, owner, load) == 0, "%s / %d", plans[i], n);
 			CHECK(shard_plan(&p, &m, n, again, NULL) == 0, "%s / %d", plans[i], n);
@@ -75,6 +86,8 @@ static void test_plans(void)
 				CHECK(owner[k] >= 0 && owner[k] < n, "%s / %d: cell %d in shard %d",
 				      plans[i], n, k, owner[k]);
 				CHECK(owner[k] == again[k], "%s / %d: cell %d moved", plans[i], n, k);
+				CHECK(k == 0 || group[k] != group[k - 1] || owner[k] == owner[k - 1],
+				      "%s / %d: cell %d away from its array's group", plans[i], n, k);
 				if (owner[k] >= 0 && owner[k] < n)
 					count[owner[k]]++;
 			}
@@ -88,7 +101,7 @@ static void test_plans(void)
 			      cells, per);
 			CHECK(got > sum - 1e-6 && got < sum + 1e-6, "%s / %d: load %g, plan %g",
 			      plans[i], n, got, sum);
-			/* greedy list scheduling: no shard ends later than the mean plus one cell */
+			/* greedy list scheduling: no shard ends later than the mean plus one group */
 			CHECK(max <= sum / n + longest + 1e-6, "%s / %d: longest shard %g, mean %g, "
 			      "longest cell %g", plans[i], n, max, sum / n, longest);
 		}
