@@ -192,7 +192,24 @@ static void debug_hang(const struct cell_ctx *x)
 		pause();
 }
 
-static void setup_and_measure(struct cell_ctx *x)
+/* The array the cell before left standing, still running with this cell's members: else
+ * (a member gone, md stopped by hand at a shell) the cell makes its own. */
+static int array_still_ours(const struct cell_ctx *x)
+{
+	char state[32], path[96];
+	if (file_first_line("/sys/block/" MD_NAME "/md/array_state", state, sizeof state) < 0 ||
+	    strcmp(state, "clear") == 0 || strcmp(state, "inactive") == 0)
+		return 0;
+	for (int i = 0; i < x->n; i++) {
+		snprintf(path, sizeof path, "/sys/block/" MD_NAME "/md/dev-%s", x->names[i]);
+		if (access(path, F_OK) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Members wiped, the array created and resynced: what a cell that takes nothing over does. */
+static int make_array(struct cell_ctx *x)
 {
 	/* A leftover array from a teardown that failed would hold the disks. */
 	if (access("/sys/block/" MD_NAME "/md", F_OK) == 0)
@@ -202,13 +219,35 @@ static void setup_and_measure(struct cell_ctx *x)
 	for (int i = 0; i < x->n; i++)
 		if (cell_wipe(x, i) < 0) {
 			cell_fail(x, CELL_ERROR, "%s", x->steps[x->nsteps - 1].err);
-			return;
+			return -1;
 		}
-	if (x->md && cell_create_array(x) < 0)
-		return;
+	return x->md ? cell_create_array(x) : 0;
+}
+
+static void setup_and_measure(struct cell_ctx *x)
+{
+	if (x->reuse != REUSE_NONE && x->md && !array_still_ours(x)) {
+		warn_add(&x->warn, "the array the cell before left is gone or changed: this cell "
+			 "makes its own");
+		x->reuse = REUSE_NONE;
+	}
+	if (x->reuse == REUSE_NONE) {
+		if (make_array(x) < 0)
+			return;
+	} else {
+		x->created = x->md;   /* it stands: teardown stops it unless it is kept again */
+	}
+	if (x->md)
+		cell_read_bitmap(x);
 	/* A setting of the devices that mkfs must see is in place before it. */
 	cell_apply_tunables(x, TUN_BEFORE_MKFS);
-	if (cell_make_fs(x) < 0 || cell_mount_fs(x) < 0)
+	if (x->reuse == REUSE_FS)
+		cell_read_geometry(x);
+	else if (cell_make_fs(x) < 0)
+		return;
+	if (cell_mount_fs(x) < 0)
+		return;
+	if (x->reuse == REUSE_FS && cell_clean_fs(x) < 0)
 		return;
 	cell_apply_tunables(x, TUN_AFTER_MOUNT);
 	capture_json(x, x->queue, sizeof x->queue, queue_part);
@@ -221,12 +260,24 @@ static void setup_and_measure(struct cell_ctx *x)
 	}
 }
 
+/* What the cell leaves standing for the next: what it was asked to keep, when it ended ok
+ * (a member lost is an error: lost_disk) with its array in place; else nothing. */
+static enum plan_reuse kept_for_next(const struct cell_ctx *x)
+{
+	if (x->keep == REUSE_NONE || x->status != CELL_OK || (x->md && !x->created))
+		return REUSE_NONE;
+	return x->keep;
+}
+
 static void teardown(struct cell_ctx *x)
 {
 	/* First, while md0 still exists: the vm sysctls and the members' queues outlive it. */
 	cell_restore_tunables(x);
 	if (x->mounted)
 		cell_unmount_fs(x);
+	x->keep = kept_for_next(x);
+	if (x->keep != REUSE_NONE)
+		return;
 	/* An mdadm --create killed by the timeout may still have started the array. */
 	if (x->md && !x->created && access("/sys/block/" MD_NAME "/md", F_OK) == 0)
 		x->created = 1;
@@ -266,7 +317,7 @@ static void result_of(const struct cell_ctx *x, struct cell_result *r)
 	}
 }
 
-static void run_one(struct cell_ctx *x, struct cell_result *r)
+static void run_one(struct cell_ctx *x, struct cell_reuse *ru, struct cell_result *r)
 {
 	const struct run_env *env = x->env;
 	const struct plan *p = x->p;
@@ -274,6 +325,11 @@ static void run_one(struct cell_ctx *x, struct cell_result *r)
 	char why[300];
 	memset(r, 0, sizeof *r);
 	x->md = level_find(p->arrays[c->array].level)->md;
+	if (ru) {
+		x->reuse = ru->take;
+		x->reused_from = ru->take == REUSE_FS ? ru->fs_by : ru->array_by;
+		x->keep = ru->keep;
+	}
 	if (p->timeout_s)
 		x->deadline = boottime_ms() + (long long)p->timeout_s * 1000;
 
@@ -301,6 +357,16 @@ static void run_one(struct cell_ctx *x, struct cell_result *r)
 	}
 	if (!x->target)
 		x->target = "";
+	if (x->reuse != REUSE_NONE && x->status != CELL_SKIPPED)
+		x->env->ops->say("  reused    the %s of cell %d", x->reuse == REUSE_ARRAY ? "array" :
+				 "array and filesystem", x->reused_from);
+	if (ru) {
+		ru->left = x->status == CELL_SKIPPED ? REUSE_NONE : x->keep;
+		if (x->reuse == REUSE_NONE)
+			ru->array_by = c->index + 1;
+		if (x->reuse != REUSE_FS)
+			ru->fs_by = c->index + 1;
+	}
 	cell_emit_record(x, 0);
 	if (x->wl_ran)
 		sampler_emit(&x->smp, env, x->c->id, x->c->rep, x->c->index + 1, x->attempt,
@@ -309,9 +375,9 @@ static void run_one(struct cell_ctx *x, struct cell_result *r)
 }
 
 void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
-	      struct cell_result *r)
+	      struct cell_reuse *ru, struct cell_result *r)
 {
-	run_one(ctx_new(env, p, c, attempt), r);
+	run_one(ctx_new(env, p, c, attempt), ru, r);
 }
 
 void cell_warmup(const struct run_env *env, const struct plan *p, const struct cell *c, int k,
@@ -320,5 +386,5 @@ void cell_warmup(const struct run_env *env, const struct plan *p, const struct c
 	struct cell_ctx *x = ctx_new(env, p, c, 1);
 	x->warmup = k;
 	x->warmups = n;
-	run_one(x, r);
+	run_one(x, NULL, r);
 }

@@ -7,6 +7,7 @@
 #include "core/matrix.h"
 #include "core/mountcheck.h"
 #include "core/plan.h"
+#include "core/reuse.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
 #include "lib/clock.h"
@@ -33,10 +34,23 @@ struct cell_result {
 	char headline[400];      /* "41.2 MB/s", or the error, for the progress line */
 };
 
+/* What a cell takes over from the cell run before it and leaves standing for the next
+ * (core/reuse.h). The matrix says what it may take and what the next will want; the cell says
+ * what it left: what it was asked to keep when it ended ok, else nothing (its teardown was
+ * whole). */
+struct cell_reuse {
+	enum plan_reuse take;    /* in: what the cell before left that this one may take over */
+	enum plan_reuse keep;    /* in: what the next cell will take over */
+	enum plan_reuse left;    /* out: what this cell left standing */
+	int array_by, fs_by;     /* in: the positions (1-based) of the cells that made the array
+	                            and the filesystem standing; out: of those it leaves */
+};
+
 /* Runs cell c on the taken disks of env that are still present, emits its cell record, and
- * fills r. Never fails: whatever goes wrong is the cell's status. */
+ * fills r. ru: what it takes over and leaves (NULL: nothing either way). Never fails:
+ * whatever goes wrong is the cell's status. */
 void cell_run(const struct run_env *env, const struct plan *p, const struct cell *c, int attempt,
-	      struct cell_result *r);
+	      struct cell_reuse *ru, struct cell_result *r);
 /* What a cell cut short (PID 1 stopping: a fatal error, a signal, power-off) changed in its
  * members' devices and has not put back yet, put back now: the write cache. The stop hook's
  * (pid1/fatal.c); nothing when no cell owes anything. */

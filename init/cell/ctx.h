@@ -62,6 +62,13 @@ struct cell_ctx {
 	struct step spare;                  /* steps past STEP_MAX run, unrecorded, in here */
 	double resync_s;                    /* < 0: not measured (ignore, or never got there) */
 	int created, mounted;
+	/* what it took over from the cell before it (core/reuse.h), from the cell at position
+	 * reused_from; what it may leave standing for the next when it ends ok */
+	enum plan_reuse reuse, keep;
+	int reused_from;
+	int discarded;                      /* the filesystem's blocks discarded before the
+	                                       workload: by mkfs, or fstrim on a reused fs */
+	char bitmap[32];                    /* md's write-intent bitmap: none, internal, file */
 	char mount_line[1024];
 	char mount_ignored[256];            /* options asked for but not in effect */
 	struct tun_done tun[TUN_DONE_MAX];  /* in the order written */
@@ -100,9 +107,14 @@ void cell_zero_superblocks(struct cell_ctx *x, int teardown);
 void cell_stop_array(struct cell_ctx *x, int teardown);
 int cell_create_array(struct cell_ctx *x);          /* and wait out its resync, if planned */
 void cell_md_detail(struct cell_ctx *x);            /* mdadm --detail into md_detail */
+void cell_read_bitmap(struct cell_ctx *x);          /* md's bitmap into x->bitmap */
 
 /* cell/fs.c */
 int cell_make_fs(struct cell_ctx *x);               /* mkfs, tune, and the geometry read */
+void cell_read_geometry(struct cell_ctx *x);        /* tune2fs -l or xfs_db info */
+/* A reused filesystem made ready for the next cell: the files of the cell before removed,
+ * fstrim (with discard = yes), sync. */
+int cell_clean_fs(struct cell_ctx *x);
 int cell_mount_fs(struct cell_ctx *x);
 void cell_unmount_fs(struct cell_ctx *x);
 

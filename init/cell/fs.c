@@ -3,11 +3,26 @@
 #include "cell/ctx.h"
 #include "core/cellcmd.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* musl's headers do not reach the kernel's linux/fs.h */
+struct fstrim_range {
+	uint64_t start, len, minlen;
+};
+#ifndef FITRIM
+#define FITRIM _IOWR('X', 121, struct fstrim_range)
+#endif
+
+static int mkfs_discarded(const struct cell_ctx *x);
 
 /* Kernel lines kept from one mount(2): a mount says a few; "mand" prints a banner of six. */
 enum { KMSG_MOUNT_MAX = 16 };
@@ -29,13 +44,70 @@ int cell_make_fs(struct cell_ctx *x)
 	}
 	if (a.n && step_must(x, (const char *const *)a.v, NULL) < 0)
 		return -1;
-	/* Read before mounting, so the on-disk superblock is what mkfs and tune2fs left. */
+	x->discarded = mkfs_discarded(x);
+	cell_read_geometry(x);
+	return 0;
+}
+
+/* mke2fs and mkfs.xfs discard the whole device before they write, unless told not to, when
+ * the device passes discards at all (md's raid4/5/6 drop them unless its members are known
+ * to handle them safely): so whether a cell starts on trimmed blocks depends on the level. */
+static int mkfs_discarded(const struct cell_ctx *x)
+{
+	char path[96], v[32];
+	const struct plan_fs *f = &x->p->fs[x->c->fs];
+	if (!x->p->discard || strstr(f->mkfs, "nodiscard") || strstr(f->mkfs, "-K"))
+		return 0;
+	snprintf(path, sizeof path, "/sys/block/%s/queue/discard_max_bytes", x->target_name);
+	return file_first_line(path, v, sizeof v) == 0 && strtoull(v, NULL, 10) > 0;
+}
+
+/* Read before mounting, so the on-disk superblock is what mkfs and tune2fs left. */
+void cell_read_geometry(struct cell_ctx *x)
+{
 	const char *ext[] = { "tune2fs", "-l", x->target, NULL };
 	const char *xfs[] = { "xfs_db", "-r", "-c", "info", x->target, NULL };
 	struct run_result r;
 	if (step_run(x, x->p->fs[x->c->fs].type == FS_XFS ? xfs : ext, 0, &r) >= 0) {
 		snprintf(x->fs_geom, sizeof x->fs_geom, "%s", r.out ? r.out : "");
 		run_free(&r);
+	}
+}
+
+/* Everything under the mount but the mount point and ext's lost+found. */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	if (ftw->level == 0 || (ftw->level == 1 && strcmp(path + ftw->base, "lost+found") == 0))
+		return 0;
+	if (ftw->level > 1 && strncmp(path, TEST_MNT "/lost+found/", sizeof TEST_MNT + 11) == 0)
+		return 0;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0)
+		return errno;
+	return 0;
+}
+
+int cell_clean_fs(struct cell_ctx *x)
+{
+	const char *argv[] = { "clean", TEST_MNT, "the cell before's files removed, fstrim, sync",
+			       NULL };
+	long long t0 = boottime_ms();
+	int err = nftw(TEST_MNT, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (err < 0)
+		err = errno;
+	struct fstrim_range range = { 0, UINT64_MAX, 0 };
+	int fd = open(TEST_MNT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* no discard on this device (EOPNOTSUPP) is not a failure: its blocks stay as written */
+	x->discarded = x->p->discard && fd >= 0 && ioctl(fd, FITRIM, &range) == 0;
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+	struct step *s = syscall_step(x, argv, t0, err);
+	if (err) {
+		snprintf(s->err, sizeof s->err, "unable to empty " TEST_MNT ": %s", strerror(err));
+		cell_fail(x, CELL_ERROR, "%s", s->err);
+		return -1;
 	}
 	return 0;
 }

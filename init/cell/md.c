@@ -120,14 +120,19 @@ static int wait_resync(struct cell_ctx *x)
 		x->env->ops->pet(); /* a long resync is waiting, not a hang */
 		if (idle == 2)
 			break;
-		if (cell_remaining_ms(x) < 0) {
-			cell_fail(x, CELL_TIMEOUT, "md resync (%s) did not finish within the cell's "
-				  "timeout of %u s", action, x->p->timeout_s);
+		if (x->p->resync_timeout_s &&
+		    boottime_ms() - t0 > (long long)x->p->resync_timeout_s * 1000) {
+			cell_fail(x, CELL_TIMEOUT, "md resync (%s) did not finish within resync_timeout "
+				  "(%u s)", action, x->p->resync_timeout_s);
 			x->resync_s = (double)(boottime_ms() - t0) / 1000;
 			return -1;
 		}
 		usleep(idle ? 500 * 1000 : 250 * 1000);
 	}
+	/* The resync has its own bound: the cell's timeout is for the cell's own work, and on
+	 * members of terabytes the resync alone takes hours. */
+	if (x->deadline)
+		x->deadline += boottime_ms() - t0;
 	x->resync_s = (double)(boottime_ms() - t0 - 700) / 1000; /* less the settling waits */
 	if (x->resync_s < 0)
 		x->resync_s = 0;
@@ -169,6 +174,19 @@ int cell_create_array(struct cell_ctx *x)
 	if (x->p->resync == RESYNC_ASSUME_CLEAN)
 		x->resync_s = 0;
 	return 0;
+}
+
+/* md's own word for the bitmap it keeps: "none", "+8" (internal, at that offset in
+ * sectors) or "file". */
+void cell_read_bitmap(struct cell_ctx *x)
+{
+	char loc[32];
+	if (file_first_line("/sys/block/" MD_NAME "/md/bitmap/location", loc, sizeof loc) < 0)
+		snprintf(x->bitmap, sizeof x->bitmap, "unknown");
+	else if (loc[0] == '+' || loc[0] == '-')
+		snprintf(x->bitmap, sizeof x->bitmap, "internal");
+	else
+		snprintf(x->bitmap, sizeof x->bitmap, "%s", loc);
 }
 
 void cell_md_detail(struct cell_ctx *x)

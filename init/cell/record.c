@@ -193,6 +193,11 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "error", x->status == CELL_OK ? NULL : x->error);
 	lists_json(w, x);
 	jw_kstr(w, "target", x->target);
+	jw_kstr(w, "reused", reuse_name(x->reuse));
+	if (x->reuse != REUSE_NONE)
+		jw_kint(w, "reused_from", x->reused_from);
+	jw_kstr(w, "bitmap", x->bitmap[0] ? x->bitmap : NULL);
+	jw_kbool(w, "discarded", x->discarded);
 	jw_key(w, "resync_s");
 	if (x->resync_s >= 0)
 		jw_double(w, x->resync_s, 3);

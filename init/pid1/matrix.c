@@ -194,11 +194,12 @@ static void stopped_earlier(const struct plan *p, struct kept *kept, int total)
 			kept[c.slot].stopped = 1;
 }
 
-/* The first cell this boot will run: its own shard's, not settled by an earlier boot, with
- * enough disks. -1 when there is none. */
-static int first_to_run(const struct plan *p, int total, const struct kept *kept, struct cell *c)
+/* The first cell from position from on that this boot will run: its own shard's, not
+ * settled by an earlier boot, with enough disks. -1 when there is none. */
+static int next_to_run(const struct plan *p, int from, int total, const struct kept *kept,
+		       struct cell *c)
 {
-	for (int i = 0; i < total; i++) {
+	for (int i = from; i < total; i++) {
 		struct resume_step rs;
 		if (!plan_shard_takes(i) || matrix_cell(p, i, c) < 0 || (kept && kept[c->slot].stopped))
 			continue;
@@ -220,7 +221,7 @@ static void warm_up(const struct run_env *env, const struct plan *p, int total,
 	struct cell c;
 	struct cell_result r;
 	char name[CELL_ID_MAX];
-	if (p->warmup <= 0 || first_to_run(p, total, kept, &c) < 0)
+	if (p->warmup <= 0 || next_to_run(p, 0, total, kept, &c) < 0)
 		return;
 	spaced(c.id, name, sizeof name);
 	for (int k = 1; k <= p->warmup; k++) {
@@ -251,8 +252,10 @@ void matrix_run(const struct plan *p)
 	struct kept *kept = p->repeat > 1 ? calloc((size_t)per, sizeof *kept) : NULL;
 	long long start = boottime_ms();
 	const struct run_env *env = cell_env();
-	struct cell c;
+	struct cell c, prev;
 	struct cell_result r;
+	struct cell_reuse live = { .left = REUSE_NONE };   /* what the last cell left standing */
+	int ran = 0;
 
 	memset(boot.counts, 0, sizeof boot.counts);
 	boot.cells = 0;
@@ -302,7 +305,16 @@ void matrix_run(const struct plan *p)
 			    p->repeat, rs.attempt);
 		else
 			say("[%d/%d] %s rep %d/%d: running", i + 1, total, name, c.rep, p->repeat);
-		cell_run(env, p, &c, rs.attempt, &r);
+		/* What it takes over from the cell before (what that one left standing), and what
+		 * the cell after will want of it (core/reuse.h). */
+		struct cell next;
+		int j = next_to_run(p, i + 1, total, kept, &next);
+		enum plan_reuse take = ran ? reuse_from(p, &prev, &c) : REUSE_NONE;
+		live.take = take < live.left ? take : live.left;
+		live.keep = j >= 0 ? reuse_from(p, &c, &next) : REUSE_NONE;
+		cell_run(env, p, &c, rs.attempt, &live, &r);
+		prev = c;
+		ran = 1;
 		boot.counts[r.status]++;
 		eta_text(start, ++done, boot.cells, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
