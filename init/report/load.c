@@ -108,7 +108,8 @@ static void strip_cell(json_t *rec)
 					    "attempt", "axes", "status", "error", "warnings",
 					    "mount_effective", "mount_ignored", "result",
 					    "fingerprint", "devices", "tunables", "tunables_ignored",
-					    "figure", "case" };
+					    "figure", "case", "bitmap", "discarded", "reused",
+					    "reused_from" };
 	const char *st = json_string_value(json_object_get(rec, "status")), *key;
 	json_t *v;
 	void *tmp;

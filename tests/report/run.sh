@@ -203,6 +203,12 @@ has compare-false-positives '^tests: 16 .*Holm-Bonferroni.* 0\.80 false positive
 # ... and says, for each tested row, the smallest change it could have seen (80% power at
 # Holm's strictest level): +1.4% on xfs/noatime is below the 6.3% three repeats could show
 has compare-mde             '^  xfs +noatime +MB/s .* 6\.3% +no significant difference$' compare "$TA" "$TB"
+# arrays that differ in what the cell id does not say: md's bitmap, the discard before the workload
+jq -c 'if .type == "cell" then .bitmap = "none" | .discarded = false else . end' "$TA" >"$TMP/bitmap-a.jsonl"
+jq -c 'if .type == "cell" and (.cell | startswith("md1/ext4/noatime/")) then .bitmap = "internal" | .discarded = true
+	elif .type == "cell" then .bitmap = "none" | .discarded = false else . end' "$TB" >"$TMP/bitmap-b.jsonl"
+has compare-bitmap '^note: md1/ext4/noatime/seqwrite: md.s write-intent bitmap none in A, internal in B .*; the blocks discarded before the workload in B only$' \
+	compare "$TMP/bitmap-a.jsonl" "$TMP/bitmap-b.jsonl"
 has compare-mde-legend      "^  MDE: .*80% power.*t_\{1-a/2,df\} \+ t_\{0\.8,df\}" compare "$TA" "$TB"
 # the whole of both outputs, as docs/reports.md shows them
 golden text-trust-b     trust-b.txt           4 report "$TB"
