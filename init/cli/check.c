@@ -167,14 +167,17 @@ static int apply_seed(struct plan *p, const struct check_args *a)
 static void print_heading(const struct plan *p, const char *path, const char *const *disks,
 			  int ndisks, int unseeded)
 {
-	char timeout[32] = "none";
+	char timeout[32] = "none", detect[64] = "";
 	if (p->timeout_s)
 		show_secs(p->timeout_s, timeout, sizeof timeout);
+	if (p->detect_pct > 0)
+		snprintf(detect, sizeof detect, " and a change of %g%% would be detected",
+			 p->detect_pct);
 	if (p->repeat_auto)
 		printf("plan %s (%s): at most %d cells (%d per repetition x repeat = auto: each cell "
-		       "until its figure is stable, %d to %d times)\n", p->name, path, matrix_count(p),
-		       matrix_per_rep(p), p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N,
-		       p->repeat);
+		       "until its figure is stable%s, %d to %d times)\n", p->name, path,
+		       matrix_count(p), matrix_per_rep(p), detect,
+		       p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N, p->repeat);
 	else
 		printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p->name, path,
 		       matrix_count(p), matrix_per_rep(p), p->repeat);

@@ -109,6 +109,8 @@ struct plan {
 	int repeat_auto;             /* repeat = auto: each cell until its figure is stable
 	                                (core/verdict.h), at most repeat_max times */
 	int repeat_max;              /* default 10 */
+	double detect_pct;           /* repeat = auto: also until a change of this % of the
+	                                figure would be detected (core/verdict.h); 0 = not asked */
 	enum resync resync;          /* default wait */
 	int drop_caches;             /* default yes */
 	unsigned timeout_s;          /* per cell, default 30 min; 0 = none */

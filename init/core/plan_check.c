@@ -190,6 +190,10 @@ static void check_global(struct plan *p)
 	if (p->key_line[mi] > 0 && p->key_line[ri] >= 0 && !p->repeat_auto)
 		plan_add_error(p, p->key_line[mi], "[global]: \"repeat_max\" applies to repeat = auto "
 			       "only (repeat = %d)", p->repeat);
+	int di = key_index(global_keys, "detect");
+	if (p->key_line[di] > 0 && p->key_line[ri] >= 0 && !p->repeat_auto)
+		plan_add_error(p, p->key_line[di], "[global]: \"detect\" applies to repeat = auto "
+			       "only (repeat = %d)", p->repeat);
 	if (p->repeat_auto)
 		p->repeat = p->repeat_max;
 	if (p->key_line[si] > 0 && p->key_line[oi] >= 0 && p->order != ORDER_SHUFFLE)

@@ -41,6 +41,7 @@ const struct key global_keys[] = {
 	{ "name", K_NAME, G(name), 0, 0, NULL, NULL, 0 },
 	{ "repeat", K_REPEAT, G(repeat), 1, 1000, NULL, NULL, 0 },
 	{ "repeat_max", K_INT, G(repeat_max), 3, 1000, NULL, NULL, 0 },
+	{ "detect", K_PCT, G(detect_pct), 0, 0, NULL, NULL, 0 },
 	{ "resync", K_CHOICE, G(resync), 0, 0, resyncs, "expected wait, assume-clean or ignore", 0 },
 	{ "drop_caches", K_BOOL, G(drop_caches), 0, 0, NULL, NULL, 0 },
 	{ "timeout", K_DUR, G(timeout_s), 0, 0, NULL, NULL, 0 },
@@ -447,6 +448,23 @@ static int set_control(const struct key *k, char *base, void *f, const char *val
 	return 0;
 }
 
+static int set_pct(const struct key *k, char *base, void *f, const char *val, char *msg,
+		   size_t mlen)
+{
+	char *end;
+	(void)k, (void)base;
+	errno = 0;
+	double v = strtod(val, &end);
+	if (*end == '%')
+		end++;
+	if (end == val || *end || errno || !(v > 0 && v <= 100)) {
+		snprintf(msg, mlen, "expected a percentage above 0 up to 100, such as 5%%");
+		return -1;
+	}
+	*(double *)f = v;
+	return 0;
+}
+
 /* repeat = auto keeps repeating a cell until its figure is stable; its bound, repeat_max,
  * becomes repeat once the whole section is read (plan_check.c). */
 static int set_repeat(const struct key *k, char *base, void *f, const char *val, char *msg,
@@ -470,7 +488,7 @@ static const setter setters[] = {
 	[K_SIZE] = set_size,     [K_CHUNKS] = set_chunks, [K_LEVEL] = set_level,
 	[K_DUR] = set_dur,       [K_BOOL] = set_bool,     [K_CHOICE] = set_choice,
 	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period, [K_CONTROL] = set_control,
-	[K_REPEAT] = set_repeat,
+	[K_REPEAT] = set_repeat, [K_PCT] = set_pct,
 };
 
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)

@@ -147,3 +147,12 @@ void jw_verdict(struct jw *w, const char *metric, const struct fig_verdict *v)
 	jw_kstr(w, "reason", v->stable ? NULL : v->reason);
 	jw_end_obj(w);
 }
+
+double verdict_mde_pct(const struct fig_verdict *v, double alpha)
+{
+	if (v->n < 2 || !isfinite(v->rsd_pct))
+		return NAN;
+	double df = 2.0 * (double)v->n - 2;
+	return (stats_t_upper(alpha / 2, df) + stats_t_upper(0.2, df)) * sqrt(2.0 / (double)v->n) *
+	       v->rsd_pct;
+}

@@ -45,6 +45,16 @@ void verdict_of(const double *x, const int *rep, size_t n, struct fig_verdict *o
  * (k NULL: the first metric of c with a figure). */
 const char *verdict_cell(const struct stats_cell *c, const struct wl_kind *k, struct fig_verdict *out);
 
+/* The level a cell's detectable change is worked out at: one two-sided test. A comparison of
+ * many metrics (compare, Holm) tests the first at a stricter level and sees less. */
+#define VERDICT_DETECT_ALPHA 0.05
+
+/* The smallest change, as % of the figure, that a comparison of this figure against another
+ * run with the same spread and repeats would call significant at alpha (two-sided) with 80%
+ * power: (t_{1-alpha/2,df} + t_{0.8,df}) x sqrt(2/n) x RSD, df = 2n - 2. NaN when n < 2 or
+ * the RSD is not defined; 0 for repeats all alike. */
+double verdict_mde_pct(const struct fig_verdict *v, double alpha);
+
 /* The summary record's "verdict": {"metric", "stable", "n", "rsd_pct", "range_pct",
  * "reason"}; the percentages at 2 decimals (null when not defined), "reason" null when
  * stable. */

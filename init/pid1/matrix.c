@@ -10,6 +10,7 @@
 #include "core/resume.h"
 #include "core/verdict.h"
 #include "lib/stats.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,13 @@ static void summary_emit(const struct plan *p, const struct cell *c, struct kept
 	const char *metric = verdict_cell(&k->fig, wl_kind_of(p->workloads[c->workload].type), &v);
 	jw_key(&w, "verdict");
 	jw_verdict(&w, metric, &v);
+	/* what a comparison with another run like this one could see (detect = in the plan) */
+	double mde = verdict_mde_pct(&v, VERDICT_DETECT_ALPHA);
+	jw_key(&w, "mde_pct");
+	if (isfinite(mde))
+		jw_double(&w, mde, 2);
+	else
+		jw_null(&w);
 	jw_end_obj(&w);
 	emit(&w);
 	stats_cell_free(&k->fig);
@@ -174,11 +182,14 @@ static void summarize(const struct plan *p, const struct cell *c, struct kept *k
 	if (p->repeat_auto) {
 		struct fig_verdict v;
 		verdict_cell(&k->fig, wl_kind_of(p->workloads[c->workload].type), &v);
-		if (v.stable && c->rep < p->repeat) {
+		/* detect = N%: stable is not enough, a change of N% must also be detectable */
+		int done = v.stable && (p->detect_pct <= 0 ||
+					verdict_mde_pct(&v, VERDICT_DETECT_ALPHA) <= p->detect_pct);
+		if (done && c->rep < p->repeat) {
 			summary_emit(p, c, k, "stable");
 			k->stopped = 1;
 		} else if (c->rep == p->repeat) {
-			summary_emit(p, c, k, v.stable ? "stable" : "repeat_max");
+			summary_emit(p, c, k, done ? "stable" : "repeat_max");
 		}
 	} else if (c->rep == p->repeat) {
 		summary_emit(p, c, k, NULL);

@@ -351,7 +351,17 @@ static void test_repeat_auto(void)
 	CHECK_INT(matrix_count(&p), 24);
 	CHECK_INT(load("[global]\nrepeat = 3\n" PLAN6), 0);
 	CHECK_INT(p.repeat_auto, 0);
+	CHECK_INT(load("[global]\nrepeat = auto\ndetect = 5%\n" PLAN6), 0);
+	CHECK(p.detect_pct == 5.0, "detect %g", p.detect_pct);
+	CHECK_INT(load("[global]\ndetect = 2.5\nrepeat = auto\n" PLAN6), 0);
+	CHECK(p.detect_pct == 2.5, "detect %g", p.detect_pct);
 	static const struct { const char *text, *err; } bad[] = {
+		{ "[global]\nrepeat = 3\ndetect = 5%\n", "o.ini:3: [global]: \"detect\" applies "
+		  "to repeat = auto only (repeat = 3)" },
+		{ "[global]\nrepeat = auto\ndetect = 0%\n", "o.ini:3: detect: expected a percentage "
+		  "above 0 up to 100, such as 5% (detect = 0%)" },
+		{ "[global]\nrepeat = auto\ndetect = five\n", "o.ini:3: detect: expected a percentage "
+		  "above 0 up to 100, such as 5% (detect = five)" },
 		{ "[global]\nrepeat = 3\nrepeat_max = 5\n", "o.ini:3: [global]: \"repeat_max\" applies "
 		  "to repeat = auto only (repeat = 3)" },
 		{ "[global]\nrepeat_max = 5\n", "o.ini:2: [global]: \"repeat_max\" applies to repeat = "

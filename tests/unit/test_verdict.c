@@ -142,8 +142,29 @@ static void test_json(void)
 	}
 }
 
+/* The smallest detectable change: (t_{0.975,2n-2} + t_{0.8,2n-2}) x sqrt(2/n) x RSD, worked
+ * by hand from the t table: n 3 (df 4: 2.776 + 0.941), n 10 (df 18: 2.101 + 0.862). */
+static void test_mde(void)
+{
+	static const struct { size_t n; double rsd, want; } rows[] = {
+		{ 3, 5.0, 15.18 }, { 10, 2.0, 2.65 }, { 5, 0.0, 0.0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct fig_verdict v = { .n = rows[i].n, .rsd_pct = rows[i].rsd };
+		double got = verdict_mde_pct(&v, VERDICT_DETECT_ALPHA);
+		CHECK(fabs(got - rows[i].want) < 0.02, "n %zu, RSD %g%%: MDE %.3f%%, want %.2f%%",
+		      rows[i].n, rows[i].rsd, got, rows[i].want);
+	}
+	struct fig_verdict one = { .n = 1, .rsd_pct = NAN };
+	CHECK(isnan(verdict_mde_pct(&one, VERDICT_DETECT_ALPHA)), "one repeat: a number");
+	/* more repeats see smaller changes at the same spread */
+	struct fig_verdict a = { .n = 3, .rsd_pct = 3 }, b = { .n = 6, .rsd_pct = 3 };
+	CHECK(verdict_mde_pct(&b, 0.05) < verdict_mde_pct(&a, 0.05), "6 repeats see no more than 3");
+}
+
 int main(void)
 {
+	test_mde();
 	test_table();
 	test_cell();
 	test_json();
