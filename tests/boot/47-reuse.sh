@@ -1,4 +1,4 @@
-# 46-reuse: tests/plans/reuse.ini (a raid5 of 3 with resync = wait, 2 filesystems x 2 mount
+# 47-reuse: tests/plans/reuse.ini (a raid5 of 3 with resync = wait, 2 filesystems x 2 mount
 # lines, 2 repetitions: 8 cells in 2 groups of one array configuration each) booted with each
 # reuse setting, and once cut by a power loss in the middle of a group:
 #  - reuse = array (the default): one mdadm --create and one resync per repetition, the other
