@@ -13,11 +13,11 @@ PLAN=$FSM_ROOT/tests/plans/reference-drift.ini
 ref() { printf 'select(.type == "reference" and .phase == "%s") | %s' "$1" "$2"; }
 
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-throttled
-rm -rf "$RUN" "$RUN.throttled"
+rm -rf "$RUN" "$RUN.qmp"
 (
 	for _ in $(seq 600); do
 		if grep -q '\[3/4\] .*running' "$RUN/console.log" 2>/dev/null; then
-			"$FSM_ROOT/qemu/monitor" --qmp "$RUN" '{"execute":"block_set_io_throttle","arguments":{"device":"drv-fsmtest0","bps":2000000,"bps_rd":0,"bps_wr":0,"iops":0,"iops_rd":0,"iops_wr":0}}' >"$RUN.throttled" 2>&1
+			qmp_throttle 2000000
 			break
 		fi
 		sleep 0.2
@@ -27,7 +27,7 @@ throttler=$!
 boot throttled --disks 1 --size 256M --timeout 600 --plan "$PLAN"
 wait "$throttler"
 expect_status "the run completes (exit 0)" 0
-check "the disk was throttled through QMP when cell 3 began" grep -q '"return"' "$RUN.throttled"
+check "the disk was throttled through QMP when cell 3 began" grep -q '"return"' "$RUN.qmp"
 for phase in start end; do
 	expect_record "a $phase reference record with the four figures, three repeats each" \
 		"$(ref "$phase" '.boot == 1 and .disk == "vdb" and (.figures | keys == ["cpu_loop", "disk_read", "memcpy", "ramdisk_seqwrite"]) and all(.figures[]; (.values | length == 3) and .median > 0)')"

@@ -25,16 +25,13 @@ check "check prints the detect bound" grep -q \
 
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-run
 rm -rf "$RUN" "$RUN.qmp"
-throttle() { # BPS
-	"$FSM_ROOT/qemu/monitor" --qmp "$RUN" '{"execute":"block_set_io_throttle","arguments":{"device":"drv-fsmtest0","bps":'"$1"',"bps_rd":0,"bps_wr":0,"iops":0,"iops_rd":0,"iops_wr":0}}' >>"$RUN.qmp" 2>&1
-}
 (
 	on=0
 	for _ in $(seq 1500); do
 		if [ "$on" = 0 ] && grep -q ' hit rep 2/4: running' "$RUN/console.log" 2>/dev/null; then
-			throttle 1000000 && on=1
+			qmp_throttle 1000000 && on=1
 		elif [ "$on" = 1 ] && grep -q ' hit rep 2/4: [0-9]' "$RUN/console.log" 2>/dev/null; then
-			throttle 0
+			qmp_throttle 0
 			break
 		fi
 		sleep 0.2

@@ -100,6 +100,12 @@ boot_killed() {
 	BOOT_STATUS=$(cat "$status" 2>/dev/null)
 }
 
+# qmp_throttle BPS: qemu's I/O throttle (QMP block_set_io_throttle) on the first test disk of
+# the boot running in $RUN, to BPS bytes/s; 0 lifts it. qemu's answer goes to $RUN.qmp.
+qmp_throttle() {
+	"$FSM_ROOT/qemu/monitor" --qmp "$RUN" '{"execute":"block_set_io_throttle","arguments":{"device":"drv-fsmtest0","bps":'"$1"',"bps_rd":0,"bps_wr":0,"iops":0,"iops_rd":0,"iops_wr":0}}' >>"$RUN.qmp" 2>&1
+}
+
 check() { # CHECK COMMAND...
 	local name=$1 out
 	shift
