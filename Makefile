@@ -118,19 +118,23 @@ $(OUT)/vmlinuz: $(KERNEL_DEP)
 KMODS := $(B)/modules$(if $(MODULES),-custom)
 TREE := $(B)/rootfs$(if $(MODULES),-custom)
 
-# Module signatures are stripped (they doubled each load under TCG; recipes/linux/closure says
-# why) unless MODULE_SIGNATURES=keep, for a kernel that enforces them.
+# The modules keep Debian's bytes and signatures (MODULES_REWRITE=none), checked by sha256
+# against the kernel package: what a kernel under Secure Boot loads. MODULES_REWRITE=qemu,
+# for images that only boot in qemu, strips their signatures, BTF, ftrace call sites and
+# (unless MODULE_ORC=keep) ORC tables for a faster boot (recipes/linux/closure says why).
 # The stamp names the choice, so that another choice builds the closure again.
-MODULE_SIGNATURES ?= strip
-export MODULE_SIGNATURES
-# Unsigned modules also lose their ORC unwind tables, which the kernel sorts at every load,
-# unless MODULE_ORC=keep (reliable call traces through module code in an oops).
+MODULES_REWRITE ?= none
+export MODULES_REWRITE
 MODULE_ORC ?= strip
 export MODULE_ORC
-KMODS_DONE := $(KMODS)/.done-signatures-$(MODULE_SIGNATURES)-orc-$(MODULE_ORC)
+# The package's own sums, for the pinned kernel; a kernel brought with MODULES= is checked
+# against the tree given.
+PRISTINE_SUMS := $(if $(MODULES),,$(B)/linux/dest/modules.sha256)
+KMODS_DONE := $(KMODS)/.done-rewrite-$(MODULES_REWRITE)-orc-$(MODULE_ORC)
 
 $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $(B)/ko-nop-fentry
-	@KO_NOP_FENTRY=$(B)/ko-nop-fentry recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
+	@KO_NOP_FENTRY=$(B)/ko-nop-fentry PRISTINE_SUMS=$(PRISTINE_SUMS) \
+		recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
 	@touch $@
 
 ## ---------------------------------------------------------------- our C: /init and the host CLI
