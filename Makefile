@@ -36,7 +36,7 @@ all: image
 # them; every other target checks them first and calls it when something is missing.
 DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
 	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
-	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi pxelinux dpkg-dev jq chromium \
+	ovmf ipxe-qemu syslinux syslinux-common pxelinux dpkg-dev jq chromium \
 	clang libclang-rt-14-dev fio debootstrap lava-dispatcher python3-jinja2 python3-yaml \
 	python3-labgrid squashfs-tools
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64 qemu-img \
@@ -217,6 +217,12 @@ $(FENTRY_FIXTURE): tests/unit/fentry_fixture.c tests/unit/fentry_fixture.h
 $(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: $(FENTRY_FIXTURE)
 $(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: UNIT_DEFS := -DKO_FIXTURE='"$(abspath $(FENTRY_FIXTURE))"'
 
+# test_bootmenu edits the stick's menu as media/bootcfg writes it.
+$(B)/media/syslinux.cfg: media/menu media/bootcfg
+	@mkdir -p $(@D)
+	@media/bootcfg syslinux > $@
+$(B)/unit/test_bootmenu $(B)/unit-asan/test_bootmenu: $(B)/media/syslinux.cfg
+
 unit: $(UNIT_BINS)
 	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
@@ -304,11 +310,15 @@ $(B)/usb-files: FORCE
 	@mkdir -p $(@D)
 	@echo '$(FILES)' | cmp -s - $@ || echo '$(FILES)' > $@
 
+# The UEFI path: Debian's shim and signed GRUB from pinned packages, as the kernel is.
+EFI_STAMPS := $(B)/shim-signed/.installed $(B)/grub-efi-amd64-signed/.installed
+MENU_FILES := media/menu media/bootcfg
+
 $(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN) media/usb \
-		media/syslinux.cfg media/README.txt $(B)/usb-files $(FILES) | $(B)/.deps-ok
+		$(MENU_FILES) $(EFI_STAMPS) media/README.txt $(B)/usb-files $(FILES) | $(B)/.deps-ok
 	@USB_FILES='$(FILES)' media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN)
 
-$(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe media/pxelinux.cfg \
+$(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe $(MENU_FILES) $(EFI_STAMPS) \
 		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-ok
 	@media/pxe $(OUT)/pxe $(OUT)/vmlinuz $(OUT)/initramfs.img
 

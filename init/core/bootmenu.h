@@ -1,5 +1,5 @@
-/* core/bootmenu.h: the stick's boot menu (syslinux.cfg, read by syslinux on BIOS machines and
- * by syslinux.efi on UEFI ones) while a run is unfinished. As shipped its default is "dry",
+/* core/bootmenu.h: the stick's BIOS boot menu (syslinux.cfg, read by syslinux) while a run is
+ * unfinished. As shipped its default is "dry",
  * so a reboot by the watchdog, or after a power loss, would come back to a dry run and the
  * run would never resume. While a run is unfinished its own command line is the default:
  * /init adds a resume entry and points DEFAULT (and ONTIMEOUT, if the menu has one) at it

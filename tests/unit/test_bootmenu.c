@@ -1,8 +1,8 @@
 /* test_bootmenu.c: the stick's boot menu while a run is unfinished (core/bootmenu.c), on the
- * menu the stick ships (media/syslinux.cfg): the resume entry becomes the default with the
- * command line as booted, less syslinux's own words; a second resume replaces the first;
- * restoring gives back the shipped bytes; a menu with ONTIMEOUT has it pointed at the entry
- * too; a command line not from syslinux is refused. */
+ * menu the stick ships (build/media/syslinux.cfg, as media/bootcfg writes it): the resume
+ * entry becomes the default with the command line as booted, less syslinux's own words; a
+ * second resume replaces the first; restoring gives back the shipped bytes; a menu with
+ * ONTIMEOUT has it pointed at the entry too; a command line not from syslinux is refused. */
 #include "check.h"
 #include "core/bootmenu.h"
 #include "lib/file.h"
@@ -16,8 +16,8 @@ int main(void)
 {
 	size_t len;
 	char why[256] = "";
-	char *cfg = file_read("media/syslinux.cfg", 1 << 20, &len);
-	CHECK(cfg != NULL, "media/syslinux.cfg read");
+	char *cfg = file_read("build/media/syslinux.cfg", 1 << 20, &len);
+	CHECK(cfg != NULL, "build/media/syslinux.cfg read (make unit writes it)");
 	if (!cfg)
 		return check_done("test_bootmenu");
 	const char *cmdline = "BOOT_IMAGE=/vmlinuz initrd=/initramfs.img console=tty0 "
