@@ -6,8 +6,8 @@
 # and the smoke plan's one cell runs ok on one small disk.
 # The negative twin boots a copy of that stick whose initramfs holds loop.ko without its
 # signature (cut off as MODULES_REWRITE=qemu does): the same chain must refuse that module,
-# so /init cannot mount its module image, finds no driver for any disk, and no cell runs. OVMF's Secure Boot
-# build is slow under TCG (SMM): one small disk, one cell.
+# so /init cannot mount its module image, finds no driver for any disk, and no cell runs.
+# OVMF's Secure Boot build is slow under TCG (SMM): one small disk, one cell.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/media.sh"
