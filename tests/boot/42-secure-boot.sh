@@ -7,7 +7,8 @@
 # The negative twin boots a copy of that stick whose initramfs holds loop.ko without its
 # signature (cut off as MODULES_REWRITE=qemu does): the same chain must refuse that module,
 # so /init cannot mount its module image, finds no driver for any disk, and no cell runs.
-# OVMF's Secure Boot build is slow under TCG (SMM): one small disk, one cell.
+# A third boot takes PXE's signed UEFI path (shim and grubnetx64.efi over TFTP) to a dry run.
+# Small: one 256 MiB disk, one cell.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/media.sh"
@@ -71,3 +72,19 @@ expect_console "/init says it cannot read the image's modules" 'unable to load /
 expect_no_console "no cell ran ok" '"type":"cell".*"status":"ok"'
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
 sha256_unchanged "the shipped out/fsmatrix-usb.img is unchanged" "$USB_IMG"
+
+# PXE's signed UEFI path: OVMF fetches shim (bootnetx64.efi) over qemu's TFTP, shim fetches
+# grubx64.efi (Debian's signed grubnetx64.efi) beside it, which reads grub/grub.cfg and boots
+# its default, the dry run, with Secure Boot enforced as above.
+if [ -d "$PXE_DIR" ]; then
+	boot pxe --pxe "$PXE_DIR" --pxe-file bootnetx64.efi --firmware uefi-secboot --disks 1 --size 256M --timeout 600
+	expect_status "PXE: the dry run completes (exit 0)" 0
+	expect_console_text "PXE: GRUB booted grub/grub.cfg's default entry, dry" 'Booting .fsmatrix: dry'
+	expect_console "PXE: the kernel locked itself down for Secure Boot" 'Kernel is locked down from EFI Secure Boot'
+	expect_record "PXE: header: a dry run, secure_boot enabled, lockdown integrity, modules pristine" \
+		'select(.type == "header") | .dry and .kernel.secure_boot == "enabled" and .kernel.lockdown == "integrity" and .kernel.modules == "pristine"'
+	expect_record "PXE: no disk taken (the dry entry names none)" \
+		'select(.type == "header") | [.disks[] | select(.verdict == "taken")] | length == 0'
+else
+	skip "PXE: the signed UEFI path" "$PXE_DIR is missing (make pxe)"
+fi
