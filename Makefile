@@ -217,11 +217,11 @@ $(FENTRY_FIXTURE): tests/unit/fentry_fixture.c tests/unit/fentry_fixture.h
 $(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: $(FENTRY_FIXTURE)
 $(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: UNIT_DEFS := -DKO_FIXTURE='"$(abspath $(FENTRY_FIXTURE))"'
 
-# test_bootmenu edits the stick's menu as media/bootcfg writes it.
-$(B)/media/syslinux.cfg: media/menu media/bootcfg
+# test_bootmenu edits the stick's menus as media/bootcfg writes them.
+$(B)/media/syslinux.cfg $(B)/media/grub.cfg: $(B)/media/%.cfg: media/menu media/bootcfg
 	@mkdir -p $(@D)
-	@media/bootcfg syslinux > $@
-$(B)/unit/test_bootmenu $(B)/unit-asan/test_bootmenu: $(B)/media/syslinux.cfg
+	@media/bootcfg $* > $@
+$(B)/unit/test_bootmenu $(B)/unit-asan/test_bootmenu: $(B)/media/syslinux.cfg $(B)/media/grub.cfg
 
 unit: $(UNIT_BINS)
 	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
