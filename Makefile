@@ -5,9 +5,10 @@
 #   make test     unit tests, image checks, boot tests (one line each, then "N passed, N failed")
 #   make deps     apt-get installs what the host lacks (as root), else prints the command
 #   make bench    the harness measured against fio, tar and a hello-world boot (ratios)
-#   make usb      out/fsmatrix-usb.img: a USB stick (BIOS and UEFI) holding its plan and results
+#   make usb      out/fsmatrix-usb.img: a USB stick (BIOS; UEFI with Secure Boot on or off)
+#                 holding its plan and results
 #                 (FILES="a.tar job.fio" puts those beside the plan)
-#   make pxe      out/pxe/: a TFTP root (pxelinux and iPXE) for network boot
+#   make pxe      out/pxe/: a TFTP root (pxelinux, shim and GRUB, iPXE) for network boot
 #   make lava     out/lava/: one LAVA job per shard of a plan (SHARDS=2, LAVA_PLAN, LAVA_DEVICE_TYPE)
 #   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
