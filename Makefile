@@ -5,9 +5,10 @@
 #   make test     unit tests, image checks, boot tests (one line each, then "N passed, N failed")
 #   make deps     apt-get installs what the host lacks (as root), else prints the command
 #   make bench    the harness measured against fio, tar and a hello-world boot (ratios)
-#   make usb      out/fsmatrix-usb.img: a USB stick (BIOS and UEFI) holding its plan and results
+#   make usb      out/fsmatrix-usb.img: a USB stick (BIOS; UEFI with Secure Boot on or off)
+#                 holding its plan and results
 #                 (FILES="a.tar job.fio" puts those beside the plan)
-#   make pxe      out/pxe/: a TFTP root (pxelinux and iPXE) for network boot
+#   make pxe      out/pxe/: a TFTP root (pxelinux, shim and GRUB, iPXE) for network boot
 #   make lava     out/lava/: one LAVA job per shard of a plan (SHARDS=2, LAVA_PLAN, LAVA_DEVICE_TYPE)
 #   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
@@ -36,7 +37,7 @@ all: image
 # them; every other target checks them first and calls it when something is missing.
 DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
 	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
-	ovmf ipxe-qemu syslinux syslinux-common syslinux-efi pxelinux dpkg-dev jq chromium \
+	ovmf ipxe-qemu syslinux syslinux-common pxelinux dpkg-dev jq chromium \
 	clang libclang-rt-14-dev fio debootstrap lava-dispatcher python3-jinja2 python3-yaml \
 	python3-labgrid squashfs-tools
 DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64 qemu-img \
@@ -118,19 +119,23 @@ $(OUT)/vmlinuz: $(KERNEL_DEP)
 KMODS := $(B)/modules$(if $(MODULES),-custom)
 TREE := $(B)/rootfs$(if $(MODULES),-custom)
 
-# Module signatures are stripped (they doubled each load under TCG; recipes/linux/closure says
-# why) unless MODULE_SIGNATURES=keep, for a kernel that enforces them.
+# The modules keep Debian's bytes and signatures (MODULES_REWRITE=none), checked by sha256
+# against the kernel package: what a kernel under Secure Boot loads. MODULES_REWRITE=qemu,
+# for images that only boot in qemu, strips their signatures, BTF, ftrace call sites and
+# (unless MODULE_ORC=keep) ORC tables for a faster boot (recipes/linux/closure says why).
 # The stamp names the choice, so that another choice builds the closure again.
-MODULE_SIGNATURES ?= strip
-export MODULE_SIGNATURES
-# Unsigned modules also lose their ORC unwind tables, which the kernel sorts at every load,
-# unless MODULE_ORC=keep (reliable call traces through module code in an oops).
+MODULES_REWRITE ?= none
+export MODULES_REWRITE
 MODULE_ORC ?= strip
 export MODULE_ORC
-KMODS_DONE := $(KMODS)/.done-signatures-$(MODULE_SIGNATURES)-orc-$(MODULE_ORC)
+# The package's own sums, for the pinned kernel; a kernel brought with MODULES= is checked
+# against the tree given.
+PRISTINE_SUMS := $(if $(MODULES),,$(B)/linux/dest/modules.sha256)
+KMODS_DONE := $(KMODS)/.done-rewrite-$(MODULES_REWRITE)-orc-$(MODULE_ORC)
 
 $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $(B)/ko-nop-fentry
-	@KO_NOP_FENTRY=$(B)/ko-nop-fentry recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
+	@KO_NOP_FENTRY=$(B)/ko-nop-fentry PRISTINE_SUMS=$(PRISTINE_SUMS) \
+		recipes/linux/closure $(MODULES_DIR) recipes/linux/modules.list $(KMODS)
 	@touch $@
 
 ## ---------------------------------------------------------------- our C: /init and the host CLI
@@ -212,6 +217,12 @@ $(FENTRY_FIXTURE): tests/unit/fentry_fixture.c tests/unit/fentry_fixture.h
 	gcc -std=c11 -O2 -pg -mfentry -mrecord-mcount -fno-pic -fno-pie -mcmodel=kernel -c -o $@ $<
 $(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: $(FENTRY_FIXTURE)
 $(B)/unit/test_kofentry $(B)/unit-asan/test_kofentry: UNIT_DEFS := -DKO_FIXTURE='"$(abspath $(FENTRY_FIXTURE))"'
+
+# test_bootmenu edits the stick's menus as media/bootcfg writes them.
+$(B)/media/syslinux.cfg $(B)/media/grub.cfg: $(B)/media/%.cfg: media/menu media/bootcfg
+	@mkdir -p $(@D)
+	@media/bootcfg $* > $@
+$(B)/unit/test_bootmenu $(B)/unit-asan/test_bootmenu: $(B)/media/syslinux.cfg $(B)/media/grub.cfg
 
 unit: $(UNIT_BINS)
 	@rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
@@ -300,11 +311,15 @@ $(B)/usb-files: FORCE
 	@mkdir -p $(@D)
 	@echo '$(FILES)' | cmp -s - $@ || echo '$(FILES)' > $@
 
+# The UEFI path: Debian's shim and signed GRUB from pinned packages, as the kernel is.
+EFI_STAMPS := $(B)/shim-signed/.installed $(B)/grub-efi-amd64-signed/.installed
+MENU_FILES := media/menu media/bootcfg
+
 $(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN) media/usb \
-		media/syslinux.cfg media/README.txt $(B)/usb-files $(FILES) | $(B)/.deps-ok
+		$(MENU_FILES) $(EFI_STAMPS) media/README.txt $(B)/usb-files $(FILES) | $(B)/.deps-ok
 	@USB_FILES='$(FILES)' media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN)
 
-$(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe media/pxelinux.cfg \
+$(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe $(MENU_FILES) $(EFI_STAMPS) \
 		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-ok
 	@media/pxe $(OUT)/pxe $(OUT)/vmlinuz $(OUT)/initramfs.img
 

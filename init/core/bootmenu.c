@@ -10,6 +10,10 @@
  * are its own, a "#fsmatrix-was " line is one of the menu's it set aside. */
 #define MARK "# fsmatrix-resume:"
 #define WAS "#fsmatrix-was "
+#define GRUB_DEFAULT "set default="
+#define GIVE_UP "is unfinished: a reboot resumes it. /init puts the menu back when the run " \
+	"ends; to give the run up, delete the lines marked fsmatrix-resume and take the # off " \
+	"the #fsmatrix-was ones.\n"
 
 struct out {
 	char *p;
@@ -51,10 +55,11 @@ int bootmenu_restore(const char *cfg, char *out, size_t len)
 			found = 1;
 			/* "# fsmatrix-resume: end" closes the entry; the others are single lines */
 			in_label = 0;
-		} else if (keyword(s, n, "LABEL") &&
+		} else if ((keyword(s, n, "LABEL") || keyword(s, n, "menuentry")) &&
 			   memmem(s, n, BOOTMENU_LABEL, strlen(BOOTMENU_LABEL))) {
 			found = in_label = 1;
-		} else if (!in_label && (keyword(s, n, "DEFAULT") || keyword(s, n, "ONTIMEOUT")) &&
+		} else if (!in_label && (keyword(s, n, "DEFAULT") || keyword(s, n, "ONTIMEOUT") ||
+					 strncmp(s, GRUB_DEFAULT, strlen(GRUB_DEFAULT)) == 0) &&
 			   memmem(s, n, BOOTMENU_LABEL, strlen(BOOTMENU_LABEL))) {
 			found = 1;
 		} else if (strncmp(s, WAS, strlen(WAS)) == 0) {
@@ -83,6 +88,18 @@ static int param(const char *cmdline, const char *key, char *v, size_t len)
 	return -1;
 }
 
+/* The command line as booted, less what a boot loader adds itself, each word after a blank. */
+static void own_params(struct out *o, const char *cmdline)
+{
+	for (const char *s = cmdline; *s;) {
+		s += strspn(s, " \t\n");
+		size_t n = strcspn(s, " \t\n");
+		if (n && strncmp(s, "BOOT_IMAGE=", 11) != 0 && strncmp(s, "initrd=", 7) != 0)
+			put(o, " %.*s", (int)n, s);
+		s += n;
+	}
+}
+
 int bootmenu_resume(const char *cfg, const char *cmdline, const char *run_id, char *out,
 		    size_t len, char *why, size_t wlen)
 {
@@ -106,10 +123,7 @@ int bootmenu_resume(const char *cfg, const char *cmdline, const char *run_id, ch
 		if (keyword(s, n, "DEFAULT") || keyword(s, n, "ONTIMEOUT")) {
 			const char *kw = keyword(s, n, "DEFAULT") ? "DEFAULT" : "ONTIMEOUT";
 			if (!defaults++)
-				put(&o, MARK " run %s is unfinished: a reboot resumes it. /init puts the "
-				    "menu back when the run ends; to give the run up, delete the lines "
-				    "marked fsmatrix-resume and take the # off the #fsmatrix-was ones.\n",
-				    run_id);
+				put(&o, MARK " run %s " GIVE_UP, run_id);
 			put(&o, "%s " BOOTMENU_LABEL "\n" WAS "%.*s\n", kw, (int)n, s);
 		} else {
 			put(&o, "%.*s%s", (int)n, s, nl ? "\n" : "");
@@ -124,15 +138,73 @@ int bootmenu_resume(const char *cfg, const char *cmdline, const char *run_id, ch
 		put(&o, "\n");
 	put(&o, MARK " the entry a reboot boots while the run is unfinished\n");
 	put(&o, "LABEL " BOOTMENU_LABEL "\n  KERNEL %s\n  INITRD %s\n  APPEND", kernel, initrd);
-	/* the command line as booted, less what syslinux adds itself */
-	for (const char *s = cmdline; *s;) {
-		s += strspn(s, " \t\n");
-		size_t n = strcspn(s, " \t\n");
-		if (n && strncmp(s, "BOOT_IMAGE=", 11) != 0 && strncmp(s, "initrd=", 7) != 0)
-			put(&o, " %.*s", (int)n, s);
-		s += n;
-	}
+	own_params(&o, cmdline);
 	put(&o, "\n" MARK " end\n");
+	if (o.full) {
+		snprintf(why, wlen, "the boot menu with its resume entry is larger than %zu bytes", len);
+		return -1;
+	}
+	return 0;
+}
+
+/* The first "initrd PATH" line of a GRUB menu: the image its entries load. */
+static int grub_initrd(const char *cfg, char *v, size_t len)
+{
+	for (const char *s = cfg; *s;) {
+		size_t n = strcspn(s, "\n");
+		if (keyword(s, n, "initrd")) {
+			const char *p = s + strspn(s, " \t") + 6;
+			p += strspn(p, " \t");
+			snprintf(v, len, "%.*s", (int)strcspn(p, " \t\n"), p);
+			return *v ? 0 : -1;
+		}
+		s += n + (s[n] == '\n');
+	}
+	return -1;
+}
+
+int bootmenu_resume_grub(const char *cfg, const char *cmdline, const char *run_id, char *out,
+			 size_t len, char *why, size_t wlen)
+{
+	char kernel[256], initrd[256], base[16384];
+	if (param(cmdline, "BOOT_IMAGE=", kernel, sizeof kernel) < 0) {
+		snprintf(why, wlen, "the command line names no BOOT_IMAGE=: not booted by GRUB");
+		return -1;
+	}
+	if (bootmenu_restore(cfg, base, sizeof base) < 0) {
+		snprintf(why, wlen, "the boot menu is larger than %zu bytes", sizeof base);
+		return -1;
+	}
+	if (grub_initrd(base, initrd, sizeof initrd) < 0) {
+		snprintf(why, wlen, "the boot menu has no initrd line");
+		return -1;
+	}
+	struct out o = { out, len, 0, 0 };
+	int defaults = 0;
+	out[0] = '\0';
+	for (const char *s = base; *s;) {
+		size_t n = strcspn(s, "\n");
+		int nl = s[n] == '\n';
+		if (strncmp(s, GRUB_DEFAULT, strlen(GRUB_DEFAULT)) == 0) {
+			if (!defaults++)
+				put(&o, MARK " run %s " GIVE_UP, run_id);
+			put(&o, GRUB_DEFAULT BOOTMENU_LABEL "\n" WAS "%.*s\n", (int)n, s);
+		} else {
+			put(&o, "%.*s%s", (int)n, s, nl ? "\n" : "");
+		}
+		s += n + nl;
+	}
+	if (!defaults) {
+		snprintf(why, wlen, "the boot menu has no \"set default=\" line");
+		return -1;
+	}
+	if (o.used && out[o.used - 1] != '\n')
+		put(&o, "\n");
+	put(&o, MARK " the entry a reboot boots while the run is unfinished\n");
+	put(&o, "menuentry 'fsmatrix: resume run %s' --id " BOOTMENU_LABEL " {\n\tlinux %s", run_id,
+	    kernel);
+	own_params(&o, cmdline);
+	put(&o, "\n\tinitrd %s\n}\n" MARK " end\n", initrd);
 	if (o.full) {
 		snprintf(why, wlen, "the boot menu with its resume entry is larger than %zu bytes", len);
 		return -1;

@@ -282,6 +282,7 @@ void header_emit(void)
 		jw_key(&w, "tainted");
 		jw_null(&w);
 	}
+	bootsec_json(&w);
 	jw_end_obj(&w);
 	jw_key(&w, "cpu");
 	jw_obj(&w);

@@ -15,6 +15,8 @@ static const struct {
 } mounts[] = {
 	{ "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, 1 },
 	{ "sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, 1 },
+	/* the lockdown mode the header records (pid1/bootsec.c) */
+	{ "securityfs", "/sys/kernel/security", "securityfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, 0 },
 	{ "devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755", 1 },
 	{ "tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755", 0 },
 	{ "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777", 0 },

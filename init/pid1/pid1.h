@@ -208,6 +208,8 @@ void reference_run(const char *phase);
 
 /* pid1/header.c */
 void header_emit(void);
+/* pid1/bootsec.c: the header kernel's secure_boot, secure_boot_from, lockdown and modules */
+void bootsec_json(struct jw *w);
 /* The "devices" event after the last cell: each taken disk's write cache as its device
  * reports it, to set beside the header's (what a plan's write_cache put back). */
 void devices_end_event(void);

@@ -67,6 +67,14 @@ static void header_record_lines(json_t *h, report_line_fn line, void *ctx)
 	report_line(line, ctx, "  kernel    %s %s", report_str(k, "release"), report_str(k, "version"));
 	if (*report_str(k, "cmdline"))
 		report_line(line, ctx, "  cmdline   %s", report_str(k, "cmdline"));
+	/* the boot's trust chain, from headers that record it */
+	if (*report_str(k, "secure_boot") || *report_str(k, "modules"))
+		report_line(line, ctx, "  boot      secure boot %s%s%s%s, lockdown %s, modules %s",
+			    *report_str(k, "secure_boot") ? report_str(k, "secure_boot") : "unknown",
+			    *report_str(k, "secure_boot_from") ? " (" : "",
+			    report_str(k, "secure_boot_from"), *report_str(k, "secure_boot_from") ? ")" : "",
+			    *report_str(k, "lockdown") ? report_str(k, "lockdown") : "unknown",
+			    *report_str(k, "modules") ? report_str(k, "modules") : "unknown");
 	json_t *cpu = json_object_get(h, "cpu");
 	report_line(line, ctx, "  cpu       %s x %lld", report_str(cpu, "model"),
 		 (long long)json_integer_value(json_object_get(cpu, "count")));

@@ -1,5 +1,6 @@
-# 21-usb-uefi: out/fsmatrix-usb.img boots through OVMF (EFI/BOOT/BOOTX64.EFI, which is
-# syslinux.efi reading the same syslinux.cfg as BIOS), runs a one-cell plan written onto a
+# 21-usb-uefi: out/fsmatrix-usb.img boots through OVMF without Secure Boot (EFI/BOOT/BOOTX64.EFI,
+# shim, starts Debian's signed GRUB, which reads EFI/BOOT/grub.cfg, the same entries as
+# syslinux.cfg: boot/42 boots it with Secure Boot), runs a one-cell plan written onto a
 # copy of the stick with mtools on the test disk its boot menu names, and leaves the records
 # on the stick, read back with mtools. The stick is a USB disk (qemu usb-storage, see
 # media.sh). OVMF adds ~10-30 s under TCG; the shipped image must not change.
@@ -17,6 +18,6 @@ check "a copy of the stick holds the smoke plan and boots 'run' on serial:fsmtes
 boot main --boot-disk "$stick" --firmware uefi --disks 1 --size 256M --timeout 400
 expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_console_text "OVMF started EFI/BOOT/BOOTX64.EFI from the stick" 'BdsDxe: starting Boot[0-9A-F]+'
-expect_console_text "syslinux loaded the kernel and initramfs from the stick" 'Loading /initramfs\.img'
+expect_console_text "GRUB booted grub.cfg's run entry" 'Booting .fsmatrix: run'
 expect_console "the kernel booted through EFI" '\] efi: EFI v'
 expect_stick_smoke_run

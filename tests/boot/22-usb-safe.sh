@@ -13,14 +13,18 @@ command -v mkfs.ext4 >/dev/null || skip_all "mkfs.ext4 is missing on the host (e
 
 names_no_disk() { # COMMAND...: no kernel command line in its output names a disk
 	local hits
-	hits=$("$@" | tr -d '\r' | grep -iE '^ *(append|set params|kernel) .*fsmatrix\.(disks|wipe)=')
+	hits=$("$@" | tr -d '\r' | grep -iE '^[[:space:]]*(append|set params|kernel|linux) .*fsmatrix\.(disks|wipe)=')
 	[ -z "$hits" ] || { echo "it names disks: $hits"; return 1; }
 }
 check "the stick's syslinux.cfg names no disk" names_no_disk stick_file "$USB_IMG" syslinux.cfg
+check "the stick's EFI/BOOT/grub.cfg names no disk" names_no_disk stick_file "$USB_IMG" EFI/BOOT/grub.cfg
 check "the stick's default entry is the dry run" \
 	bash -c "$(declare -f stick_file stick_part); stick_file '$USB_IMG' syslinux.cfg | tr -d '\\r' | grep -qx 'DEFAULT dry'"
+check "the stick's UEFI default entry is the dry run" \
+	bash -c "$(declare -f stick_file stick_part); stick_file '$USB_IMG' EFI/BOOT/grub.cfg | grep -qx 'set default=dry'"
 if [ -d "$PXE_DIR" ]; then
 	check "out/pxe/pxelinux.cfg/default names no disk" names_no_disk cat "$PXE_DIR/pxelinux.cfg/default"
+	check "out/pxe/grub/grub.cfg names no disk" names_no_disk cat "$PXE_DIR/grub/grub.cfg"
 	check "out/pxe/boot.ipxe names no disk" names_no_disk cat "$PXE_DIR/boot.ipxe"
 fi
 

@@ -38,13 +38,23 @@ _cfg_run() { # FILE PARAMS
 	grep -qF -- " $2" "$1"
 }
 
+# The same for GRUB's menu (UEFI): default "run" with PARAMS on its linux line, no wait.
+_grub_run() { # FILE PARAMS
+	sed -i -e 's/^set timeout=.*/set timeout=0/' -e 's/^set default=.*/set default=run/' \
+		-e "/--id run {\$/,/^}/ s|^\\(\tlinux .*\\)|\\1 $2|" "$1"
+	grep -qF -- " $2" "$1"
+}
+
 usb_test_copy() { # IMG PLAN PARAMS
 	local img=$1 p
 	cp --sparse=always "$USB_IMG" "$img" && p=$(stick_part "$img") &&
 		mcopy -o -i "$p" "$2" ::fsmatrix/plan.ini &&
 		mcopy -o -n -i "$p" ::syslinux.cfg "$img.cfg" &&
 		_cfg_run "$img.cfg" "$3" &&
-		mcopy -o -i "$p" "$img.cfg" ::syslinux.cfg
+		mcopy -o -i "$p" "$img.cfg" ::syslinux.cfg &&
+		mcopy -o -n -i "$p" ::EFI/BOOT/grub.cfg "$img.grub" &&
+		_grub_run "$img.grub" "$3" &&
+		mcopy -o -i "$p" "$img.grub" ::EFI/BOOT/grub.cfg
 }
 
 pxe_test_copy() { # DIR PARAMS
@@ -85,7 +95,7 @@ expect_console_text() {
 # the console and in the header, and the records left on the run's copy of the stick.
 expect_stick_smoke_run() {
 	expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
-	expect_record "header: the kernel command line is syslinux.cfg's run entry" \
+	expect_record "header: the kernel command line is the boot menu's run entry" \
 		'select(.type == "header") | .kernel.cmdline | test("BOOT_IMAGE=/vmlinuz .*console=ttyS0,115200 fsmatrix\\.disks=serial:fsmtest\\*")'
 	expect_record "header: the stick is a USB disk" \
 		'select(.type == "header") | .disks[] | select(.results) | .transport == "usb"'

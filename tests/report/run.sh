@@ -145,6 +145,7 @@ fi
 golden by          run-b-by.txt          4 report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    4 report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        0 report "$F/real-smoke"
+golden real-secure-boot  real-secboot.txt      0 report "$F/real-secboot.jsonl"
 golden compare-differs   compare-a-b.txt       4 compare "$F/run-a.jsonl" "$F/run-b.jsonl"
 golden compare-same      compare-a-c.txt       4 compare "$F/run-a.jsonl" "$F/run-c.jsonl"
 golden compare-single    compare-single.txt    0 compare "$F/single-1.jsonl" "$F/single-2.jsonl"
