@@ -25,6 +25,7 @@ enum kind {
 	K_PERIOD,   /* off, or a period in ms or s */
 	K_CONTROL,  /* a machine control: a value core/conditions.c's row takes */
 	K_REPEAT,   /* a whole number, or auto (struct plan's repeat_auto) */
+	K_WLSIZE,   /* a workload's size: bytes, or relative to the machine (core/wlsize.h) */
 };
 
 struct choice {
