@@ -204,6 +204,30 @@ void run_estimate(const struct plan *p, const struct estimate_model *m, struct r
 	}
 }
 
+void run_estimate_cells(const struct plan *p, const struct estimate_model *m,
+			int (*take)(int index), double *est)
+{
+	struct cell prev, c;
+	int have_prev = 0;
+	for (int i = 0; matrix_cell(p, i, &c) == 0; i++) {
+		struct cell_est e;
+		est[i] = 0;
+		if (take && !take(i))
+			continue;
+		cell_estimate_parts(p, &c, m, reuse_from(p, have_prev ? &prev : NULL, &c), &e);
+		est[i] = e.total_s;
+		prev = c;
+		have_prev = 1;
+	}
+}
+
+double eta_seconds(double elapsed_s, double est_done_s, double est_left_s)
+{
+	if (!(est_done_s > 0) || !(elapsed_s >= 0))
+		return -1;
+	return est_left_s * (elapsed_s / est_done_s);
+}
+
 uint64_t est_workload_size(const struct plan *p, const struct cell *c,
 			   const struct estimate_model *m)
 {

@@ -64,6 +64,17 @@ struct run_est {
 };
 void run_estimate(const struct plan *p, const struct estimate_model *m, struct run_est *r);
 
+/* Each cell's estimate in the run's order into est[0 .. matrix_count - 1], charged as
+ * run_estimate charges it, counting only the cells take says this machine runs (take NULL:
+ * every cell; a cell not taken gets 0, and the next is charged against the last taken). */
+void run_estimate_cells(const struct plan *p, const struct estimate_model *m,
+			int (*take)(int index), double *est);
+
+/* Seconds left in a run: the estimate of the cells still to run, scaled by how long the
+ * cells run so far took against their own estimate (elapsed / est_done), so that a machine
+ * twice as slow as the model reads twice the estimate. -1 before any cell (est_done 0). */
+double eta_seconds(double elapsed_s, double est_done_s, double est_left_s);
+
 /* The cell's workload size on the model's machine (RAM, and the free space its array and
  * filesystem leave): w->size for bytes. */
 uint64_t est_workload_size(const struct plan *p, const struct cell *c,
