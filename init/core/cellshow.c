@@ -286,7 +286,7 @@ static int ext_limit_warnings(const struct plan *p, const struct estimate_model 
 }
 
 int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
-			   show_line_fn out, void *ctx)
+			   int mem_known, show_line_fn out, void *ctx)
 {
 	struct run_est r;
 	char t[32], lim[32], buf[PLAN_ERROR_LEN + 128];
@@ -312,5 +312,7 @@ int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
 		      "timeout = %s", p->file, global_line(p, "timeout"), r.longest_cell + 1, t, lim);
 		n++;
 	}
-	return n + page_cache_warnings(p, m, out, ctx) + ext_limit_warnings(p, m, out, ctx);
+	if (mem_known)
+		n += page_cache_warnings(p, m, out, ctx);
+	return n + ext_limit_warnings(p, m, out, ctx);
 }

@@ -139,11 +139,13 @@ else
 	ok cell-limit
 fi
 
-# A run estimated past a day is warned about, and still checked.
+# A run estimated past a day is warned about, and still checked; so is its cell, past the
+# cell timeout (30m by default).
 printf '[global]\nrepeat = 10\n[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1t\n' >"$P"
 run long-run "$P"
 if [ "$rc" = 0 ] && has "$TMP/err" "^$P:9: warning: the run is estimated at ~[0-9]+h[0-9]+m, over 24 hours" &&
-	has "$TMP/out" '^10 cells, 1 warnings, 0 errors'; then
+	has "$TMP/err" "^$P:9: warning: cell 1 is estimated at ~[0-9]+h[0-9]+m besides any resync, over timeout = 30m00s" &&
+	has "$TMP/out" '^10 cells, 2 warnings, 0 errors'; then
 	ok long-run-warning
 else
 	fail long-run-warning "status $rc, no warning"
