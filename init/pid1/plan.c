@@ -411,8 +411,7 @@ void plan_event(const struct plan *p)
 	struct estimate_model m;
 	plan_machine_model(&m);
 	estimate_json(&w, p, &m);
-	/* a scaled plan is a quick look at the harness: its streams are short by design */
-	plan_estimate_warnings(p, &m, p->scale == 1, plan_warning, NULL);
+	plan_estimate_warnings(p, &m, 1, plan_warning, NULL);
 	if (boot.cmd.dry) {
 		/* A dry run shows what would run, as `fsmatrix check` does, and records it. */
 		double total = 0;
