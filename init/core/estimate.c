@@ -91,7 +91,8 @@ static const struct { double below, blocks; } ext_journals[] = {
 
 /* What mkfs writes on a filesystem of fs bytes (*bytes), and the free space it leaves
  * (*fs_free, as statvfs's f_bavail counts it). ext: the inode tables (fs / inode ratio x
- * inode size, lazy init off) and, for ext3 and ext4, the journal, less the blocks reserved
+ * inode size, lazy init off) and, for ext3 and ext4, the journal (-J size=, else by the
+ * filesystem's blocks as mke2fs sizes it), less the blocks reserved
  * for root (-m, 5%); xfs: its log, fs / 2048 from 16 GiB up to 2 GiB, 10 MiB below. */
 static void mkfs_model(const struct plan_fs *f, double fs, double *bytes, double *fs_free)
 {
@@ -120,6 +121,9 @@ static void mkfs_model(const struct plan_fs *f, double fs, double *bytes, double
 		while (fs / block >= ext_journals[j].below)
 			j++;
 		journal = ext_journals[j].blocks * block;
+		const char *js = strstr(f->mkfs, "-J size=");
+		if (js)   /* the plan's own journal, in MiB as mke2fs takes it */
+			journal = strtod(js + 8, NULL) * MIB;
 	}
 	*bytes = fs / ratio * isize + journal;
 	double left = fs - *bytes;

@@ -50,6 +50,10 @@ static const struct cell_case {
 	{ "level = 6\ndevices = 6\n", "type = ext3\nmkfs = -i 65536 -I 512 -m 1\n", TIB, 100,
 	  TIB / 100e6, 4 * TIB / 65536 * 512 + 262144 * 4096.0,
 	  (4 * TIB - 4 * TIB / 128 - GIB) * 0.99 },
+	/* -J size= is the journal's size in MiB */
+	{ "level = 5\ndevices = 12\n", "type = ext4\nmkfs = -i 4194304 -J size=64\n", 64 * GIB, 100,
+	  64 * GIB / 100e6, 704 * GIB / 4194304 * 256 + 64 * MIB,
+	  (704 * GIB - 704 * GIB / 16384 - 64 * MIB) * 0.95 },
 	/* "big" past 4 TiB: 32768 bytes per inode; raid10 n2 keeps half */
 	{ "level = 10\ndevices = 12\nlayout = n2\n", "type = ext4\n", TIB, 150, TIB / 150e6,
 	  6 * TIB / 32768 * 256 + 262144 * 4096.0, (6 * TIB - 6 * TIB / 128 - GIB) * 0.95 },
