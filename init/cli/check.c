@@ -259,9 +259,10 @@ static void print_groups(const struct plan *p, int max)
 		if (i && (!more || reuse_from(p, &prev, &c) == REUSE_NONE)) {
 			groups++;
 			if (i - start > 1 && shown < max) {
-				printf("  cells %d-%d: %s, rep %d, %s\n", start + 1, i, p->arrays[first.array].name,
-				       first.rep, p->reuse == REUSE_FS ? "one filesystem per fs "
-				       "section" : "each with its own mkfs");
+				printf("  cells %d-%d: %.*s, rep %d, %s\n", start + 1, i,
+				       (int)strcspn(first.id, "/"), first.id, first.rep,
+				       p->reuse == REUSE_FS ? "one filesystem per fs section"
+				       : "each with its own mkfs");
 				shown++;
 			}
 			start = i;

@@ -162,7 +162,7 @@ if [ "$rc" = 0 ] && [ "$(grep -Ec "$want1" "$TMP/out")" = 3 ] && [ "$(grep -Ec "
 	[ "$(grep -Ec "$want4" "$TMP/out")" = 3 ] && has "$TMP/out" "$wantt" &&
 	has "$TMP/out" '^machine: 1g of RAM; test disks of 4t at 200 MB/s$' &&
 	has "$TMP/out" '^  workload  seqwrite 2g in 1m blocks, random data; size 2x ram$' &&
-	has "$TMP/out" '^  cells 5-8: r5, rep 2, each with its own mkfs$' &&
+	has "$TMP/out" '^  cells 5-8: r5-c64k, rep 2, each with its own mkfs$' &&
 	has "$TMP/err" 'warning: \[fs ext3\] ext3 cannot span the 44t of array r5'; then
 	ok estimate-12disk
 else
