@@ -34,7 +34,7 @@ check "2x ram: formula, scale, MemTotal as the basis, 0.1 x 2 x MemTotal in whol
 check "10% fs: the free space after mkfs (df_before's avail) as the basis, 0.1 x 0.1 of it, written" jq -e -s '
 	[.[] | select(.type == "cell" and .axes.workload == "fs")] | length == 1 and
 	(.[0] | .status == "ok" and .size.formula == "10% fs" and .size.scale == 0.1 and
-	 .size.basis == .df_before.df.avail and .size.basis > 800000000 and
+	 .size.basis == .df_before.avail and .size.basis > 800000000 and
 	 .size.bytes == ((.size.basis * 0.1 * 0.1 / 1048576) | floor) * 1048576 and
 	 .result.bytes == .size.bytes)' "$j"
 check "the plan event's estimate is for this machine: its RAM, its 1 GiB disk, no array" jq -e -s --argjson mem "$mem" '
