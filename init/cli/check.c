@@ -235,8 +235,8 @@ static void check_model(const struct check_args *a, struct estimate_model *m)
 static void print_machine(const struct check_args *a, const struct estimate_model *m)
 {
 	char mem[32], disk[32], rate[64];
-	plan_fmt_size((uint64_t)m->mem_bytes, mem, sizeof mem);
-	plan_fmt_size((uint64_t)m->disk_bytes, disk, sizeof disk);
+	show_bytes(m->mem_bytes, mem, sizeof mem);
+	show_bytes(m->disk_bytes, disk, sizeof disk);
 	if (a->disk_mbps > 0)
 		snprintf(rate, sizeof rate, "%g MB/s", a->disk_mbps);
 	else

@@ -40,6 +40,23 @@ void show_secs(double s, char *buf, size_t len)
 		snprintf(buf, len, "%lds", t);
 }
 
+void show_bytes(double bytes, char *buf, size_t len)
+{
+	static const char units[] = "kmgt";
+	double v = bytes;
+	int u = -1;
+	while (u < 3 && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%.0f", bytes);
+	else if (v == (double)(long long)v)
+		snprintf(buf, len, "%lld%c", (long long)v, units[u]);
+	else
+		snprintf(buf, len, "%.3g%c", v, units[u]);
+}
+
 void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
 {
 	const struct wl_kind *wk = wl_kind_of(w->type);
@@ -251,7 +268,7 @@ static int page_cache_warnings(const struct plan *p, const struct estimate_model
 		if ((double)b >= m->mem_bytes)
 			continue;
 		plan_fmt_size(b, size, sizeof size);
-		plan_fmt_size((uint64_t)m->mem_bytes, mem, sizeof mem);
+		show_bytes(m->mem_bytes, mem, sizeof mem);
 		linef(out, ctx, "%s:%d: warning: [workload %s] %s of %s is smaller than the %s of RAM: "
 		      "it will mostly measure the page cache (size = 2x ram keeps it ahead, or direct "
 		      "= yes)", p->file, w->line, w->name, plan_wl_name(w->type), size, mem);
@@ -276,7 +293,7 @@ static int ext_limit_warnings(const struct plan *p, const struct estimate_model 
 			cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
 			if (c.fs != i || e.fs_bytes / 4096 <= 4294967295.0)
 				continue;
-			plan_fmt_size((uint64_t)e.fs_bytes, fs, sizeof fs);
+			show_bytes(e.fs_bytes, fs, sizeof fs);
 			linef(out, ctx, "%s:%d: warning: [fs %s] %s cannot span the %s of array %s (at most "
 			      "16t with 4k blocks, no 64bit feature): its cells will end as errors", p->file,
 			      p->fs[i].line, p->fs[i].name, plan_fs_name(p->fs[i].type), fs,

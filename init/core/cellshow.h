@@ -27,6 +27,9 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 /* "seqwrite 512m in 1m blocks, random data": one line about a workload. */
 void cell_workload_text(const struct plan_workload *w, char *buf, size_t len);
 
+/* "1g", "64g", "457m" (3 digits when not a whole number of its unit): RAM and disks. */
+void show_bytes(double bytes, char *buf, size_t len);
+
 /* "42s", "3m05s", "1h02m". */
 void show_secs(double s, char *buf, size_t len);
 

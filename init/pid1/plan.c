@@ -362,11 +362,11 @@ static void estimate_json(struct jw *w, const struct plan *p, const struct estim
 	show_secs(r.resync_s, rs, sizeof rs);
 	show_secs(r.mkfs_s, mk, sizeof mk);
 	show_secs(r.workload_s, wl, sizeof wl);
-	plan_fmt_size((uint64_t)m->mem_bytes, mem, sizeof mem);
-	plan_fmt_size((uint64_t)m->disk_bytes, disk, sizeof disk);
+	show_bytes(m->mem_bytes, mem, sizeof mem);
+	show_bytes(m->disk_bytes, disk, sizeof disk);
 	say("fsmatrix: estimate for %s of RAM and disks of %s (at the rates measured under qemu "
-	    "TCG): ~%s: resync ~%s (%d arrays), mkfs ~%s, workloads ~%s", mem, disk, t, rs,
-	    r.arrays, mk, wl);
+	    "TCG): ~%s: resync ~%s (%d array%s created), mkfs ~%s, workloads ~%s", mem, disk, t,
+	    rs, r.arrays, r.arrays == 1 ? "" : "s", mk, wl);
 }
 
 void plan_event(const struct plan *p)
