@@ -250,14 +250,14 @@ static void print_machine(const struct check_args *a, const struct estimate_mode
 static void print_groups(const struct plan *p, int max)
 {
 	struct cell prev, c, first;
-	int start = 0, shown = 0, groups = 0;
+	int start = 0, shown = 0, hidden = 0;
 	if (p->reuse == REUSE_NONE)
 		return;
 	printf("\nreuse = %s: the cells that share one array, created once\n", reuse_name(p->reuse));
 	for (int i = 0; ; i++) {
 		int more = matrix_cell(p, i, &c) == 0;
 		if (i && (!more || reuse_from(p, &prev, &c) == REUSE_NONE)) {
-			groups++;
+			hidden += i - start > 1 && shown == max;
 			if (i - start > 1 && shown < max) {
 				printf("  cells %d-%d: %.*s, rep %d, %s\n", start + 1, i,
 				       (int)strcspn(first.id, "/"), first.id, first.rep,
@@ -276,8 +276,8 @@ static void print_groups(const struct plan *p, int max)
 	if (shown == 0)
 		printf("  none: no two cells in a row share an array (another repetition, chunk or "
 		       "level none in between)\n");
-	else if (shown == max)
-		printf("  ... (%d arrays in all)\n", groups);
+	else if (hidden)
+		printf("  ... and %d more such groups\n", hidden);
 }
 
 static void print_totals(const struct plan *p, const struct estimate_model *m, double total,
