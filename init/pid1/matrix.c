@@ -54,7 +54,8 @@ struct kept {                    /* one cell's figures over its repetitions */
 static void eta_text(long long start_ms, double est_done, double est_left, char *buf, size_t len)
 {
 	double left = eta_seconds((double)(boottime_ms() - start_ms) / 1000, est_done, est_left);
-	if (left < 0 || !(est_left > 0)) {
+	/* every cell is estimated at over half a second: less is a rounding's rest, none left */
+	if (left < 0 || !(est_left >= 0.5)) {
 		buf[0] = '\0';
 		return;
 	}

@@ -7,7 +7,7 @@
 #  - each cell's size is 0.1 x 2 x MemTotal, recorded with its formula;
 #  - the plan event's estimate is for these disks (64 GiB each) and this RAM, with no resync
 #    (assume-clean) and, with reuse = array, one array created for the two cells;
-#  - the progress line after the first cell carries an ETA.
+#  - the progress line after the first cell carries an ETA, the last one none.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -45,4 +45,5 @@ check "the plan event's estimate: 64 GiB disks, this RAM, no resync, one array f
 	.disk_bytes == 68719476736 and .mem == $mem and .resync_s == 0 and .arrays == 1 and
 	.filesystems == 2 and .total_s > 0 and .noreuse_s > .total_s' "$j"
 check "the progress line after the first cell has an ETA" grep -Eq '^\[1/2\] .*\(eta [0-9.]+ (s|min|h)\)' "$RUN/console.log"
+check "the progress line after the last cell has none" sh -c "! grep -q '^\[2/2\] .*(eta' '$RUN/console.log'"
 rm -rf "$RUN/disks"
