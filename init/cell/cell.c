@@ -8,11 +8,14 @@
 #include "cell/device.h"
 #include "core/level.h"
 #include "core/skip.h"
+#include "core/wlsize.h"
+#include "lib/file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #ifndef FIFREEZE
@@ -83,9 +86,32 @@ static void df_part(struct jw *w, const struct cell_ctx *x)
 	probe_df_json(w, "df", TEST_MNT);
 }
 
+/* A size relative to the machine, resolved now that the filesystem is made and mounted:
+ * MemTotal, or what statvfs says is free to write. Returns 0, or -1 with the cell failed. */
+static int resolve_size(struct cell_ctx *x, struct plan_workload *w)
+{
+	struct statvfs sv;
+	if (w->size_rel.base == SIZE_BYTES)
+		return 0;
+	long long mem = mem_total_bytes();
+	uint64_t fs_free = statvfs(TEST_MNT, &sv) == 0 ? (uint64_t)sv.f_bavail * sv.f_frsize : 0;
+	w->size = wlsize_resolve(w, mem > 0 ? (uint64_t)mem : 0, fs_free, &x->size_basis);
+	x->size_bytes = w->size;
+	if (x->size_basis)
+		return 0;
+	char f[48];
+	wlsize_text(&w->size_rel, f, sizeof f);
+	cell_fail(x, CELL_ERROR, "unable to resolve size = %s: %s", f, w->size_rel.base == SIZE_RAM ?
+		  "no MemTotal in /proc/meminfo" : "statvfs of " TEST_MNT " gave no free space");
+	return -1;
+}
+
 static void run_workload(struct cell_ctx *x)
 {
-	const struct plan_workload *w = &x->p->workloads[x->c->workload];
+	struct plan_workload wl = x->p->workloads[x->c->workload];
+	const struct plan_workload *w = &wl;
+	if (resolve_size(x, &wl) < 0)
+		return;
 	long long left = cell_remaining_ms(x);
 	if (left < 0) {
 		cell_fail(x, CELL_TIMEOUT, "the cell's timeout of %u s ran out before the workload",
@@ -101,7 +127,7 @@ static void run_workload(struct cell_ctx *x)
 	int rc = workload_run(w, x->p->drop_caches, (int)left, x->env->archive_dirs, &x->wl,
 			      &x->smp);
 	char what[80];
-	snprintf(what, sizeof what, "workload %s (%s)", w->name, plan_wl_name(w->type));
+	snprintf(what, sizeof what, "workload %.47s (%s)", w->name, plan_wl_name(w->type));
 	const char *argv[] = { what, TEST_MNT, NULL };
 	struct step *s = syscall_step(x, argv, t0, rc < 0 ? x->wl.err : 0);
 	if (rc < 0) {

@@ -79,6 +79,8 @@ struct cell_ctx {
 	int kmsg;
 	struct wl_outcome wl;
 	int wl_ran;
+	uint64_t size_basis, size_bytes;    /* a relative size: MemTotal or the fs's free space,
+	                                       and the bytes it resolved to (0: not resolved) */
 	struct sampler smp;                 /* the workload's time series */
 	/* each member's own state, read from the device before the cell's first step and after
 	 * its teardown (cell/device.c); devices_ms what reading them cost */

@@ -5,6 +5,7 @@
 #include "core/level.h"
 #include "core/outcome.h"
 #include "core/workload_kinds.h"
+#include "core/wlsize.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,6 +167,24 @@ static void devices_json(struct jw *w, const struct cell_ctx *x)
 	jw_kint(w, "devices_ms", x->devices_ms);
 }
 
+/* "size": a relative size as the plan gave it, what it was taken of and what it came to;
+ * absent for a size in bytes (the result's own fields have those). */
+static void size_json(struct jw *w, const struct cell_ctx *x)
+{
+	const struct plan_workload *wl = &x->p->workloads[x->c->workload];
+	char f[48];
+	if (wl->size_rel.base == SIZE_BYTES || !x->size_bytes)
+		return;
+	wlsize_text(&wl->size_rel, f, sizeof f);
+	jw_key(w, "size");
+	jw_obj(w);
+	jw_kstr(w, "formula", f);
+	jw_kdouble(w, "scale", wl->size_rel.scale, 4);
+	jw_kint(w, "basis", (long long)x->size_basis);
+	jw_kint(w, "bytes", (long long)x->size_bytes);
+	jw_end_obj(w);
+}
+
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
 	record_begin(w, x->warmup ? "warmup" : "cell");
@@ -192,6 +211,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	figure_json(w, x);
 	jw_kstr(w, "error", x->status == CELL_OK ? NULL : x->error);
 	lists_json(w, x);
+	size_json(w, x);
 	jw_kstr(w, "target", x->target);
 	jw_kstr(w, "reused", reuse_name(x->reuse));
 	if (x->reuse != REUSE_NONE)

@@ -13,6 +13,7 @@
 #include "core/plan.h"
 #include "core/plan_size.h"
 #include "core/removedopts.h"
+#include "core/reuse.h"
 #include "core/shard.h"
 #include "core/verdict.h"
 #include "lib/file.h"
@@ -23,11 +24,18 @@
 
 const char host_check_usage[] =
 	"usage: fsmatrix check PLAN [--disks N] [--scale X] [--shards N] [--seed N]\n"
-	"  --disks N   test disks available (default: as many as the plan needs)\n"
-	"  --scale X   multiply workload sizes, as fsmatrix.scale=X does\n"
-	"  --shards N  each machine's cells and time when the run is split N ways\n"
-	"              (fsmatrix.shard=K/N), instead of every cell's commands\n"
-	"  --seed N    order = shuffle's seed, as fsmatrix.seed=N gives it\n";
+	"                      [--mem SIZE] [--disk-size SIZE] [--disk-mbps N]\n"
+	"  --disks N          test disks available (default: as many as the plan needs)\n"
+	"  --scale X          multiply workload sizes, as fsmatrix.scale=X does\n"
+	"  --shards N         each machine's cells and time when the run is split N ways\n"
+	"                     (fsmatrix.shard=K/N), instead of every cell's commands\n"
+	"  --seed N           order = shuffle's seed, as fsmatrix.seed=N gives it\n"
+	"  --mem SIZE         the machine's RAM, for size = 2x ram (default 1g)\n"
+	"  --disk-size SIZE   each test disk's size, for resync, mkfs and size = N% fs\n"
+	"                     (default 1g)\n"
+	"  --disk-mbps N      each test disk's streaming rate in MB/s (10^6 bytes): the\n"
+	"                     estimate with those disks (default: figures measured under\n"
+	"                     qemu TCG)\n";
 
 static void print_warning(void *ctx, const char *line)
 {
@@ -54,15 +62,43 @@ struct check_args {
 	int shards;      /* 0: show every cell's commands */
 	int seed_given;
 	unsigned long long seed;
+	uint64_t mem, disk_size;   /* 0: not given */
+	double disk_mbps;          /* 0: not given */
 };
+
+/* --mem and --disk-size: a size as plans write them, at least 1 MiB. */
+static int size_arg(const char *opt, const char *v, uint64_t *out)
+{
+	if (plan_parse_size(v, out) < 0 || *out < (1u << 20)) {
+		fprintf(stderr, "fsmatrix: check: %s %s: expected a size of at least 1m, such as "
+			"512m, 64g or 4t\n", opt, v);
+		return 2;
+	}
+	return 0;
+}
 
 /* Returns 0, or the exit status of a usage error (said on stderr). */
 static int check_parse_args(int argc, char **argv, struct check_args *a)
 {
-	*a = (struct check_args){ NULL, -1, 1.0, 0, 0, 0 };
+	*a = (struct check_args){ NULL, -1, 1.0, 0, 0, 0, 0, 0, 0 };
 	for (int i = 1; i < argc; i++) {
 		char *end;
-		if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
+		if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc) {
+			if (size_arg(argv[i], argv[i + 1], &a->mem))
+				return 2;
+			i++;
+		} else if (strcmp(argv[i], "--disk-size") == 0 && i + 1 < argc) {
+			if (size_arg(argv[i], argv[i + 1], &a->disk_size))
+				return 2;
+			i++;
+		} else if (strcmp(argv[i], "--disk-mbps") == 0 && i + 1 < argc) {
+			a->disk_mbps = strtod(argv[++i], &end);
+			if (*end || !(a->disk_mbps > 0 && a->disk_mbps <= 100000)) {
+				fprintf(stderr, "fsmatrix: check: --disk-mbps %s: expected a rate in MB/s "
+					"greater than 0 and at most 100000\n", argv[i]);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--disks") == 0 && i + 1 < argc) {
 			long n = strtol(argv[++i], &end, 10);
 			if (*end || n < 1 || n > DISK_MAX) {
 				fprintf(stderr, "fsmatrix: check: --disks %s: expected 1 to %d\n",
@@ -195,6 +231,67 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 	printf("\n");
 }
 
+/* The machine the estimate and the relative sizes assume: what was given, else the model's
+ * own (1 GiB of RAM, 1 GiB disks at the rates measured under qemu TCG). */
+static void check_model(const struct check_args *a, struct estimate_model *m)
+{
+	estimate_model_default(m);
+	if (a->mem)
+		m->mem_bytes = (double)a->mem;
+	if (a->disk_size)
+		m->disk_bytes = (double)a->disk_size;
+	if (a->disk_mbps > 0)
+		m->disk_mbps = a->disk_mbps * 1e6 / (1024.0 * 1024);
+}
+
+static void print_machine(const struct check_args *a, const struct estimate_model *m)
+{
+	char mem[32], disk[32], rate[64];
+	show_bytes(m->mem_bytes, mem, sizeof mem);
+	show_bytes(m->disk_bytes, disk, sizeof disk);
+	if (a->disk_mbps > 0)
+		snprintf(rate, sizeof rate, "%g MB/s", a->disk_mbps);
+	else
+		snprintf(rate, sizeof rate, "the rates measured under qemu TCG");
+	printf("machine: %s of RAM%s; test disks of %s%s at %s%s\n", mem,
+	       a->mem ? "" : " assumed (--mem)", disk, a->disk_size ? "" : " assumed (--disk-size)",
+	       rate, a->disk_mbps > 0 ? "" : " (--disk-mbps)");
+}
+
+/* Which cells share an array (core/reuse.h): one line per array created, at most max. */
+static void print_groups(const struct plan *p, int max)
+{
+	struct cell prev, c, first;
+	int start = 0, shown = 0, hidden = 0;
+	if (p->reuse == REUSE_NONE)
+		return;
+	printf("\nreuse = %s: the cells that share one array, created once\n", reuse_name(p->reuse));
+	for (int i = 0; ; i++) {
+		int more = matrix_cell(p, i, &c) == 0;
+		if (i && (!more || reuse_from(p, &prev, &c) == REUSE_NONE)) {
+			hidden += i - start > 1 && shown == max;
+			if (i - start > 1 && shown < max) {
+				printf("  cells %d-%d: %.*s, rep %d, %s\n", start + 1, i,
+				       (int)strcspn(first.id, "/"), first.id, first.rep,
+				       p->reuse == REUSE_FS ? "one filesystem per fs section"
+				       : "each with its own mkfs");
+				shown++;
+			}
+			start = i;
+		}
+		if (!more)
+			break;
+		if (i == start)
+			first = c;
+		prev = c;
+	}
+	if (shown == 0)
+		printf("  none: no two cells in a row share an array (another repetition, chunk or "
+		       "level none in between)\n");
+	else if (hidden)
+		printf("  ... and %d more such groups\n", hidden);
+}
+
 static void print_totals(const struct plan *p, const struct estimate_model *m, double total,
 			 int skipped, int nwarn, int bad)
 {
@@ -213,10 +310,32 @@ static void print_totals(const struct plan *p, const struct estimate_model *m, d
 		printf("\n%d cells%s, %d warnings, %d errors; estimated ~%s plus boot\n",
 		       matrix_count(p), sk, nwarn, bad, ts);
 	}
-	printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
-	       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
-	       m->create_s, m->mkfs_s, m->write_mbps, m->smallfiles_mbps,
-	       m->disk_bytes / 1048576, m->resync_mbps);
+	struct run_est r;
+	char rs[32], mk[32], wl[32], ot[32], nr[32], sv[32];
+	run_estimate(p, m, &r);
+	show_secs(r.resync_s, rs, sizeof rs);
+	show_secs(r.mkfs_s, mk, sizeof mk);
+	show_secs(r.workload_s, wl, sizeof wl);
+	show_secs(r.create_s + r.other_s, ot, sizeof ot);
+	printf("  resync ~%s (%d array%s created), mkfs ~%s (%d filesystem%s), workloads ~%s, "
+	       "create, mount and teardown ~%s\n", rs, r.arrays, r.arrays == 1 ? "" : "s", mk,
+	       r.filesystems, r.filesystems == 1 ? "" : "s", wl, ot);
+	if (p->reuse != REUSE_NONE) {
+		show_secs(r.total_noreuse_s, nr, sizeof nr);
+		show_secs(r.total_noreuse_s - r.total_s, sv, sizeof sv);
+		printf("  reuse = %s saves ~%s: reuse = none would take ~%s\n", reuse_name(p->reuse),
+		       sv, nr);
+	}
+	if (m->disk_mbps > 0)
+		printf("(the model: each member streams at %g MB/s, an array writes at its data members' "
+		       "rate, md resyncs a member at that rate up to 200000 KiB/s, mkfs writes ext's inode "
+		       "tables and journal or xfs's log: docs/plans.md, \"Time estimate\")\n",
+		       m->disk_mbps * 1024 * 1024 / 1e6);
+	else
+		printf("(a rough model: md create %.1fs, mkfs %.1fs, %g MB/s streaming and %g MB/s small "
+		       "files, md resync of a %g MiB member at %g MB/s, as measured under qemu TCG)\n",
+		       m->create_s, m->mkfs_s, m->write_mbps, m->smallfiles_mbps,
+		       m->disk_bytes / 1048576, m->resync_mbps);
 }
 
 /* The fio job files the plan names, screened as a cell screens them, where the host has
@@ -280,25 +399,25 @@ int host_cmd_check(int argc, char **argv)
 	}
 
 	struct estimate_model m;
-	estimate_model_default(&m);
+	check_model(&a, &m);
+	print_machine(&a, &m);
 	double total = 0;
 	int nwarn = 0, bad = 0, skipped = 0;
-	char warning[PLAN_ERROR_LEN + 128];
 	nwarn += removed_opts_warn(&p, print_warning, NULL);
-	if (plan_time_warning(&p, &m, warning, sizeof warning)) {
-		fprintf(stderr, "%s\n", warning);
-		nwarn++;
-	}
+	nwarn += plan_estimate_warnings(&p, &m, a.mem != 0, print_warning, NULL);
 	bad += check_fio_jobs(&p, a.path);
-	struct cell c;
+	struct cell c, prev;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
-		int r = cell_show(&p, &c, disks, ndisks, &m, &total, &nwarn,
-				  a.shards ? no_line : print_line, NULL);
+		int r = cell_show_in_run(&p, &c, reuse_from(&p, i ? &prev : NULL, &c), disks, ndisks,
+					 &m, &total, &nwarn, a.shards ? no_line : print_line, NULL);
 		bad += r < 0;
 		skipped += r > 0;
+		prev = c;
 	}
 	if (a.shards && shards_print(&p, a.path, &m, a.shards))
 		return 1;
+	if (!a.shards)
+		print_groups(&p, 20);
 	print_totals(&p, &m, total, skipped, nwarn, bad);
 	return bad ? 1 : 0;
 }

@@ -135,6 +135,12 @@ static int parse(int argc, char **argv, struct engine_host *a)
 					longopts[li].name, optarg, msg);
 				return -1;
 			}
+			if (a->w.size_rel.base != SIZE_BYTES) {
+				/* a share of the machine is resolved by a cell, not here */
+				fprintf(stderr, "fsmatrix %s: --%s %s: expected bytes (2x ram and 10%% fs "
+					"are for plans)\n", a->cmd, longopts[li].name, optarg);
+				return -1;
+			}
 			break;
 		case O_DIRECT_: a->direct = 1; break;
 		case O_FALLOCATE: a->w.fallocate = 1; break;

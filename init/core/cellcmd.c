@@ -1,4 +1,4 @@
-/* core/cellcmd.c: argv for mdadm, mkfs and tune2fs, mount(2) flags, and a time estimate. */
+/* core/cellcmd.c: argv for mdadm, mkfs and tune2fs, and mount(2) flags. */
 #include "core/cellcmd.h"
 #include "core/level.h"
 #include "core/workload_kinds.h"
@@ -237,53 +237,4 @@ void mount_flags_names(unsigned long flags, char *buf, size_t len)
 				return;
 			used += (size_t)w;
 		}
-}
-
-/* ------------------------------------------------------------------ estimate */
-
-void estimate_model_default(struct estimate_model *m)
-{
-	/* Measured under qemu TCG on 2 cores: the steps of the default plan's 54 cells at scale
-	 * 0.05 (boot/24-lava's records: mdadm about 30 ms a call, mkfs.ext4 0.28 s, mkfs.xfs
-	 * 0.32 s, tune2fs 16 ms, mount 16 ms, umount 28 ms, a wipe 14 ms) and its streaming
-	 * medians at scale 1 (92 to 321 MB/s, 2026-11-29), each rounded up with room to spare:
-	 * the estimate sets LAVA jobs' timeouts, which should stop a hung machine soon. */
-	m->disk_bytes = 1024.0 * 1024 * 1024;
-	m->write_mbps = 80;
-	m->smallfiles_mbps = 15;
-	m->resync_mbps = 50;
-	m->create_s = 0.4;
-	m->mkfs_s = 0.4;
-	m->tune_s = 0.05;
-	m->mount_s = 0.3;      /* mount, sync and drop caches */
-	m->teardown_s = 0.3;
-	m->tar_s = 30;
-}
-
-double cell_estimate(const struct plan *p, const struct cell *c,
-		     const struct estimate_model *m, double *resync_s)
-{
-	const struct plan_array *a = &p->arrays[c->array];
-	const struct plan_fs *f = &p->fs[c->fs];
-	const struct plan_workload *w = &p->workloads[c->workload];
-	const double mb = 1024.0 * 1024;
-	double t = m->mount_s + m->teardown_s + m->mkfs_s;
-	double rs = 0;
-
-	if (level_find(a->level)->md) {
-		t += m->create_s;
-		if (p->resync == RESYNC_WAIT && level_resyncs(a->level, a->devices, a->missing))
-			rs = m->disk_bytes / mb / m->resync_mbps;
-	}
-	/* ext* mkfs writes inode tables and a journal (lazy init off): about 1/24 of the fs. */
-	if (f->type != FS_XFS)
-		t += geom_data_disks(a->level, a->devices, a->layout) * m->disk_bytes / 24 / mb / m->write_mbps;
-	if (f->tune[0] && f->type != FS_XFS)
-		t += m->tune_s;
-	const struct wl_kind *wk = wl_kind_of(w->type);
-	if (wk)
-		t += wk->estimate(w, m);
-	if (resync_s)
-		*resync_s = rs;
-	return t + rs;
 }

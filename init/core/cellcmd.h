@@ -38,21 +38,7 @@ int mount_opts_split(const char *opts, unsigned long *flags, char *data, size_t 
 /* Names the flags for printing: "noatime,nodiratime", or "" for none. */
 void mount_flags_names(unsigned long flags, char *buf, size_t len);
 
-/* A rough model of a cell's wall time, for `fsmatrix check`: constants for md create, mkfs
- * and teardown, plus bytes over assumed rates. It knows nothing of the real disks. */
-struct estimate_model {
-	double disk_bytes;       /* per test disk, for resync */
-	double write_mbps;       /* streaming writes through the filesystem */
-	double smallfiles_mbps;  /* small files go slower: metadata, many syncs of inodes */
-	double resync_mbps;      /* md resync/recovery per member */
-	double create_s, mkfs_s, tune_s, mount_s, teardown_s, tar_s;
-};
-
-/* The figures measured under qemu TCG on a 2-core machine (see ENVIRONMENT.md). */
-void estimate_model_default(struct estimate_model *m);
-
-/* Seconds for the cell; *resync_s gets the part spent waiting for md resync. */
-double cell_estimate(const struct plan *p, const struct cell *c,
-		     const struct estimate_model *m, double *resync_s);
+/* The time model (struct estimate_model, cell_estimate): core/estimate.h. */
+#include "core/estimate.h"
 
 #endif

@@ -1,7 +1,9 @@
 /* core/cellshow.c: the lines `fsmatrix check` prints for a cell, and /init shows in a dry run. */
 #include "core/cellshow.h"
+#include "core/wlsize.h"
 #include "core/level.h"
 #include "core/matrix.h"
+#include "core/plan_keys.h"
 #include "core/workload_kinds.h"
 
 #include <stdarg.h>
@@ -38,6 +40,23 @@ void show_secs(double s, char *buf, size_t len)
 		snprintf(buf, len, "%lds", t);
 }
 
+void show_bytes(double bytes, char *buf, size_t len)
+{
+	static const char units[] = "kmgt";
+	double v = bytes;
+	int u = -1;
+	while (u < 3 && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%.0f", bytes);
+	else if (v == (double)(long long)v)
+		snprintf(buf, len, "%lld%c", (long long)v, units[u]);
+	else
+		snprintf(buf, len, "%.3g%c", v, units[u]);
+}
+
 void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
 {
 	const struct wl_kind *wk = wl_kind_of(w->type);
@@ -45,6 +64,15 @@ void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
 		wk->describe(w, buf, len);
 	else if (len)
 		buf[0] = '\0';
+	size_t n = strlen(buf);
+	if (w->size_rel.base != SIZE_BYTES && n < len) {
+		char f[48];
+		wlsize_text(&w->size_rel, f, sizeof f);
+		if (w->size_rel.scale != 1)
+			snprintf(buf + n, len - n, "; size %s, x scale %g", f, w->size_rel.scale);
+		else
+			snprintf(buf + n, len - n, "; size %s", f);
+	}
 }
 
 /* "md0 and each member: scheduler=bfq read_ahead_kb=512; md0: stripe_cache_size=4096; vm, put
@@ -83,9 +111,44 @@ static void tunables_text(const struct cell *c, int md, char *buf, size_t len)
 	}
 }
 
+/* "~6h08m: resync 6h06m, mkfs 1m26s, workload 11s": the parts worth a second. */
+static void estimate_text(const struct cell_est *e, enum plan_reuse reuse, char *buf,
+			  size_t len)
+{
+	static const char *const took[] = {
+		[REUSE_ARRAY] = ", takes over the array before it (no create, no resync)",
+		[REUSE_FS] = ", takes over the array and filesystem before it (no create, resync "
+			     "or mkfs)",
+	};
+	const struct { const char *name; double s; } parts[] = {
+		{ "resync", e->resync_s }, { "mkfs", e->mkfs_s },
+		{ "workload", e->workload_s },
+	};
+	char t[32];
+	show_secs(e->total_s, t, sizeof t);
+	size_t n = (size_t)snprintf(buf, len, "~%s", t);
+	const char *sep = ": ";
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0] && n < len; i++) {
+		if (parts[i].s < 0.5)   /* what would read "0s" */
+			continue;
+		show_secs(parts[i].s, t, sizeof t);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", sep, parts[i].name, t);
+		sep = ", ";
+	}
+	if (reuse != REUSE_NONE && n < len)
+		snprintf(buf + n, len - n, "%s", took[reuse]);
+}
+
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx)
+{
+	return cell_show_in_run(p, c, REUSE_NONE, disks, ndisks, m, total, nwarn, out, ctx);
+}
+
+int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse reuse,
+		     const char *const *disks, int ndisks, const struct estimate_model *m,
+		     double *total, int *nwarn, show_line_fn out, void *ctx)
 {
 	const struct plan_array *ar = &p->arrays[c->array];
 	const struct plan_fs *f = &p->fs[c->fs];
@@ -105,7 +168,10 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 		linef(out, ctx, "  error     %s", err);
 		return -1;
 	}
-	if (a.n)
+	if (a.n && reuse != REUSE_NONE)
+		linef(out, ctx, "  %-9s none: the array of the cell before is taken over (no create, "
+		      "no resync)", "mdadm");
+	else if (a.n)
 		show_argv(out, ctx, "mdadm", &a);
 	else
 		linef(out, ctx, "  %-9s none: %s used directly", "array", disks[0]);
@@ -130,13 +196,18 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 		      !level_find(ar->level)->striped ? " (no striping)"
 		      : " (no chunk in the plan: mkfs reads md's own from the kernel)");
 	}
-	show_argv(out, ctx, "mkfs", &a);
-	if (cell_tune_argv(p, c, dev, &a, err, sizeof err) < 0) {
-		linef(out, ctx, "  error     %s", err);
-		return -1;
+	if (reuse == REUSE_FS) {
+		linef(out, ctx, "  %-9s none: the filesystem of the cell before is taken over (its "
+		      "files removed, fstrim, sync)", "mkfs");
+	} else {
+		show_argv(out, ctx, "mkfs", &a);
+		if (cell_tune_argv(p, c, dev, &a, err, sizeof err) < 0) {
+			linef(out, ctx, "  error     %s", err);
+			return -1;
+		}
+		if (a.n)
+			show_argv(out, ctx, "tune", &a);
 	}
-	if (a.n)
-		show_argv(out, ctx, "tune", &a);
 	if (mount_opts_split(f->mount[c->mount], &mflags, data, sizeof data) < 0) {
 		linef(out, ctx, "  error     mount options too long");
 		return -1;
@@ -148,17 +219,17 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 		tunables_text(c, level_find(ar->level)->md, text, sizeof text);
 		linef(out, ctx, "  %-9s %s", "tunables", text);
 	}
-	cell_workload_text(&p->workloads[c->workload], text, sizeof text);
+	struct cell_est e;
+	cell_estimate_parts(p, c, m, reuse, &e);
+	struct plan_workload wl = p->workloads[c->workload];
+	wl.size = e.size;
+	cell_workload_text(&wl, text, sizeof text);
 	linef(out, ctx, "  %-9s %s", "workload", text);
-	double rs, t = cell_estimate(p, c, m, &rs);
-	char ts[32], rss[32];
-	show_secs(t, ts, sizeof ts);
-	show_secs(rs, rss, sizeof rss);
-	linef(out, ctx, "  %-9s ~%s%s%s", "estimate", ts, rs > 0 ? ", of which resync " : "",
-	      rs > 0 ? rss : "");
+	estimate_text(&e, reuse, text, sizeof text);
+	linef(out, ctx, "  %-9s %s", "estimate", text);
 	for (int i = 0; i < w.n; i++)
 		linef(out, ctx, "  %-9s %s", "warning", w.msg[i]);
-	*total += t;
+	*total += e.total_s;
 	*nwarn += w.n;
 	return 0;
 }
@@ -166,16 +237,111 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 int plan_time_warning(const struct plan *p, const struct estimate_model *m, char *buf,
 		      size_t len)
 {
-	double total = 0, rs;
-	struct cell c;
-	for (int i = 0; matrix_cell(p, i, &c) == 0; i++)
-		total += cell_estimate(p, &c, m, &rs);
-	if (total <= PLAN_WARN_HOURS * 3600.0)
+	struct run_est r;
+	run_estimate(p, m, &r);
+	if (r.total_s <= PLAN_WARN_HOURS * 3600.0)
 		return 0;
 	char t[32];
-	show_secs(total, t, sizeof t);
+	show_secs(r.total_s, t, sizeof t);
 	snprintf(buf, len, "%s:%d: warning: the run is estimated at ~%s, over %d hours (%d cells; "
 		 "lower repeat, sizes or axes, or split the plan)", p->file, p->lines, t,
 		 PLAN_WARN_HOURS, matrix_count(p));
 	return 1;
+}
+
+/* The line a [global] key was given on, else the plan's last. */
+static int global_line(const struct plan *p, const char *key)
+{
+	for (int i = 0; global_keys[i].name; i++)
+		if (strcmp(global_keys[i].name, key) == 0 && p->key_line[i])
+			return p->key_line[i];
+	return p->lines;
+}
+
+/* A buffered stream shorter than RAM can reach the disks as one flush at its end. */
+static int page_cache_warnings(const struct plan *p, const struct estimate_model *m,
+			       show_line_fn out, void *ctx)
+{
+	int n = 0;
+	char size[32], mem[32];
+	for (int i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *w = &p->workloads[i];
+		struct cell c;
+		if ((w->type != WL_SEQWRITE && w->type != WL_SEQREAD) || w->direct)
+			continue;
+		for (int k = 0; matrix_cell(p, k, &c) == 0; k++)
+			if (c.workload == i)
+				break;
+		uint64_t b = c.workload == i ? est_workload_size(p, &c, m) : w->size;
+		if ((double)b >= m->mem_bytes)
+			continue;
+		plan_fmt_size(b, size, sizeof size);
+		show_bytes(m->mem_bytes, mem, sizeof mem);
+		linef(out, ctx, "%s:%d: warning: [workload %s] %s of %s is smaller than the %s of RAM: "
+		      "it will mostly measure the page cache (size = 2x ram keeps it ahead, or direct "
+		      "= yes)", p->file, w->line, w->name, plan_wl_name(w->type), size, mem);
+		n++;
+	}
+	return n;
+}
+
+/* ext2 and ext3 count blocks in 32 bits (the 64bit feature is ext4's): mke2fs refuses an
+ * array past 16 TiB at 4 KiB blocks, which twelve disks of terabytes are. */
+static int ext_limit_warnings(const struct plan *p, const struct estimate_model *m,
+			      show_line_fn out, void *ctx)
+{
+	int n = 0;
+	char fs[32];
+	for (int i = 0; i < p->nfs; i++) {
+		struct cell c;
+		struct cell_est e;
+		if (p->fs[i].type != FS_EXT2 && p->fs[i].type != FS_EXT3)
+			continue;
+		for (int k = 0; matrix_cell(p, k, &c) == 0; k++) {
+			cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
+			if (c.fs != i || e.fs_bytes / 4096 <= 4294967295.0)
+				continue;
+			show_bytes(e.fs_bytes, fs, sizeof fs);
+			linef(out, ctx, "%s:%d: warning: [fs %s] %s cannot span the %s of array %s (at most "
+			      "16t with 4k blocks, no 64bit feature): its cells will end as errors", p->file,
+			      p->fs[i].line, p->fs[i].name, plan_fs_name(p->fs[i].type), fs,
+			      p->arrays[c.array].name);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
+			   int mem_known, show_line_fn out, void *ctx)
+{
+	struct run_est r;
+	char t[32], lim[32], buf[PLAN_ERROR_LEN + 128];
+	int n = 0;
+	run_estimate(p, m, &r);
+	if (plan_time_warning(p, m, buf, sizeof buf)) {
+		out(ctx, buf);
+		n++;
+	}
+	if (p->resync_timeout_s && r.longest_resync_s > p->resync_timeout_s) {
+		show_secs(r.longest_resync_s, t, sizeof t);
+		show_secs(p->resync_timeout_s, lim, sizeof lim);
+		linef(out, ctx, "%s:%d: warning: an array's resync is estimated at ~%s (cell %d), over "
+		      "resync_timeout = %s: the cell would end as a timeout (raise it, or resync = "
+		      "assume-clean)", p->file, global_line(p, "resync_timeout"), t,
+		      r.longest_resync_cell + 1, lim);
+		n++;
+	}
+	if (p->timeout_s && r.longest_cell_s > p->timeout_s) {
+		show_secs(r.longest_cell_s, t, sizeof t);
+		show_secs(p->timeout_s, lim, sizeof lim);
+		linef(out, ctx, "%s:%d: warning: cell %d is estimated at ~%s besides any resync, over "
+		      "timeout = %s", p->file, global_line(p, "timeout"), r.longest_cell + 1, t, lim);
+		n++;
+	}
+	/* a scaled plan is a quick look at the harness: its streams are short by design */
+	if (mem_known && p->scale == 1)
+		n += page_cache_warnings(p, m, out, ctx);
+	return n + ext_limit_warnings(p, m, out, ctx);
 }

@@ -17,8 +17,18 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx);
 
+/* The same, for a cell that takes over what reuse says from the cell before it in the run
+ * (core/reuse.h): its estimate charges only what it pays. cell_show is this with
+ * REUSE_NONE. */
+int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse reuse,
+		     const char *const *disks, int ndisks, const struct estimate_model *m,
+		     double *total, int *nwarn, show_line_fn out, void *ctx);
+
 /* "seqwrite 512m in 1m blocks, random data": one line about a workload. */
 void cell_workload_text(const struct plan_workload *w, char *buf, size_t len);
+
+/* "1g", "64g", "457m" (3 digits when not a whole number of its unit): RAM and disks. */
+void show_bytes(double bytes, char *buf, size_t len);
 
 /* "42s", "3m05s", "1h02m". */
 void show_secs(double s, char *buf, size_t len);
@@ -30,5 +40,13 @@ void show_secs(double s, char *buf, size_t len);
  * and returns 1 when it passes PLAN_WARN_HOURS, else 0. */
 int plan_time_warning(const struct plan *p, const struct estimate_model *m, char *buf,
 		      size_t len);
+
+/* Every warning the estimate gives, as "FILE:LINE: warning: ..." lines to out: the run past
+ * PLAN_WARN_HOURS, an array's resync past resync_timeout, a cell (its resync aside) past the
+ * cell timeout, an ext2 or ext3 too large for 32-bit block numbers, and with mem_known (the
+ * model's RAM is the machine's, not the nominal 1 GiB) and an unscaled plan, a buffered
+ * seqwrite or seqread smaller than the RAM. Returns how many. */
+int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
+			   int mem_known, show_line_fn out, void *ctx);
 
 #endif

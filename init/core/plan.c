@@ -6,6 +6,7 @@
 #include "lib/utf8.h"
 #include "core/plan_error.h"
 #include "core/plan_keys.h"
+#include "core/wlsize.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -469,11 +470,8 @@ void plan_scale(struct plan *p, double factor)
 		struct plan_workload *w = &p->workloads[i];
 		if (!w->size)
 			continue;
-		double s = (double)w->size * factor;
-		uint64_t v = s >= 1.8e19 ? UINT64_MAX : (uint64_t)s;
-		const struct wl_kind *wk = wl_kind_of(w->type);
-		uint64_t unit = wk && wl_kind_has(wk->keys, "bs") ? w->bs : 4096;
-		v -= v % unit;
-		w->size = v < unit ? unit : v;
+		/* a relative size keeps its formula and carries the scale to its resolution */
+		w->size_rel.scale *= factor;
+		w->size = wlsize_round(w, (double)w->size * factor);
 	}
 }

@@ -32,6 +32,14 @@ enum plan_order { ORDER_INTERLEAVE, ORDER_SEQUENTIAL, ORDER_SHUFFLE };
 /* What cells may share (core/reuse.h), and what a cell did take over from the one before:
  * nothing, the previous cell's array, or its array and its filesystem. */
 enum plan_reuse { REUSE_NONE, REUSE_ARRAY, REUSE_FS };
+/* A workload's size relative to the machine (core/wlsize.h): what it is a share of. */
+enum size_base { SIZE_BYTES, SIZE_RAM, SIZE_FS };
+
+struct size_rel {
+	enum size_base base;         /* SIZE_BYTES: size is the plan's own bytes */
+	double factor;               /* 2 for "2x ram", 0.1 for "10% fs" */
+	double scale;                /* fsmatrix.scale= applied to it (plan_scale), 1 until then */
+};
 
 struct plan_array {
 	char name[PLAN_NAME_MAX];
@@ -69,7 +77,10 @@ struct plan_workload {
 	int line;
 	int key_line[PLAN_KEYS_MAX];
 	enum wl_type type;
-	uint64_t size;               /* bytes (after plan_scale) */
+	uint64_t size;               /* bytes (after plan_scale); for a relative size, what it
+	                                resolves to on the nominal machine (core/wlsize.h) until
+	                                the run resolves it */
+	struct size_rel size_rel;    /* size = 2x ram, 10% fs; base SIZE_BYTES otherwise */
 	uint64_t bs;                 /* seqwrite block size, default 1 MiB */
 	int direct;                  /* seqwrite: O_DIRECT */
 	int fallocate;               /* seqwrite: reserve the file's blocks before the timed

@@ -2,6 +2,7 @@
  * types it applies to), and one setter per kind of value that fills a field from its text. */
 #include "core/plan_keys.h"
 #include "core/plan_error.h"
+#include "core/wlsize.h"
 #include "lib/argv.h"
 
 #include <errno.h>
@@ -78,7 +79,7 @@ const struct key fs_keys[] = {
 };
 const struct key wl_keys[] = {
 	{ "type", K_WLTYPE, W(type), 0, 0, NULL, NULL, 0 },
-	{ "size", K_SIZE, W(size), 4096, 0, NULL, NULL, 0 },
+	{ "size", K_WLSIZE, W(size), 4096, 0, NULL, NULL, 0 },
 	{ "bs", K_SIZE, W(bs), 512, 64 << 20, NULL, NULL, 0 },
 	{ "direct", K_BOOL, W(direct), 0, 0, NULL, NULL, 0 },
 	{ "fallocate", K_BOOL, W(fallocate), 0, 0, NULL, NULL, 0 },
@@ -259,6 +260,28 @@ static int set_size(const struct key *k, char *base, void *f, const char *val, c
 		return -1;
 	}
 	*(uint64_t *)f = v;
+	return 0;
+}
+
+/* A workload's size: bytes as set_size takes them, or a share of the machine ("2x ram",
+ * "10% fs"), which holds its nominal bytes until the run resolves it. */
+static int set_wl_size(const struct key *k, char *base, void *f, const char *val, char *msg,
+		       size_t mlen)
+{
+	struct plan_workload *w = (struct plan_workload *)base;
+	int rel = wlsize_parse(val, &w->size_rel, msg, mlen);
+	if (rel < 0)
+		return -1;
+	if (rel == 0) {
+		uint64_t v;
+		w->size_rel = (struct size_rel){ SIZE_BYTES, 0, 1.0 };
+		if (plan_parse_size(val, &v) == 0)
+			return set_size(k, base, f, val, msg, mlen);
+		snprintf(msg, mlen, "expected a size such as 4096, 512k, 220m or 1g, or a share of "
+			 "the machine such as 2x ram or 10%% fs");
+		return -1;
+	}
+	w->size = wlsize_resolve(w, WLSIZE_NOMINAL_BYTES, WLSIZE_NOMINAL_BYTES, NULL);
 	return 0;
 }
 
@@ -488,7 +511,7 @@ static const setter setters[] = {
 	[K_SIZE] = set_size,     [K_CHUNKS] = set_chunks, [K_LEVEL] = set_level,
 	[K_DUR] = set_dur,       [K_BOOL] = set_bool,     [K_CHOICE] = set_choice,
 	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period, [K_CONTROL] = set_control,
-	[K_REPEAT] = set_repeat, [K_PCT] = set_pct,
+	[K_REPEAT] = set_repeat, [K_PCT] = set_pct, [K_WLSIZE] = set_wl_size,
 };
 
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)
@@ -555,6 +578,7 @@ void plan_workload_defaults(struct plan_workload *w)
 	w->passes = 1;
 	w->sync = SYNC_TIMED;
 	w->seed = PLAN_DEFAULT_SEED;
+	w->size_rel = (struct size_rel){ SIZE_BYTES, 0, 1.0 };
 }
 
 int plan_workload_set(struct plan_workload *w, const char *key, const char *val, char *msg,

@@ -155,3 +155,16 @@ int file_put_value(const char *path, const char *text)
 	errno = e;
 	return -1;
 }
+
+long long mem_total_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	long long kib = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib < 0 ? -1 : kib * 1024;
+}

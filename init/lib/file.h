@@ -36,4 +36,8 @@ int file_put_value(const char *path, const char *text);
  * kernel wrote nothing and said nothing). */
 int write_all(int fd, const void *buf, size_t n);
 
+/* MemTotal of /proc/meminfo in bytes: the machine's RAM as the header records it and as
+ * `size = 2x ram` reads it; -1 when it cannot be read. */
+long long mem_total_bytes(void);
+
 #endif

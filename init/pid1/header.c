@@ -35,19 +35,6 @@ static void cpu_info(char *model, size_t len, int *count)
 		*count = (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-static long long mem_bytes(void)
-{
-	FILE *f = fopen("/proc/meminfo", "re");
-	char line[256];
-	long long kib = -1;
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kib < 0 ? -1 : kib * 1024;
-}
-
 /* Each tool's version as it printed it when the image was built (recipes/tool-versions:
  * the same binaries, asked once instead of at every boot), then /init's own. */
 static void tools_json(struct jw *w, int tell)
@@ -289,7 +276,7 @@ void header_emit(void)
 	jw_kstr(&w, "model", model);
 	jw_kint(&w, "count", ncpu);
 	jw_end_obj(&w);
-	long long mem = mem_bytes();
+	long long mem = mem_total_bytes();
 	jw_key(&w, "mem_bytes");
 	if (mem < 0)
 		jw_null(&w);

@@ -7,6 +7,7 @@
  * ("n"). Before the first cell of a boot, the plan's warm-up workloads. */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
+#include "core/estimate.h"
 #include "core/resume.h"
 #include "core/verdict.h"
 #include "lib/stats.h"
@@ -48,14 +49,17 @@ struct kept {                    /* one cell's figures over its repetitions */
 	int stopped;                 /* repeat = auto: stable, its later repetitions not run */
 };
 
-static void eta_text(long long start_ms, int done, int total, char *buf, size_t len)
+/* The time left: the estimate of the cells still to run (a raid's first cell with its
+ * resync, the ones after it with their mkfs), scaled by how the cells run so far compared
+ * with theirs (core/estimate.h). */
+static void eta_text(long long start_ms, double est_done, double est_left, char *buf, size_t len)
 {
-	if (done == 0 || done >= total) {
+	double left = eta_seconds((double)(boottime_ms() - start_ms) / 1000, est_done, est_left);
+	/* every cell is estimated at over half a second: less is a rounding's rest, none left */
+	if (left < 0 || !(est_left >= 0.5)) {
 		buf[0] = '\0';
 		return;
 	}
-	double per = (double)(boottime_ms() - start_ms) / done / 1000;
-	double left = per * (total - done);
 	if (left >= 5400)
 		snprintf(buf, len, "  (eta %.1f h)", left / 3600);
 	else if (left >= 90)
@@ -259,7 +263,7 @@ static void warm_up(const struct run_env *env, const struct plan *p, int total,
 
 void matrix_run(const struct plan *p)
 {
-	int total = matrix_count(p), per = matrix_per_rep(p), done = 0;
+	int total = matrix_count(p), per = matrix_per_rep(p);
 	struct kept *kept = p->repeat > 1 ? calloc((size_t)per, sizeof *kept) : NULL;
 	long long start = boottime_ms();
 	const struct run_env *env = cell_env();
@@ -286,6 +290,13 @@ void matrix_run(const struct plan *p)
 	if (kept)
 		stopped_earlier(p, kept, total);
 	warm_up(env, p, total, kept);
+	struct estimate_model m;
+	double *est = calloc((size_t)total, sizeof *est), est_done = 0, est_left = 0;
+	plan_machine_model(&m);
+	if (est)
+		run_estimate_cells(p, &m, plan_shard_takes, est);
+	for (int i = 0; est && i < total; i++)
+		est_left += est[i];
 	start = boottime_ms();
 	for (int i = 0; i < total; i++) {
 		char name[CELL_ID_MAX], eta[48];
@@ -294,6 +305,8 @@ void matrix_run(const struct plan *p)
 			continue;
 		if (matrix_cell(p, i, &c) < 0)
 			break;
+		double est_i = est ? est[i] : 0;
+		est_left -= est_i;
 		spaced(c.id, name, sizeof name);
 		watchdog_pet();
 		/* poweroff typed at a shell on another console: stop between cells; the run is
@@ -327,12 +340,14 @@ void matrix_run(const struct plan *p)
 		prev = c;
 		ran = 1;
 		boot.counts[r.status]++;
-		eta_text(start, ++done, boot.cells, eta, sizeof eta);
+		est_done += est_i;
+		eta_text(start, est_done, est_left, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
 		if (kept)
 			summarize(p, &c, &kept[c.slot], &r);
 	}
 	free(kept);
+	free(est);
 	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted",
 	    boot.counts[CELL_OK], boot.counts[CELL_ERROR], boot.counts[CELL_SKIPPED],
 	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED]);

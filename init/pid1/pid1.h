@@ -190,6 +190,10 @@ struct plan;
 struct cell;
 const struct plan *plan_stage(void);
 void plan_cell_modules(const struct plan *p, const struct cell *c);  /* md, fs: before the cell */
+struct estimate_model;
+/* The time model of this machine: its MemTotal, its smallest taken disk, the rates the model
+ * measured under qemu TCG (a disk's speed is not measured before the cells). */
+void plan_machine_model(struct estimate_model *m);
 void plan_event(const struct plan *p);     /* the "plan" event; in a dry run, every cell */
 void plan_header_json(struct jw *w);       /* the header's "plan" field */
 /* fsmatrix.shard=K/N: 1 when the cell at index (0-based, any repetition) is this boot's to

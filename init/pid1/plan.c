@@ -11,6 +11,7 @@
 #include "core/reuse.h"
 #include "core/plan.h"
 #include "core/plan_size.h"
+#include "core/reuse.h"
 #include "core/removedopts.h"
 #include "core/shard.h"
 #include "lib/sha256.h"
@@ -201,13 +202,10 @@ const struct plan *plan_stage(void)
 	    matrix_per_rep(&plan), plan.repeat, plan.repeat == 1 ? "" : "s", plan.scale);
 
 	struct estimate_model m;
-	char warning[PLAN_ERROR_LEN + 128];
 	removed_opts_warn(&plan, plan_warning, NULL);
 	estimate_model_default(&m);
 	shard_stage(&plan, &m);
 	seed_stage();
-	if (plan_time_warning(&plan, &m, warning, sizeof warning))
-		say("fsmatrix: %s", warning);
 
 	/* Too few disks costs only the cells that need them: they are recorded as skipped. */
 	if (plan_check_disks(&plan, boot.ntaken) < 0) {
@@ -321,6 +319,57 @@ static void dry_cell_json(struct jw *w, const struct plan *p, const struct cell 
 	jw_end_obj(w);
 }
 
+void plan_machine_model(struct estimate_model *m)
+{
+	/* md sizes an array by its smallest member; the speed is not measured before the
+	 * first cell (nothing but the cells may write the disks, and a read says little of
+	 * writes), so the rates stay the model's: the progress line corrects them from the
+	 * cells measured. */
+	estimate_model_default(m);
+	long long mem = mem_total_bytes();
+	if (mem > 0)
+		m->mem_bytes = (double)mem;
+	uint64_t least = 0;
+	for (int i = 0; i < boot.ndisks; i++)
+		if (boot.sel[i].verdict == VERDICT_TAKEN && boot.disks[i].size &&
+		    (!least || boot.disks[i].size < least))
+			least = boot.disks[i].size;
+	if (least)
+		m->disk_bytes = (double)least;
+}
+
+/* "estimate": the run under the model of this machine, in its parts. */
+static void estimate_json(struct jw *w, const struct plan *p, const struct estimate_model *m)
+{
+	struct run_est r;
+	char t[32], rs[32], mk[32], wl[32], mem[32], disk[32];
+	run_estimate(p, m, &r);
+	jw_key(w, "estimate");
+	jw_obj(w);
+	jw_kint(w, "mem", (long long)m->mem_bytes);
+	jw_kint(w, "disk_bytes", (long long)m->disk_bytes);
+	jw_kstr(w, "rates", "qemu-tcg");
+	jw_kdouble(w, "total_s", r.total_s, 1);
+	jw_kdouble(w, "create_s", r.create_s, 1);
+	jw_kdouble(w, "resync_s", r.resync_s, 1);
+	jw_kdouble(w, "mkfs_s", r.mkfs_s, 1);
+	jw_kdouble(w, "workload_s", r.workload_s, 1);
+	jw_kdouble(w, "other_s", r.other_s, 1);
+	jw_kint(w, "arrays", r.arrays);
+	jw_kint(w, "filesystems", r.filesystems);
+	jw_kdouble(w, "noreuse_s", r.total_noreuse_s, 1);
+	jw_end_obj(w);
+	show_secs(r.total_s, t, sizeof t);
+	show_secs(r.resync_s, rs, sizeof rs);
+	show_secs(r.mkfs_s, mk, sizeof mk);
+	show_secs(r.workload_s, wl, sizeof wl);
+	show_bytes(m->mem_bytes, mem, sizeof mem);
+	show_bytes(m->disk_bytes, disk, sizeof disk);
+	say("fsmatrix: estimate for %s of RAM and disks of %s (at the rates measured under qemu "
+	    "TCG): ~%s: resync ~%s (%d array%s created), mkfs ~%s, workloads ~%s", mem, disk, t,
+	    rs, r.arrays, r.arrays == 1 ? "" : "s", mk, wl);
+}
+
 void plan_event(const struct plan *p)
 {
 	static char buf[200 * 1024];
@@ -374,12 +423,16 @@ void plan_event(const struct plan *p)
 	jw_kint(&w, "monitor_ms", p->monitor_ms);
 	jw_kdouble(&w, "scale", p->scale, 4);
 	jw_kbool(&w, "dry", boot.cmd.dry);
+	struct estimate_model m;
+	plan_machine_model(&m);
+	estimate_json(&w, p, &m);
+	plan_estimate_warnings(p, &m, 1, plan_warning, NULL);
 	if (boot.cmd.dry) {
 		/* A dry run shows what would run, as `fsmatrix check` does, and records it. */
-		struct estimate_model m;
 		double total = 0;
 		int nwarn = 0;
-		estimate_model_default(&m);
+		struct cell prev;
+		int have_prev = 0;
 		say("fsmatrix: dry run: the cells this plan would run on the taken disks");
 		jw_key(&w, "cell_list");
 		jw_arr(&w);
@@ -387,10 +440,13 @@ void plan_event(const struct plan *p)
 			if (!plan_shard_takes(i))
 				continue;
 			if (ndisks)
-				cell_show(p, &c, disks, ndisks, &m, &total, &nwarn, show_say, NULL);
+				cell_show_in_run(p, &c, reuse_from(p, have_prev ? &prev : NULL, &c),
+						 disks, ndisks, &m, &total, &nwarn, show_say, NULL);
 			else
 				say("cell %d/%d  %s  rep %d: no test disk taken", i + 1,
 				    matrix_count(p), c.id, c.rep);
+			prev = c;
+			have_prev = 1;
 			/* a huge plan's list is cut rather than losing the whole event */
 			if (w.len < sizeof buf - 8192)
 				dry_cell_json(&w, p, &c, disks, ndisks);
@@ -398,7 +454,8 @@ void plan_event(const struct plan *p)
 		jw_end_arr(&w);
 		char ts[32];
 		show_secs(total, ts, sizeof ts);
-		say("fsmatrix: dry run: %d cells, %d warnings; estimated ~%s under qemu TCG",
+		say("fsmatrix: dry run: %d cells, %d warnings; estimated ~%s (these disks, the rates "
+		    "measured under qemu TCG)",
 		    matrix_count(p), nwarn, ts);
 	}
 	jw_end_obj(&w);

@@ -139,11 +139,53 @@ else
 	ok cell-limit
 fi
 
-# A run estimated past a day is warned about, and still checked.
+# The estimate with the disks of a server (docs/plans.md, "Time estimate"), each share
+# computed here from the formula: a raid5 of 12 x 4 TiB at 200 MB/s resyncs a member at
+# min(200 MB/s, 200000 KiB/s); mkfs writes ext's inode tables (44 TiB is mke2fs's "huge":
+# 65536 bytes per 256-byte inode) and ext3/4's journal (1 GiB past 128 GiB), xfs its log
+# (fs / 2048, at most 2 GiB), at the 11 data members' rate, after a constant 0.4 s; with
+# reuse = array each repetition's first cell alone pays the resync.
+run estimate-12disk rootfs/plans/ext-vs-xfs-12disk.ini --mem 1G --disk-size 4T --disk-mbps 200
+secs() { awk -v s="$1" 'BEGIN { t = int(s + 0.5); if (t >= 3600) printf "%dh%02dm", t / 3600, (t / 60) % 60;
+	else if (t >= 60) printf "%dm%02ds", t / 60, t % 60; else printf "%ds", t }'; }
+f=$(awk 'BEGIN { tib = 2^40; disk = 4 * tib; mbps = 200e6; cap = 200000 * 1024; fs = 11 * disk
+	rate = (mbps < cap ? mbps : cap); itab = fs / 65536 * 256; w = 11 * mbps
+	printf "%.3f %.3f %.3f %.3f %.3f", disk / rate, 0.4 + itab / w, 0.4 + (itab + 2^30) / w,
+		0.4 + 2 * 2^30 / w, 3 * disk / rate }')
+read -r resync mkfs2 mkfs4 mkfsx resync3 <<<"$f"
+mk12=$(awk -v a="$mkfs2" -v b="$mkfs4" -v c="$mkfsx" 'BEGIN { printf "%.3f", 3 * (a + 2 * b + c) }')
+want1="  estimate  ~.*: resync $(secs "$resync"), mkfs $(secs "$mkfs2"), workload [0-9]+s\$"
+want3="  estimate  ~.*: mkfs $(secs "$mkfs4"), workload [0-9]+s, takes over the array before it \\(no create, no resync\\)\$"
+want4="  estimate  ~.*: mkfs $(secs "$mkfsx"), workload [0-9]+s, takes over the array before it"
+wantt="^  resync ~$(secs "$resync3") \\(3 arrays created\\), mkfs ~$(secs "$mk12") \\(12 filesystems\\), "
+if [ "$rc" = 0 ] && [ "$(grep -Ec "$want1" "$TMP/out")" = 3 ] && [ "$(grep -Ec "$want3" "$TMP/out")" = 6 ] &&
+	[ "$(grep -Ec "$want4" "$TMP/out")" = 3 ] && has "$TMP/out" "$wantt" &&
+	has "$TMP/out" '^machine: 1g of RAM; test disks of 4t at 200 MB/s$' &&
+	has "$TMP/out" '^  workload  seqwrite 2g in 1m blocks, random data; size 2x ram$' &&
+	has "$TMP/out" '^  cells 5-8: r5-c64k, rep 2, each with its own mkfs$' &&
+	has "$TMP/err" 'warning: \[fs ext3\] ext3 cannot span the 44t of array r5'; then
+	ok estimate-12disk
+else
+	fail estimate-12disk "status $rc; want resync $(secs "$resync") (3 x $(secs "$resync3")), mkfs ext2 $(secs "$mkfs2"), ext3/4 $(secs "$mkfs4"), xfs $(secs "$mkfsx"), in all $(secs "$mk12")"
+	grep -E '^  estimate|^  resync' "$TMP/out" | head -n 6 | sed 's/^/#   /'
+fi
+
+# --mem says what 2x ram and the page-cache warning take; without it, check says it assumed.
+run estimate-mem rootfs/plans/default.ini --mem 64g
+if [ "$rc" = 0 ] && has "$TMP/out" '^machine: 64g of RAM; test disks of 1g assumed \(--disk-size\) at the rates measured under qemu TCG \(--disk-mbps\)$' &&
+	has "$TMP/err" '^rootfs/plans/default.ini:[0-9]+: warning: \[workload seq\] seqwrite of 512m is smaller than the 64g of RAM: it will mostly measure the page cache'; then
+	ok estimate-mem
+else
+	fail estimate-mem "status $rc, no machine line or no page-cache warning"
+fi
+
+# A run estimated past a day is warned about, and still checked; so is its cell, past the
+# cell timeout (30m by default).
 printf '[global]\nrepeat = 10\n[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1t\n' >"$P"
 run long-run "$P"
 if [ "$rc" = 0 ] && has "$TMP/err" "^$P:9: warning: the run is estimated at ~[0-9]+h[0-9]+m, over 24 hours" &&
-	has "$TMP/out" '^10 cells, 1 warnings, 0 errors'; then
+	has "$TMP/err" "^$P:9: warning: cell 1 is estimated at ~[0-9]+h[0-9]+m besides any resync, over timeout = 30m00s" &&
+	has "$TMP/out" '^10 cells, 2 warnings, 0 errors'; then
 	ok long-run-warning
 else
 	fail long-run-warning "status $rc, no warning"
@@ -265,6 +307,7 @@ else
 fi
 # A shuffle replayed from its seed, as fsmatrix.seed=2 runs it (boot test 36-order-warmup).
 golden order-seed-2      order-seed-2.txt      check tests/plans/order.ini --seed 2
+golden estimate-12disk   estimate-12disk.txt   check rootfs/plans/ext-vs-xfs-12disk.ini --mem 1G --disk-size 4T --disk-mbps 200
 
 [ "$golden_failed" = 0 ] || failed=1
 exit $failed

@@ -287,12 +287,20 @@ static const struct bad {
 	  "t.ini:6: mount: given twice (mount = noatime)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
 	  "size = 12q\n",
-	  "t.ini:7: size: expected a size such as 4096, 512k, 220m or 1g (size = 12q)", 1 },
+	  "t.ini:7: size: expected a size such as 4096, 512k, 220m or 1g, or a share of the machine "
+	  "such as 2x ram or 10% fs (size = 12q)", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 150% fs\n", "t.ini:7: size: expected at most 100% fs: this is more than the "
+	  "filesystem's free space (100% fs) (size = 150% fs)", 1 },
+	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
+	  "size = 0x ram\n", "t.ini:7: size: expected a share greater than 0, such as 2x ram or "
+	  "10% fs (size = 0x ram)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
 	  "size = 99999999999999999999\n", "t.ini:7: size: expected a size such as 4096, 512k, "
-	  "220m or 1g (size = 99999999999999999999)", 1 },
+	  "220m or 1g, or a share of the machine such as 2x ram or 10% fs (size = "
+	  "99999999999999999999)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\n"
-	  "size = 20000000t\n", "t.ini:7: size: expected a size such as 4096, 512k, 220m or 1g "
+	  "size = 20000000t\n", "t.ini:7: size: expected a size such as 4096, 512k, 220m or 1g, or a share of the machine such as 2x ram or 10% fs "
 	  "(size = 20000000t)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = dd\n",
 	  "t.ini:6: type: unknown workload type: expected seqwrite, smallfiles, tar, seqread, "
