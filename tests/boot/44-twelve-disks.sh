@@ -44,6 +44,10 @@ check "the plan event's estimate: 64 GiB disks, this RAM, no resync, one array f
 	[.[] | select(.type == "event" and .event == "plan")][0].estimate |
 	.disk_bytes == 68719476736 and .mem == $mem and .resync_s == 0 and .arrays == 1 and
 	.filesystems == 2 and .total_s > 0 and .noreuse_s > .total_s' "$j"
+check "reuse = array: the first cell made the array of twelve, the second took it over, as estimated" jq -e -s '
+	[.[] | select(.type == "cell")] as $c |
+	[$c[] | [.steps[] | select(.argv[0] == "mdadm" and .argv[1] == "--create")] | length] == [1, 0] and
+	[$c[] | .reused] == ["none", "array"] and $c[1].reused_from == 1' "$j"
 check "the progress line after the first cell has an ETA" grep -Eq '^\[1/2\] .*\(eta [0-9.]+ (s|min|h)\)' "$RUN/console.log"
 check "the progress line after the last cell has none" sh -c "! grep -q '^\[2/2\] .*(eta' '$RUN/console.log'"
 rm -rf "$RUN/disks"

@@ -30,7 +30,7 @@ rm -rf "$RUN" "$RUN.qmp"
 	for _ in $(seq 1500); do
 		if [ "$on" = 0 ] && grep -q ' hit rep 2/4: running' "$RUN/console.log" 2>/dev/null; then
 			qmp_throttle 1000000 && on=1
-		elif [ "$on" = 1 ] && grep -q ' hit rep 2/4: [0-9]' "$RUN/console.log" 2>/dev/null; then
+		elif [ "$on" = 1 ] && grep -q ' hit rep 2/4: write' "$RUN/console.log" 2>/dev/null; then
 			qmp_throttle 0
 			break
 		fi
