@@ -26,6 +26,7 @@ enum kind {
 	K_CONTROL,  /* a machine control: a value core/conditions.c's row takes */
 	K_REPEAT,   /* a whole number, or auto (struct plan's repeat_auto) */
 	K_PCT,      /* a percentage above 0 up to 100, "5%" or "5": a double */
+	K_KERNELS,  /* a list of kernel set names (core/kernels.c) */
 };
 
 struct choice {
