@@ -1,0 +1,21 @@
+# 48-kernel-set: `make kernels` builds a second kernel set (Debian's signed 6.12, its own
+# module closure and initramfs in out/kernels/6.12/), and `qemu/run --kernel 6.12` boots it:
+# the header names the 6.12 release, the modules /init loads are that kernel's, and a cell of
+# smoke.ini runs to ok on it, as on the pinned 6.1.
+# shellcheck shell=bash
+. "$(dirname "$0")/lib.sh"
+
+SET=$FSM_ROOT/out/kernels/6.12
+[ -s "$SET/vmlinuz" ] || skip_all "$SET/vmlinuz is missing (make kernels)"
+[ -s "$SET/initramfs.img" ] || skip_all "$SET/initramfs.img is missing (make kernels)"
+
+# The set by its name: qemu/run finds out/kernels/6.12/vmlinuz itself.
+KERNEL=6.12 INITRD=$SET/initramfs.img
+boot k612 --disks 1 --size 256M --timeout 400 --plan "$(dirname "$0")/smoke.ini"
+expect_status "the run on the 6.12 set completes (exit 0)" 0
+check "qemu booted out/kernels/6.12/vmlinuz" grep -q "out/kernels/6.12/vmlinuz" "$RUN/qemu.cmdline"
+expect_record "the header names the 6.12 kernel" \
+	'select(.type == "header") | .kernel.release | startswith("6.12.")'
+expect_record "the smoke cell ran to ok on 6.12" \
+	'select(.type == "cell") | .status == "ok" and .result.mbps > 0'
+expect_no_console "no module failed to load" 'unable to load module'
