@@ -1,5 +1,6 @@
 /* core/kernels.c: the kernel list of a plan and the passes of a run (core/kernels.h). */
 #include "core/kernels.h"
+#include "core/cmdline.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,20 @@ static int name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	       c == '.' || c == '_' || c == '-';
+}
+
+_Static_assert(sizeof ((struct cmdline *)0)->kernel == PLAN_KERNEL_NAME_MAX,
+	       "fsmatrix.kernel= holds any name a plan's kernels = takes");
+
+int kernel_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= PLAN_KERNEL_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!name_char(s[i]))
+			return 0;
+	return 1;
 }
 
 int kernels_parse(const char *val, char names[][PLAN_KERNEL_NAME_MAX], int *n, char *msg,

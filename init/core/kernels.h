@@ -16,6 +16,9 @@
 int kernels_parse(const char *val, char names[][PLAN_KERNEL_NAME_MAX], int *n, char *msg,
 		  size_t mlen);
 
+/* A kernel set's name: 1 to PLAN_KERNEL_NAME_MAX - 1 of [A-Za-z0-9._-]. */
+int kernel_name_ok(const char *s);
+
 /* Pass 0..repeat*nk-1 -> its repetition (1-based) and kernel (0..nk-1). -1 out of range. */
 int kernel_pass(int nk, int repeat, int pass, int *rep, int *kernel);
 

@@ -1,7 +1,7 @@
 # 48-kernel-set: `make kernels` builds a second kernel set (Debian's signed 6.12, its own
 # module closure and initramfs in out/kernels/6.12/), and `qemu/run --kernel 6.12` boots it:
 # the header names the 6.12 release, the modules /init loads are that kernel's, and a cell of
-# smoke.ini runs to ok on it, as on the pinned 6.1.
+# smoke.ini runs to ok on it, as on the pinned 6.1, its record carrying axes.kernel = 6.12.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -18,4 +18,7 @@ expect_record "the header names the 6.12 kernel" \
 	'select(.type == "header") | .kernel.release | startswith("6.12.")'
 expect_record "the smoke cell ran to ok on 6.12" \
 	'select(.type == "cell") | .status == "ok" and .result.mbps > 0'
+check "qemu/run named the set on the command line" grep -q "fsmatrix.kernel=6.12" "$RUN/qemu.cmdline"
+expect_record "the cell record carries the set as an axis" \
+	'select(.type == "cell") | .axes.kernel == "6.12"'
 expect_no_console "no module failed to load" 'unable to load module'
