@@ -122,7 +122,7 @@ static void test_controls(void)
 	char cl[256];
 	cond_cmdline("BOOT_IMAGE=/vmlinuz initrd=/initramfs.img console=ttyS0 "
 		     "fsmatrix.disks=serial:fsmtest* fsmatrix.wipe=vdb fsmatrix.shard=1/2 "
-		     "fsmatrix.thp=never fsmatrix.seed=42  quiet\n", cl, sizeof cl);
+		     "fsmatrix.thp=never fsmatrix.seed=42 fsmatrix.kernel=6.12  quiet\n", cl, sizeof cl);
 	CHECK_STR(cl, "console=ttyS0 fsmatrix.thp=never quiet");
 }
 
