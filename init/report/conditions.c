@@ -260,11 +260,27 @@ int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn 
 struct diff {
 	char (*out)[REPORT_COND_LINE];
 	int n, max;
+	int kernels_differ;     /* the runs ran under different kernel sets (axes.kernel) */
 };
+
+/* What differs between two kernel sets by being the kernel: its release, and the image's
+ * manifest, which names the kernel's modules. Runs on two sets compare the kernels: these
+ * are the point of the comparison, not a condition that spoils it. */
+static const char *const kernel_own[] = { "kernel release", "manifest_sha256", NULL };
+
+/* The kernel set of a run's cells (axes.kernel of its first cell record), or NULL. */
+static const char *run_kernel_set(const struct rrun *r)
+{
+	json_t *rec = json_array_get(r->records, 0);
+	return json_string_value(json_object_get(json_object_get(rec, "axes"), "kernel"));
+}
 
 static void diff_add(struct diff *df, const char *what, const char *where, json_t *a, json_t *b)
 {
 	char ta[128], tb[128];
+	for (int i = 0; df->kernels_differ && kernel_own[i]; i++)
+		if (strcmp(what, kernel_own[i]) == 0)
+			return;
 	if (df->n >= df->max)
 		return;
 	scalar_text(a, ta, sizeof ta);
@@ -323,12 +339,15 @@ int report_conditions_diff(const struct rrun *a, const struct rrun *b,
 	const char *fa = report_fingerprint(a), *fb = report_fingerprint(b);
 	if (!fa || !fb || strcmp(fa, fb) == 0)
 		return 0;
-	struct diff df = { out, 0, max };
+	const char *ka = run_kernel_set(a), *kb = run_kernel_set(b);
+	struct diff df = { out, 0, max, ka && kb && strcmp(ka, kb) != 0 };
 	json_t *ia = json_object_get(json_object_get(a->header, "conditions"), "inputs");
 	json_t *ib = json_object_get(json_object_get(b->header, "conditions"), "inputs");
 	if (json_is_object(ia) && json_is_object(ib))
 		diff_walk(&df, "", "", ia, ib);
-	if (df.n == 0 && max > 0)
+	else
+		df.kernels_differ = 0;   /* nothing to tell the kernel's part from the rest */
+	if (df.n == 0 && max > 0 && !df.kernels_differ)
 		snprintf(out[df.n++], REPORT_COND_LINE, "fingerprint %.12s vs %.12s", fa, fb);
 	return df.n;
 }
