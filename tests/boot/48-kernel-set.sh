@@ -9,9 +9,11 @@ SET=$FSM_ROOT/out/kernels/6.12
 [ -s "$SET/vmlinuz" ] || skip_all "$SET/vmlinuz is missing (make kernels)"
 [ -s "$SET/initramfs.img" ] || skip_all "$SET/initramfs.img is missing (make kernels)"
 
-# The set by its name: qemu/run finds out/kernels/6.12/vmlinuz itself.
+# The set by its name: qemu/run finds out/kernels/6.12/vmlinuz itself. A 1 GiB disk (ext4
+# with 4 KiB blocks): on 256 MiB (1 KiB blocks) this 6.12 once failed the cell with write
+# I/O errors under qemu's cache=none, aio=native, where 6.1 never did (docs/image.md).
 KERNEL=6.12 INITRD=$SET/initramfs.img
-boot k612 --disks 1 --size 256M --timeout 400 --plan "$(dirname "$0")/smoke.ini"
+boot k612 --disks 1 --size 1G --timeout 400 --plan "$(dirname "$0")/smoke.ini"
 expect_status "the run on the 6.12 set completes (exit 0)" 0
 check "qemu booted out/kernels/6.12/vmlinuz" grep -q "out/kernels/6.12/vmlinuz" "$RUN/qemu.cmdline"
 expect_record "the header names the 6.12 kernel" \
