@@ -295,8 +295,8 @@ image: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/MANIFEST $(OUT)/fsmatrix $(B)/
 # same /init, programs and modules.list against each kernel. NAME is the kernel's recipe:
 # recipes/linux-NAME (6.1 is recipes/linux); each gets its own module closure
 # ($(B)/modules-k-NAME) and image tree. The image's own kernel is copied rather than packed
-# again: 6.1, or with KERNEL=/MODULES= the custom kernel under KERNEL_NAME (which must then
-# be given: `make kernels KERNEL=bzImage MODULES=dir KERNEL_NAME=mine`).
+# again: 6.1, or with KERNEL=/MODULES= the custom kernel under the KERNEL_NAME given
+# (`make kernels KERNEL=bzImage MODULES=dir KERNEL_NAME=mine`; without one it is no set).
 KERNELS ?= 6.1 6.12
 KERNEL_NAME ?= $(if $(KERNEL)$(MODULES),,6.1)
 kernel_pkg = $(if $(filter 6.1,$(1)),linux,linux-$(1))
