@@ -3,6 +3,7 @@
 # the header names the 6.12 release, the modules /init loads are that kernel's, and a cell of
 # smoke.ini runs to ok on it, as on the pinned 6.1, its record carrying axes.kernel = 6.12.
 # `--kernels "6.1 6.12"` puts both sets on the results partition (fsmatrix/kernels/NAME/).
+# A plan with kernels = is refused before any cell until /init switches kernels.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -32,3 +33,16 @@ check "the results partition carries both sets in fsmatrix/kernels/" bash -c '
 			cmp -s - "$2/out/kernels/$k/$f" || { echo "fsmatrix/kernels/$k/$f is not out/kernels/$k/$f"; exit 1; }
 	done; done' _ "$RUN" "$FSM_ROOT"
 check "the sets are not copied back into the run directory" test ! -e "$RUN/kernels"
+
+# A plan naming kernels = stops the boot before any cell, the test disk untouched: this
+# /init does not switch kernels yet, and one kernel's figures are no comparison.
+boot refuse --disks 1 --size 64M --keep --timeout 300 --plan "$FSM_ROOT/tests/plans/kernels.ini"
+expect_status "kernels = : the guest stops without a trailer (exit 2)" 2
+expect_console "kernels = : the fatal line says why" \
+	'^fsmatrix: fatal: /results/fsmatrix/plan\.ini: kernels = 6\.1, \.\.\.: this /init runs a plan under the kernel it booted only'
+zeros() {
+	cmp -s "$RUN/disks/fsmtest0.img" <(head -c "$(stat -c %s "$RUN/disks/fsmtest0.img")" /dev/zero) ||
+		{ echo "fsmtest0.img is not all zeros"; return 1; }
+}
+check "kernels = : the test disk was not written" zeros
+rm -rf "$RUN/disks"
