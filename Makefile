@@ -9,6 +9,7 @@
 #                 holding its plan and results
 #                 (FILES="a.tar job.fio" puts those beside the plan)
 #   make pxe      out/pxe/: a TFTP root (pxelinux, shim and GRUB, iPXE) for network boot
+#   make kernels  out/kernels/NAME/: a vmlinuz and initramfs.img per kernel of KERNELS="6.1 6.12"
 #   make lava     out/lava/: one LAVA job per shard of a plan (SHARDS=2, LAVA_PLAN, LAVA_DEVICE_TYPE)
 #   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
@@ -300,6 +301,48 @@ $(B)/sizes.txt: $(OUT)/initramfs.img recipes/sizes recipes/compress
 image: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/MANIFEST $(OUT)/fsmatrix $(B)/sizes.txt
 	@cat $(B)/sizes.txt
 
+## ---------------------------------------------------------------- kernel sets
+# make kernels: out/kernels/NAME/vmlinuz and initramfs.img for each NAME of KERNELS, the
+# same /init, programs and modules.list against each kernel. NAME is the kernel's recipe:
+# recipes/linux-NAME (6.1 is recipes/linux); each gets its own module closure
+# ($(B)/modules-k-NAME) and image tree. The image's own kernel is copied rather than packed
+# again: 6.1, or with KERNEL=/MODULES= the custom kernel under the KERNEL_NAME given
+# (`make kernels KERNEL=bzImage MODULES=dir KERNEL_NAME=mine`; without one it is no set).
+KERNELS ?= 6.1 6.12
+KERNEL_NAME ?= $(if $(KERNEL)$(MODULES),,6.1)
+kernel_pkg = $(if $(filter 6.1,$(1)),linux,linux-$(1))
+KERNEL_SETS := $(sort $(KERNELS) $(KERNEL_NAME))
+KERNEL_SET_FILES := $(foreach k,$(KERNEL_SETS),$(OUT)/kernels/$(k)/vmlinuz $(OUT)/kernels/$(k)/initramfs.img)
+
+ifneq ($(KERNEL_NAME),)
+$(OUT)/kernels/$(KERNEL_NAME)/vmlinuz: $(OUT)/vmlinuz
+	@mkdir -p $(@D)
+	@cp $< $@
+$(OUT)/kernels/$(KERNEL_NAME)/initramfs.img: $(OUT)/initramfs.img
+	@mkdir -p $(@D)
+	@cp $< $@
+endif
+
+$(OUT)/kernels/%/vmlinuz: $(B)/$$(call kernel_pkg,$$*)/.installed
+	@mkdir -p $(@D)
+	@cp $(B)/$(call kernel_pkg,$*)/dest/vmlinuz $@
+
+$(B)/modules-k-%/.done: $(B)/$$(call kernel_pkg,$$*)/.installed recipes/linux/modules.list \
+		recipes/linux/closure $(B)/ko-nop-fentry
+	@KO_NOP_FENTRY=$(B)/ko-nop-fentry recipes/linux/closure $(B)/$(call kernel_pkg,$*)/dest/lib/modules \
+		recipes/linux/modules.list $(B)/modules-k-$*
+	@touch $@
+
+$(OUT)/kernels/%/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules-k-%/.done $(ROOTFS_FILES) \
+		recipes/pack recipes/compress $(B)/initramfs-options
+	@mkdir -p $(@D)
+	@recipes/pack $(B)/rootfs-k-$* $@ $(OUT)/init $(B)/modules-k-$* $(foreach p,$(IMAGE_PKGS),$(B)/$(p)/dest)
+
+.PRECIOUS: $(B)/modules-k-%/.done
+
+kernels: $(KERNEL_SET_FILES)
+	@for k in $(KERNEL_SETS); do echo "  kernel set $$k: $(OUT)/kernels/$$k/"; done
+
 ## ---------------------------------------------------------------- boot media for bare hardware
 # media/usb and media/pxe put the image on a stick image and into a TFTP root, without root
 # or loop devices. Both boot a dry run that names no disks unless a user edits them.
@@ -354,6 +397,8 @@ bench: image $(OUT)/hello-init
 
 clean:
 	rm -rf $(OUT) $(B)
+
+.PHONY: kernels
 
 FORCE:
 .PHONY: FORCE all deps usb pxe lava userland unit unit-asan fuzz fuzz-build image run test bench clean

@@ -26,6 +26,8 @@ struct run_env {
 	                                      gave them; NULL ends it */
 	const char *const *archive_dirs;   /* where a plan's archive named without a path is
 	                                      looked for (engines/engine.h); NULL ends it */
+	const char *kernel;                /* fsmatrix.kernel=: the kernel set booted, the
+	                                      records' axes.kernel; NULL = not given */
 	int dry;                           /* fsmatrix.dry: every cell is recorded skipped */
 	int debug_hang;                    /* fsmatrix.debug_hang=N: cell N hangs, attempt 1 */
 	const struct cell_ops *ops;

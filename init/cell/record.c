@@ -78,6 +78,9 @@ static void axes_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "wtype", plan_wl_name(wl->type));
 	/* Each tunable the array sets, by its name: an axis as chunk is. */
 	tun_json_given(w, x->c->tun_given, x->c->tun);
+	/* The kernel set booted (fsmatrix.kernel=): an axis once runs under several meet. */
+	if (x->env->kernel)
+		jw_kstr(w, "kernel", x->env->kernel);
 	jw_end_obj(w);
 }
 

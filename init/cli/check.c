@@ -9,6 +9,7 @@
 #include "core/fio_cmd.h"
 #include "core/diskname.h"
 #include "core/matrix.h"
+#include "core/kernels.h"
 #include "core/order.h"
 #include "core/plan.h"
 #include "core/plan_size.h"
@@ -185,6 +186,33 @@ static void print_order(const struct plan *p, int unseeded)
 	printf("; warmup %d before each boot's first cell\n", p->warmup);
 }
 
+/* kernels = : which kernel runs which repetition, in the order of the run (core/kernels.h).
+ * Each line is one repetition; a kernel that differs from the line before's last is a
+ * kexec. */
+static void print_kernels(const struct plan *p)
+{
+	enum { SHOWN = 10 };
+	if (!p->nkernels)
+		return;
+	printf("kernels");
+	for (int k = 0; k < p->nkernels; k++)
+		printf("%s %s", k ? "," : "", p->kernels[k]);
+	printf(": the cells of each repetition under each kernel in turn, the turn reversed "
+	       "every other repetition (%d cells x %d kernels = %d in all)\n", matrix_count(p),
+	       p->nkernels, matrix_count(p) * p->nkernels);
+	for (int r = 1; r <= p->repeat && r <= SHOWN; r++) {
+		printf("  repetition %d:", r);
+		for (int j = 0; j < p->nkernels; j++) {
+			int rep, k;
+			kernel_pass(p->nkernels, p->repeat, (r - 1) * p->nkernels + j, &rep, &k);
+			printf("%s %s", j ? ", then" : "", p->kernels[k]);
+		}
+		printf("\n");
+	}
+	if (p->repeat > SHOWN)
+		printf("  ... and so on to repetition %d\n", p->repeat);
+}
+
 /* A shuffle without a seed gets one drawn at boot: until then, the cells are listed
  * unshuffled. */
 static int apply_seed(struct plan *p, const struct check_args *a)
@@ -221,6 +249,7 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 	       plan_resync_name(p->resync), p->drop_caches ? "yes" : "no", timeout, p->retries,
 	       p->scale);
 	print_order(p, unseeded);
+	print_kernels(p);
 	if (p->monitor_ms)
 		printf("monitor every %u ms: a time series of each cell\n", p->monitor_ms);
 	else

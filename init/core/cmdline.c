@@ -2,6 +2,7 @@
  * next_arg() does (double quotes group words, param="a b" and "param=a b" both work), then
  * looks each fsmatrix.* key up in a table. Pure: no I/O. */
 #include "core/cmdline.h"
+#include "core/kernels.h"
 #include "core/plan.h"
 #include "core/shard.h"
 
@@ -12,7 +13,7 @@
 #include <string.h>
 
 enum kind { K_STRING, K_BOOL, K_SHELL, K_SCALE, K_MS, K_WATCHDOG, K_CELL, K_SHARD, K_CONTROL,
-	    K_SHA256, K_SEED };
+	    K_SHA256, K_SEED, K_KERNEL };
 
 struct param {
 	const char *key;       /* after "fsmatrix." */
@@ -34,6 +35,7 @@ static const struct param params[] = {
 	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
 	{ "shard",  K_SHARD,  offsetof(struct cmdline, shard_k) },
 	{ "seed",   K_SEED,   offsetof(struct cmdline, seed) },
+	{ "kernel", K_KERNEL, offsetof(struct cmdline, kernel) },
 	{ "governor", K_CONTROL, offsetof(struct cmdline, controls[COND_GOVERNOR]) },
 	{ "turbo", K_CONTROL, offsetof(struct cmdline, controls[COND_TURBO]) },
 	{ "cstates", K_CONTROL, offsetof(struct cmdline, controls[COND_CSTATES]) },
@@ -121,6 +123,12 @@ static const char *set_value(const struct param *p, const char *val, int has_val
 		memcpy(field, val, 65);
 		return NULL;
 	}
+	case K_KERNEL:
+		if (!has_val || !kernel_name_ok(val))
+			return "expected a kernel set's name (letters, digits, '.', '_', '-'; at most 31 "
+			       "characters), such as 6.12";
+		snprintf(field, PLAN_KERNEL_NAME_MAX, "%s", val);
+		return NULL;
 	case K_BOOL:
 		/* A bare flag (fsmatrix.dry) means 1, as for the kernel's own bool parameters. */
 		if (!has_val || strcmp(val, "1") == 0)

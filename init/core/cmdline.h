@@ -36,6 +36,9 @@ struct cmdline {
 	char controls[COND_COUNT][COND_VALUE_MAX]; /* fsmatrix.governor=, turbo=, cstates=, thp=,
 	                                  swap=, nmi_watchdog=, clocksource=: the machine's
 	                                  controls (core/conditions.h); "" = not given */
+	char kernel[32];               /* fsmatrix.kernel=NAME: the kernel set this boot runs
+	                                  (make kernels), the records' axes.kernel; "" = not
+	                                  given */
 	char raw[4096];                /* the whole command line, for the run header */
 };
 

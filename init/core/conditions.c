@@ -110,7 +110,7 @@ void cond_cmdline(const char *raw, char *out, size_t len)
 {
 	static const char *const dropped[] = { "BOOT_IMAGE=", "initrd=", "fsmatrix.disks=",
 					       "fsmatrix.wipe=", "fsmatrix.shard=", "fsmatrix.seed=",
-					       NULL };
+					       "fsmatrix.kernel=", NULL };
 	size_t used = 0;
 	out[0] = '\0';
 	for (const char *s = raw; *s;) {

@@ -44,7 +44,8 @@ const char *cond_asked(int id, const char *from_cmdline, const char *from_plan);
 const char *cond_status_name(enum cond_status s);
 /* The kernel command line as the fingerprint takes it, into out: less what a boot loader
  * adds (BOOT_IMAGE=, initrd=) and what names this run's disks or share of the work
- * (fsmatrix.disks=, fsmatrix.wipe=, fsmatrix.shard=), which do not decide a figure. */
+ * (fsmatrix.disks=, fsmatrix.wipe=, fsmatrix.shard=), which do not decide a figure, and the
+ * kernel set's name (fsmatrix.kernel=), an axis of the records rather than a condition. */
 void cond_cmdline(const char *raw, char *out, size_t len);
 
 #endif

@@ -20,6 +20,8 @@
 #define PLAN_ERROR_LEN 512         /* the longest file name, a reason and a shortened echo */
 #define PLAN_KEYS_MAX 24          /* keys per section kind */
 #define PLAN_DEVICES_MAX 32
+#define PLAN_KERNELS_MAX 8         /* kernels = : kernel sets a run compares (core/kernels.h) */
+#define PLAN_KERNEL_NAME_MAX 32
 
 enum resync { RESYNC_WAIT, RESYNC_ASSUME_CLEAN, RESYNC_IGNORE };
 enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS };
@@ -138,6 +140,9 @@ struct plan {
 				        PLAN_MONITOR_MS; 0 = off */
 	char controls[COND_COUNT][COND_VALUE_MAX]; /* governor, turbo, cstates, thp as the
 				        plan asks (core/conditions.h); "" = not given */
+	int nkernels;                /* kernels = NAME, ...: every cell under each (core/kernels.h);
+				        0 = the one kernel booted */
+	char kernels[PLAN_KERNELS_MAX][PLAN_KERNEL_NAME_MAX];
 	double scale;                /* applied by plan_scale, 1.0 until then */
 	int narrays, nfs, nworkloads;
 	struct plan_array arrays[PLAN_SECTIONS_MAX];

@@ -204,9 +204,25 @@ static void check_global(struct plan *p)
 			       "to %llu", PLAN_SEED_MAX);
 }
 
+/* Kernels take turns by repetition (core/kernels.h): that needs every cell once per
+ * repetition in a row, and repetitions known in advance. */
+static void check_kernels(struct plan *p)
+{
+	int ki = key_index(global_keys, "kernels");
+	if (p->key_line[ki] <= 0)
+		return;
+	if (p->order == ORDER_SEQUENTIAL)
+		plan_add_error(p, p->key_line[ki], "[global]: \"kernels\" needs order = interleave or "
+			       "shuffle (sequential would switch kernels between every two cells)");
+	if (p->repeat_auto)
+		plan_add_error(p, p->key_line[ki], "[global]: \"kernels\" needs a fixed repeat (not "
+			       "auto): each kernel runs the same repetitions");
+}
+
 void plan_validate(struct plan *p, int end, int content, int comments)
 {
 	check_global(p);
+	check_kernels(p);
 	if (!content)
 		plan_add_error(p, end, "the plan %s: it needs an [array NAME], an [fs NAME] and a "
 			       "[workload NAME] section", comments ? "holds only comments and blank "

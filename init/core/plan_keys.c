@@ -1,6 +1,7 @@
 /* core/plan_keys.c: every key a plan section takes, as tables (name, kind, field, range, which
  * types it applies to), and one setter per kind of value that fills a field from its text. */
 #include "core/plan_keys.h"
+#include "core/kernels.h"
 #include "core/plan_error.h"
 #include "core/wlsize.h"
 #include "lib/argv.h"
@@ -58,6 +59,7 @@ const struct key global_keys[] = {
 	{ "turbo", K_CONTROL, G(controls[COND_TURBO]), 0, 0, NULL, NULL, 0 },
 	{ "cstates", K_CONTROL, G(controls[COND_CSTATES]), 0, 0, NULL, NULL, 0 },
 	{ "thp", K_CONTROL, G(controls[COND_THP]), 0, 0, NULL, NULL, 0 },
+	{ "kernels", K_KERNELS, G(kernels), 0, 0, NULL, NULL, 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 const struct key array_keys[] = {
@@ -505,6 +507,13 @@ static int set_repeat(const struct key *k, char *base, void *f, const char *val,
 	return -1;
 }
 
+static int set_kernels(const struct key *k, char *base, void *f, const char *val, char *msg,
+		       size_t mlen)
+{
+	(void)k;
+	return kernels_parse(val, f, &((struct plan *)base)->nkernels, msg, mlen);
+}
+
 static const setter setters[] = {
 	[K_NAME] = set_name,     [K_STR] = set_str,       [K_WORDS] = set_words,
 	[K_MOUNT] = set_nothing, [K_INT] = set_int,       [K_U64] = set_int,
@@ -512,6 +521,7 @@ static const setter setters[] = {
 	[K_DUR] = set_dur,       [K_BOOL] = set_bool,     [K_CHOICE] = set_choice,
 	[K_WLTYPE] = set_wl_type, [K_PERIOD] = set_period, [K_CONTROL] = set_control,
 	[K_REPEAT] = set_repeat, [K_PCT] = set_pct, [K_WLSIZE] = set_wl_size,
+	[K_KERNELS] = set_kernels,
 };
 
 int set_value(const struct key *k, char *base, const char *val, char *msg, size_t mlen)

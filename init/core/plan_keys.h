@@ -27,6 +27,7 @@ enum kind {
 	K_REPEAT,   /* a whole number, or auto (struct plan's repeat_auto) */
 	K_PCT,      /* a percentage above 0 up to 100, "5%" or "5": a double */
 	K_WLSIZE,   /* a workload's size: bytes, or relative to the machine (core/wlsize.h) */
+	K_KERNELS,  /* a list of kernel set names (core/kernels.c) */
 };
 
 struct choice {

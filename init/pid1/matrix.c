@@ -38,6 +38,7 @@ static const struct run_env *cell_env(void)
 	taken[n] = NULL;
 	env = (struct run_env){ .run_id = boot.run_id, .fingerprint = conditions_fingerprint(),
 				.taken = taken, .archive_dirs = archive_dirs,
+				.kernel = boot.cmd.kernel[0] ? boot.cmd.kernel : NULL,
 				.dry = boot.cmd.dry, .debug_hang = boot.cmd.debug_hang,
 				.ops = &cell_ops };
 	return &env;

@@ -276,7 +276,9 @@ int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn 
 const char *report_fingerprint(const struct rrun *r);
 /* When the fingerprints of a and b differ, what differs in their inputs, one line each
  * ("controls thp always vs never", "write_cache on vs off on disk fsm1"), at most max;
- * returns how many (0: the same conditions, or one side unknown). */
+ * returns how many (0: the same conditions, or one side unknown). Runs under two kernel sets
+ * (their cells' axes.kernel differ) compare the kernels: the kernel's release and the
+ * image's manifest are not counted. */
 #define REPORT_COND_LINE 300
 int report_conditions_diff(const struct rrun *a, const struct rrun *b,
 			   char (*out)[REPORT_COND_LINE], int max);

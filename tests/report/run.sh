@@ -232,6 +232,13 @@ golden text-conditions     conditions.txt          0 report "$CB"
 golden md-conditions       conditions.md           0 report --format md "$CB"
 golden compare-conditions  compare-conditions.txt  0 compare "$CA" "$CB"
 golden compare-across      compare-across.txt      0 compare --across-conditions "$CA" "$CB"
+# Kernels as an axis: kern-a ran under the kernel set 6.1, kern-b and kern-c under 6.12. The
+# kernel's release and the image's manifest are the point of such a comparison: compare
+# tests kern-a against kern-b (one cell 20% faster) and refuses kern-c only for its write
+# cache, which it names alone.
+KA=$F/kern-a.jsonl KB=$F/kern-b.jsonl KC=$F/kern-c.jsonl
+golden compare-kernels       compare-kernels.txt       0 compare "$KA" "$KB"
+golden compare-kernels-cond  compare-kernels-cond.txt  0 compare "$KA" "$KC"
 if "$FSM" html "$CB" -o "$TMP/cond.html" 2>"$TMP/err" &&
 	grep -q '<h3>Conditions</h3>' "$TMP/cond.html" &&
 	grep -q '<tr><th>device</th><td>sdb: ata QEMU HARDDISK serial fsm1 firmware 2.5+; write cache off' "$TMP/cond.html"; then

@@ -38,10 +38,10 @@ static const struct bad {
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, kernel, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, kernel, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	/* the machine's controls (core/conditions.c) */
 	{ "fsmatrix.turbo=maybe", "fsmatrix.turbo=maybe: expected on or off, or keep" },
@@ -64,8 +64,13 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "plan_sha256, dry, shell, debug, scale, settle, watchdog, debug_hang, shard, seed, governor, turbo, "
+	  "plan_sha256, dry, shell, debug, scale, settle, watchdog, debug_hang, shard, seed, kernel, governor, turbo, "
 	  "cstates, thp, swap, nmi_watchdog, clocksource)" },
+#define KERNEL_WANT ": expected a kernel set's name (letters, digits, '.', '_', '-'; at most 31 characters), such as 6.12"
+	{ "fsmatrix.kernel", "fsmatrix.kernel" KERNEL_WANT },
+	{ "fsmatrix.kernel=", "fsmatrix.kernel=" KERNEL_WANT },
+	{ "fsmatrix.kernel=a/b", "fsmatrix.kernel=a/b" KERNEL_WANT },
+	{ "fsmatrix.kernel=0123456789012345678901234567890123", "fsmatrix.kernel=0123456789012345678901234567890123" KERNEL_WANT },
 	{ "fsmatrix.watchdog=-1", "fsmatrix.watchdog=-1: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=on", "fsmatrix.watchdog=on: expected auto, or seconds 0 to 65535" },
@@ -117,8 +122,20 @@ static void test_controls(void)
 	char cl[256];
 	cond_cmdline("BOOT_IMAGE=/vmlinuz initrd=/initramfs.img console=ttyS0 "
 		     "fsmatrix.disks=serial:fsmtest* fsmatrix.wipe=vdb fsmatrix.shard=1/2 "
-		     "fsmatrix.thp=never fsmatrix.seed=42  quiet\n", cl, sizeof cl);
+		     "fsmatrix.thp=never fsmatrix.seed=42 fsmatrix.kernel=6.12  quiet\n", cl, sizeof cl);
 	CHECK_STR(cl, "console=ttyS0 fsmatrix.thp=never quiet");
+}
+
+static void test_kernel(void)
+{
+	struct cmdline c;
+	char err[256];
+	CHECK_INT(cmdline_parse("console=ttyS0 fsmatrix.kernel=6.12", &c, err, sizeof err), 0);
+	CHECK_STR(c.kernel, "6.12");
+	CHECK_INT(cmdline_parse("fsmatrix.kernel=my_kernel-1.2", &c, err, sizeof err), 0);
+	CHECK_STR(c.kernel, "my_kernel-1.2");
+	CHECK_INT(cmdline_parse("console=ttyS0", &c, err, sizeof err), 0);
+	CHECK_STR(c.kernel, "");
 }
 
 static void test_watchdog(void)
@@ -151,6 +168,7 @@ int main(void)
 {
 	test_controls();
 	test_watchdog();
+	test_kernel();
 	struct cmdline c;
 	char err[256];
 

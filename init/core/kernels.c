@@ -1,0 +1,108 @@
+/* core/kernels.c: the kernel list of a plan and the passes of a run (core/kernels.h). */
+#include "core/kernels.h"
+#include "core/cmdline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '_' || c == '-';
+}
+
+_Static_assert(sizeof ((struct cmdline *)0)->kernel == PLAN_KERNEL_NAME_MAX,
+	       "fsmatrix.kernel= holds any name a plan's kernels = takes");
+
+int kernel_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= PLAN_KERNEL_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!name_char(s[i]))
+			return 0;
+	return 1;
+}
+
+int kernels_parse(const char *val, char names[][PLAN_KERNEL_NAME_MAX], int *n, char *msg,
+		  size_t mlen)
+{
+	*n = 0;
+	for (const char *s = val;;) {
+		size_t len = strcspn(s, ",");
+		const char *b = s;
+		while (len && (*b == ' ' || *b == '\t'))
+			b++, len--;
+		while (len && (b[len - 1] == ' ' || b[len - 1] == '\t'))
+			len--;
+		int ok = len > 0 && len < PLAN_KERNEL_NAME_MAX;
+		for (size_t i = 0; ok && i < len; i++)
+			ok = name_char(b[i]);
+		if (!ok) {
+			snprintf(msg, mlen, "expected kernel set names (letters, digits, '.', '_', "
+				 "'-'; at most %d characters) such as 6.1, 6.12",
+				 PLAN_KERNEL_NAME_MAX - 1);
+			return -1;
+		}
+		if (*n == PLAN_KERNELS_MAX) {
+			snprintf(msg, mlen, "at most %d kernels", PLAN_KERNELS_MAX);
+			return -1;
+		}
+		memcpy(names[*n], b, len);
+		names[*n][len] = '\0';
+		for (int i = 0; i < *n; i++)
+			if (strcmp(names[i], names[*n]) == 0) {
+				snprintf(msg, mlen, "kernel %s is named twice", names[i]);
+				return -1;
+			}
+		(*n)++;
+		if (!s[strcspn(s, ",")])
+			return 0;
+		s += strcspn(s, ",") + 1;
+	}
+}
+
+int kernel_pass(int nk, int repeat, int pass, int *rep, int *kernel)
+{
+	if (nk < 1 || repeat < 1 || pass < 0 || pass >= nk * repeat)
+		return -1;
+	int r = pass / nk, j = pass % nk;
+	*rep = r + 1;
+	*kernel = r % 2 == 0 ? j : nk - 1 - j;
+	return 0;
+}
+
+int kernel_pass_of(int nk, int repeat, int rep, int kernel)
+{
+	if (nk < 1 || rep < 1 || rep > repeat || kernel < 0 || kernel >= nk)
+		return -1;
+	int r = rep - 1;
+	return r * nk + (r % 2 == 0 ? kernel : nk - 1 - kernel);
+}
+
+int kernel_order_at(const struct order_shape *s, int nk, int pos, int *rep, int *kernel,
+		    int *slot)
+{
+	int r, k, sr;
+	if (s->o == ORDER_SEQUENTIAL || s->per < 1 || pos < 0 ||
+	    kernel_pass(nk, s->repeat, pos / s->per, &r, &k) < 0)
+		return -1;
+	/* the pass's cells: the order's positions of repetition r, which are consecutive */
+	if (order_at(s, (r - 1) * s->per + pos % s->per, &sr, slot) < 0 || sr != r)
+		return -1;
+	*rep = r;
+	*kernel = k;
+	return 0;
+}
+
+int kernel_order_position(const struct order_shape *s, int nk, int rep, int kernel, int slot)
+{
+	int pass = kernel_pass_of(nk, s->repeat, rep, kernel);
+	if (s->o == ORDER_SEQUENTIAL || pass < 0)
+		return -1;
+	int p = order_position(s, rep, slot);
+	if (p < 0)
+		return -1;
+	return pass * s->per + p % s->per;
+}

@@ -1,0 +1,37 @@
+/* core/kernels.h: kernels as an axis of a run. A plan's `kernels = 6.1, 6.12` names the
+ * kernel sets (out/kernels/NAME/ of `make kernels`) every cell runs under. The run is then
+ * repeat x nkernels passes of the plan's matrix: each repetition runs once under each
+ * kernel, the kernels' order reversed every other repetition (A B, B A, A B, ...), so that a
+ * drift over the run (a disk warming, a host growing busy) weighs on each kernel alike, and
+ * two repetitions meet under the same kernel: a switch only inside a repetition.
+ * Within a pass the cells go in the order's own order for that repetition, which is why
+ * kernels need a repetition-major order (interleave or shuffle). Pure. */
+#ifndef FSM_KERNELS_H
+#define FSM_KERNELS_H
+#include <stddef.h>
+#include "core/order.h"
+
+/* A list of kernel names into names[], *n of them. Returns 0, or -1 with msg saying what
+ * was expected: names of [A-Za-z0-9._-], each once, at most PLAN_KERNELS_MAX. */
+int kernels_parse(const char *val, char names[][PLAN_KERNEL_NAME_MAX], int *n, char *msg,
+		  size_t mlen);
+
+/* A kernel set's name: 1 to PLAN_KERNEL_NAME_MAX - 1 of [A-Za-z0-9._-]. */
+int kernel_name_ok(const char *s);
+
+/* Pass 0..repeat*nk-1 -> its repetition (1-based) and kernel (0..nk-1). -1 out of range. */
+int kernel_pass(int nk, int repeat, int pass, int *rep, int *kernel);
+
+/* The inverse: the pass of (repetition, kernel). -1 out of range. */
+int kernel_pass_of(int nk, int repeat, int rep, int kernel);
+
+/* A run of s->per cells x s->repeat x nk: position pos -> its repetition, kernel and slot.
+ * Returns 0, or -1 out of range or with an order that is not repetition-major. */
+int kernel_order_at(const struct order_shape *s, int nk, int pos, int *rep, int *kernel,
+		    int *slot);
+
+/* (repetition, kernel, slot) -> its position, the inverse of kernel_order_at. -1 out of
+ * range. */
+int kernel_order_position(const struct order_shape *s, int nk, int rep, int kernel, int slot);
+
+#endif

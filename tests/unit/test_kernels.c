@@ -1,0 +1,127 @@
+/* test_kernels.c: kernels as an axis (core/kernels.c): the plan key and its errors, the
+ * passes of a run (each repetition once under each kernel, the order reversed every other
+ * repetition: A B B A A B), positions to (repetition, kernel, slot) and back in interleave
+ * and shuffle, each cell exactly once per kernel and repetition, and the orders refused. */
+#include "check.h"
+#include "core/kernels.h"
+#include "core/plan.h"
+
+static struct plan p;
+
+static const char *first_error(const char *text)
+{
+	static char none[] = "";
+	if (plan_parse("k.ini", text, strlen(text), &p) == 0)
+		return none;
+	return p.errors[0];
+}
+
+#define SECTIONS "[array d]\nlevel = none\n[fs e]\ntype = ext4\nmount = defaults\n" \
+	"[workload s]\ntype = seqwrite\nsize = 16m\n"
+
+static void test_key(void)
+{
+	CHECK_STR(first_error("[global]\nkernels = 6.1, 6.12\nrepeat = 2\n" SECTIONS), "");
+	CHECK_INT(p.nkernels, 2);
+	CHECK_STR(p.kernels[0], "6.1");
+	CHECK_STR(p.kernels[1], "6.12");
+	CHECK_STR(first_error("[global]\nkernels=mine\n" SECTIONS), "");
+	CHECK_INT(p.nkernels, 1);
+	CHECK_STR(p.kernels[0], "mine");
+	CHECK_STR(first_error("[global]\n" SECTIONS), "");
+	CHECK_INT(p.nkernels, 0);
+
+	static const struct { const char *val, *error; } bad[] = {
+		{ "6.1, 6.1", "k.ini:2: kernels: kernel 6.1 is named twice" },
+		{ "6.1,,6.12", "k.ini:2: kernels: expected kernel set names" },
+		{ "6.1 6.12", "k.ini:2: kernels: expected kernel set names" },
+		{ "a/b", "k.ini:2: kernels: expected kernel set names" },
+		{ "a,b,c,d,e,f,g,h,i", "k.ini:2: kernels: at most 8 kernels" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "[global]\nkernels = %s\n" SECTIONS, bad[i].val);
+		const char *e = first_error(text);
+		CHECK(strncmp(e, bad[i].error, strlen(bad[i].error)) == 0, "%s: got \"%s\"",
+		      bad[i].val, e);
+	}
+	CHECK_STR(first_error("[global]\nkernels = 6.1, 6.12\norder = sequential\n" SECTIONS),
+		  "k.ini:2: [global]: \"kernels\" needs order = interleave or shuffle (sequential "
+		  "would switch kernels between every two cells)");
+	CHECK_STR(first_error("[global]\nrepeat = auto\nkernels = 6.1, 6.12\n" SECTIONS),
+		  "k.ini:3: [global]: \"kernels\" needs a fixed repeat (not auto): each kernel "
+		  "runs the same repetitions");
+}
+
+static void test_passes(void)
+{
+	/* two kernels, four repetitions: A B B A A B B A */
+	static const int want2[][2] = { { 1, 0 }, { 1, 1 }, { 2, 1 }, { 2, 0 },
+					{ 3, 0 }, { 3, 1 }, { 4, 1 }, { 4, 0 } };
+	int rep, k;
+	for (int pass = 0; pass < 8; pass++) {
+		CHECK_INT(kernel_pass(2, 4, pass, &rep, &k), 0);
+		CHECK_INT(rep, want2[pass][0]);
+		CHECK_INT(k, want2[pass][1]);
+		CHECK_INT(kernel_pass_of(2, 4, rep, k), pass);
+	}
+	/* three kernels: A B C C B A A B C */
+	static const int want3[] = { 0, 1, 2, 2, 1, 0, 0, 1, 2 };
+	for (int pass = 0; pass < 9; pass++) {
+		CHECK_INT(kernel_pass(3, 3, pass, &rep, &k), 0);
+		CHECK_INT(k, want3[pass]);
+		CHECK_INT(rep, pass / 3 + 1);
+	}
+	/* one kernel: the plain repetitions */
+	CHECK_INT(kernel_pass(1, 3, 2, &rep, &k), 0);
+	CHECK_INT(rep, 3);
+	CHECK_INT(k, 0);
+	CHECK_INT(kernel_pass(2, 4, 8, &rep, &k), -1);
+	CHECK_INT(kernel_pass(2, 4, -1, &rep, &k), -1);
+	CHECK_INT(kernel_pass(0, 4, 0, &rep, &k), -1);
+	CHECK_INT(kernel_pass_of(2, 4, 5, 0), -1);
+	CHECK_INT(kernel_pass_of(2, 4, 1, 2), -1);
+	CHECK_INT(kernel_pass_of(2, 4, 0, 0), -1);
+}
+
+/* Every (repetition, kernel, slot) exactly once, each pass's positions one kernel's and
+ * one repetition's, and back again. */
+static void test_positions(void)
+{
+	static const enum plan_order orders[] = { ORDER_INTERLEAVE, ORDER_SHUFFLE };
+	enum { PER = 5, REPEAT = 3, NK = 2 };
+	for (int o = 0; o < 2; o++) {
+		struct order_shape s = order_flat(orders[o], 99, PER, REPEAT);
+		int seen[REPEAT][NK][PER] = { { { 0 } } };
+		for (int pos = 0; pos < PER * REPEAT * NK; pos++) {
+			int rep, k, slot, prep, pk;
+			CHECK_INT(kernel_order_at(&s, NK, pos, &rep, &k, &slot), 0);
+			CHECK_INT(kernel_pass(NK, REPEAT, pos / PER, &prep, &pk), 0);
+			CHECK_INT(rep, prep);
+			CHECK_INT(k, pk);
+			seen[rep - 1][k][slot]++;
+			CHECK_INT(kernel_order_position(&s, NK, rep, k, slot), pos);
+			if (orders[o] == ORDER_INTERLEAVE)
+				CHECK_INT(slot, pos % PER);
+		}
+		for (int r = 0; r < REPEAT; r++)
+			for (int k = 0; k < NK; k++)
+				for (int c = 0; c < PER; c++)
+					CHECK_INT(seen[r][k][c], 1);
+		int rep, k, slot;
+		CHECK_INT(kernel_order_at(&s, NK, PER * REPEAT * NK, &rep, &k, &slot), -1);
+		CHECK_INT(kernel_order_position(&s, NK, 1, 0, PER), -1);
+	}
+	struct order_shape seq = order_flat(ORDER_SEQUENTIAL, 0, PER, REPEAT);
+	int rep, k, slot;
+	CHECK_INT(kernel_order_at(&seq, NK, 0, &rep, &k, &slot), -1);
+	CHECK_INT(kernel_order_position(&seq, NK, 1, 0, 0), -1);
+}
+
+int main(void)
+{
+	test_key();
+	test_passes();
+	test_positions();
+	return check_done("test_kernels");
+}
