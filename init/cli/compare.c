@@ -415,26 +415,6 @@ struct grid *compare_grid(const struct comparison *c, const char *workload)
 	return g;
 }
 
-/* What the two sides' arrays differed in that the cell id does not say: md's write-intent
- * bitmap (mdadm adds one by itself to members of 100 GB or more), and whether the blocks were
- * discarded before the workload. 1 with the text in why. */
-static int array_differs(const struct rcell *a, const struct rcell *b, char *why, size_t len)
-{
-	const char *ba = json_string_value(json_object_get(a->first, "bitmap"));
-	const char *bb = json_string_value(json_object_get(b->first, "bitmap"));
-	json_t *da = json_object_get(a->first, "discarded"), *db = json_object_get(b->first, "discarded");
-	size_t used = 0;
-	why[0] = '\0';
-	if (ba && bb && strcmp(ba, bb) != 0)
-		used += (size_t)snprintf(why, len, "md's write-intent bitmap %s in A, %s in B (a bitmap "
-					 "costs writes: the plan's bitmap key makes it one)", ba, bb);
-	if (json_is_boolean(da) && json_is_boolean(db) && json_is_true(da) != json_is_true(db) &&
-	    used < len)
-		snprintf(why + used, len - used, "%sthe blocks discarded before the workload in %s only",
-			 used ? "; " : "", json_is_true(da) ? "A" : "B");
-	return why[0] != '\0';
-}
-
 void compare_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx)
 {
 	char buf[1024];
@@ -492,7 +472,7 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 				snprintf(buf, sizeof buf, "note: in %c, %s: %s", "AB"[k], cells[i]->id, why);
 				line(ctx, buf);
 			}
-		if (side[0] && side[1] && array_differs(side[0], side[1], why, sizeof why)) {
+		if (side[0] && side[1] && report_array_differs(side[0], side[1], why, sizeof why)) {
 			snprintf(buf, sizeof buf, "note: %s: %s", cells[i]->id, why);
 			line(ctx, buf);
 		}

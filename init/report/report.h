@@ -245,6 +245,9 @@ extern const char report_legend_na[], report_legend_ignored[], report_legend_uns
 /* For a cell with mount options the kernel ignored: "nobh was ignored by the kernel: the cell
  * measured the defaults". Returns 0 (and out "") when there are none. */
 int report_ignored_text(const struct rcell *c, char *out, size_t len);
+/* What one cell's arrays in two runs differed in that its id does not say: md's bitmap, the
+ * discard before the workload. 1 with the text in why. */
+int report_array_differs(const struct rcell *a, const struct rcell *b, char *why, size_t len);
 
 /* report/series.c: each cell's time series. Attaches to every cell the series records of
  * its ok repeats with their figures (called by report_model). */
