@@ -388,8 +388,8 @@ run: image
 	@qemu/run --disks 4 --size 1G --plan rootfs/plans/default.ini --report
 
 # The unit programs are built here but run by tests/run, so that a failing one is one FAIL
-# line among the rest rather than the end of make.
-test: image usb pxe $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init
+# line among the rest rather than the end of make. The kernel sets are built for boot test 48.
+test: image usb pxe kernels $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init
 	@tests/run
 
 bench: image $(OUT)/hello-init
