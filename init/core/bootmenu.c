@@ -100,6 +100,47 @@ static void own_params(struct out *o, const char *cmdline)
 	}
 }
 
+/* The words a menu's default line starts with, as its new line writes them before the resume
+ * entry's label; NULL for another line. syslinux: DEFAULT and ONTIMEOUT; GRUB: set default=. */
+typedef const char *(*default_line_fn)(const char *s, size_t n);
+
+static const char *syslinux_default(const char *s, size_t n)
+{
+	return keyword(s, n, "DEFAULT") ? "DEFAULT " : keyword(s, n, "ONTIMEOUT") ? "ONTIMEOUT " : NULL;
+}
+
+static const char *grub_default(const char *s, size_t n)
+{
+	(void)n;
+	return strncmp(s, GRUB_DEFAULT, strlen(GRUB_DEFAULT)) == 0 ? GRUB_DEFAULT : NULL;
+}
+
+/* The menu base with each default line pointed at the resume entry, the line itself kept as a
+ * WAS comment that bootmenu_restore puts back, the run's mark before the first, and the
+ * heading of the entry to come. Returns how many default lines it pointed. */
+static int point_defaults(struct out *o, const char *base, const char *run_id,
+			  default_line_fn is_default)
+{
+	int defaults = 0;
+	for (const char *s = base; *s;) {
+		size_t n = strcspn(s, "\n");
+		int nl = s[n] == '\n';
+		const char *kw = is_default(s, n);
+		if (kw) {
+			if (!defaults++)
+				put(o, MARK " run %s " GIVE_UP, run_id);
+			put(o, "%s" BOOTMENU_LABEL "\n" WAS "%.*s\n", kw, (int)n, s);
+		} else {
+			put(o, "%.*s%s", (int)n, s, nl ? "\n" : "");
+		}
+		s += n + nl;
+	}
+	if (o->used && o->p[o->used - 1] != '\n')
+		put(o, "\n");
+	put(o, MARK " the entry a reboot boots while the run is unfinished\n");
+	return defaults;
+}
+
 int bootmenu_resume(const char *cfg, const char *cmdline, const char *run_id, char *out,
 		    size_t len, char *why, size_t wlen)
 {
@@ -115,28 +156,11 @@ int bootmenu_resume(const char *cfg, const char *cmdline, const char *run_id, ch
 		return -1;
 	}
 	struct out o = { out, len, 0, 0 };
-	int defaults = 0;
 	out[0] = '\0';
-	for (const char *s = base; *s;) {
-		size_t n = strcspn(s, "\n");
-		int nl = s[n] == '\n';
-		if (keyword(s, n, "DEFAULT") || keyword(s, n, "ONTIMEOUT")) {
-			const char *kw = keyword(s, n, "DEFAULT") ? "DEFAULT" : "ONTIMEOUT";
-			if (!defaults++)
-				put(&o, MARK " run %s " GIVE_UP, run_id);
-			put(&o, "%s " BOOTMENU_LABEL "\n" WAS "%.*s\n", kw, (int)n, s);
-		} else {
-			put(&o, "%.*s%s", (int)n, s, nl ? "\n" : "");
-		}
-		s += n + nl;
-	}
-	if (!defaults) {
+	if (point_defaults(&o, base, run_id, syslinux_default) == 0) {
 		snprintf(why, wlen, "the boot menu has no DEFAULT line");
 		return -1;
 	}
-	if (o.used && out[o.used - 1] != '\n')
-		put(&o, "\n");
-	put(&o, MARK " the entry a reboot boots while the run is unfinished\n");
 	put(&o, "LABEL " BOOTMENU_LABEL "\n  KERNEL %s\n  INITRD %s\n  APPEND", kernel, initrd);
 	own_params(&o, cmdline);
 	put(&o, "\n" MARK " end\n");
@@ -180,27 +204,11 @@ int bootmenu_resume_grub(const char *cfg, const char *cmdline, const char *run_i
 		return -1;
 	}
 	struct out o = { out, len, 0, 0 };
-	int defaults = 0;
 	out[0] = '\0';
-	for (const char *s = base; *s;) {
-		size_t n = strcspn(s, "\n");
-		int nl = s[n] == '\n';
-		if (strncmp(s, GRUB_DEFAULT, strlen(GRUB_DEFAULT)) == 0) {
-			if (!defaults++)
-				put(&o, MARK " run %s " GIVE_UP, run_id);
-			put(&o, GRUB_DEFAULT BOOTMENU_LABEL "\n" WAS "%.*s\n", (int)n, s);
-		} else {
-			put(&o, "%.*s%s", (int)n, s, nl ? "\n" : "");
-		}
-		s += n + nl;
-	}
-	if (!defaults) {
+	if (point_defaults(&o, base, run_id, grub_default) == 0) {
 		snprintf(why, wlen, "the boot menu has no \"set default=\" line");
 		return -1;
 	}
-	if (o.used && out[o.used - 1] != '\n')
-		put(&o, "\n");
-	put(&o, MARK " the entry a reboot boots while the run is unfinished\n");
 	put(&o, "menuentry 'fsmatrix: resume run %s' --id " BOOTMENU_LABEL " {\n\tlinux %s", run_id,
 	    kernel);
 	own_params(&o, cmdline);
