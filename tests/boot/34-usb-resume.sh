@@ -45,19 +45,5 @@ wait "$qemu_run"
 BOOT_STATUS=$?
 exec 9>&-
 rm -f "$RUN.fifo"
-expect_status "the run completes after the watchdog's reboot (exit 0)" 0
 expect_console "the first boot marked the menu" 'fsmatrix: boot menu: a reboot now resumes run '
-expect_console "PID 1 hung in cell 2" 'debug_hang: cell 2, attempt 1: freezing'
-check "the machine booted twice (the watchdog rebooted it)" \
-	test "$(grep -c 'fsmatrix: /init .* starting' "$RUN/console.log")" = 2
-check "the second boot was the menu's default, not dry: no fsmatrix.dry=1 on its command line" \
-	bash -c '! grep "Kernel command line:" "$1" | sed -n 2p | grep -q "fsmatrix.dry=1"' _ "$RUN/console.log"
-expect_console "the second boot resumed the run" 'fsmatrix: resuming run '
-# qemu/run boots a copy of the stick: RUN/results.img, whose records it copied to RUN/results
-records=$(cat "$RUN"/results/*.jsonl 2>/dev/null)
-check "cell 2 interrupted once, then ok; the run has its trailer" bash -c '
-	test "$(jq -r -s "[.[] | select(.type == \"cell\") | \"\(.index):\(.status):\(.attempt)\"] | join(\" \")" <<<"$1")" = \
-		"1:ok:1 2:interrupted:1 2:ok:2" && test "$(jq -s "[.[] | select(.type == \"trailer\")] | length" <<<"$1")" = 1' _ "$records"
-expect_console "the menu was put back at the end" 'fsmatrix: boot menu: put back as it was'
-check "the stick's menu is byte for byte as before the run" \
-	test "$(stick_file "$RUN/results.img" syslinux.cfg | sha256sum)" = "$menu_before"
+expect_resumed_by_menu syslinux.cfg

@@ -116,3 +116,26 @@ expect_stick_smoke_run() {
 		bash -c "mdir -b -i '$(stick_part "$RUN/results.img")' ::fsmatrix/results | grep -q 'console\\.log\$'"
 	sha256_unchanged "the shipped out/fsmatrix-usb.img is unchanged" "$USB_IMG"
 }
+
+# expect_resumed_by_menu MENU: the boot of $RUN hung in cell 2 (fsmatrix.debug_hang=2), the
+# watchdog rebooted it, the boot loader's default (the resume entry) resumed and ended the
+# run, and MENU, the boot menu's file on the stick, is put back as $menu_before (its sha256
+# line before the run) says.
+expect_resumed_by_menu() {
+	local menu=$1 records
+	expect_status "the run completes after the watchdog's reboot (exit 0)" 0
+	expect_console "PID 1 hung in cell 2" 'debug_hang: cell 2, attempt 1: freezing'
+	check "the machine booted twice (the watchdog rebooted it)" \
+		test "$(grep -c 'fsmatrix: /init .* starting' "$RUN/console.log")" = 2
+	check "the second boot was the menu's default, not dry: no fsmatrix.dry=1 on its command line" \
+		bash -c '! grep "Kernel command line:" "$1" | sed -n 2p | grep -q "fsmatrix.dry=1"' _ "$RUN/console.log"
+	expect_console "the second boot resumed the run" 'fsmatrix: resuming run '
+	# qemu/run boots a copy of the stick: RUN/results.img, whose records it copied to RUN/results
+	records=$(cat "$RUN"/results/*.jsonl 2>/dev/null)
+	check "cell 2 interrupted once, then ok; the run has its trailer" bash -c '
+		test "$(jq -r -s "[.[] | select(.type == \"cell\") | \"\(.index):\(.status):\(.attempt)\"] | join(\" \")" <<<"$1")" = \
+			"1:ok:1 2:interrupted:1 2:ok:2" && test "$(jq -s "[.[] | select(.type == \"trailer\")] | length" <<<"$1")" = 1' _ "$records"
+	expect_console "the menu was put back at the end" "fsmatrix: boot menu: put back as it was \\($menu\\)"
+	check "the stick's $menu is byte for byte as before the run" \
+		test "$(stick_file "$RUN/results.img" "$menu" | sha256sum)" = "$menu_before"
+}
