@@ -198,8 +198,7 @@ static void print_kernels(const struct plan *p)
 	for (int k = 0; k < p->nkernels; k++)
 		printf("%s %s", k ? "," : "", p->kernels[k]);
 	printf(": the cells of each repetition under each kernel in turn, the turn reversed "
-	       "every other repetition (%d cells x %d kernels = %d in all)\n", matrix_count(p),
-	       p->nkernels, matrix_count(p) * p->nkernels);
+	       "every other repetition, by kexec; a cell's id names its kernel after an @\n");
 	for (int r = 1; r <= p->repeat && r <= SHOWN; r++) {
 		printf("  repetition %d:", r);
 		for (int j = 0; j < p->nkernels; j++) {
@@ -242,6 +241,9 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 		       "until its figure is stable%s, %d to %d times)\n", p->name, path,
 		       matrix_count(p), matrix_per_rep(p), detect,
 		       p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N, p->repeat);
+	else if (p->nkernels)
+		printf("plan %s (%s): %d cells (%d per repetition x %d x %d kernels)\n", p->name,
+		       path, matrix_count(p), matrix_per_rep(p), p->repeat, p->nkernels);
 	else
 		printf("plan %s (%s): %d cells (%d per repetition x %d)\n", p->name, path,
 		       matrix_count(p), matrix_per_rep(p), p->repeat);

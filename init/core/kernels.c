@@ -106,3 +106,41 @@ int kernel_order_position(const struct order_shape *s, int nk, int rep, int kern
 		return -1;
 	return pass * s->per + p % s->per;
 }
+
+/* Parameters a switch does not pass on: the kernel set's own, and what a boot loader adds. */
+static const char *const switch_drops[] = { "fsmatrix.kernel=", "BOOT_IMAGE=", "initrd=" };
+
+int kernel_switch_cmdline(const char *cur, const char *name, char *out, size_t len)
+{
+	size_t used = 0;
+	if (!len)
+		return -1;
+	out[0] = '\0';
+	for (const char *s = cur; *s;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		const char *b = s;
+		int quoted = 0;
+		while (*s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n'))) {
+			if (*s == '"')
+				quoted = !quoted;
+			s++;
+		}
+		size_t n = (size_t)(s - b);
+		int drop = 0;
+		for (size_t i = 0; i < sizeof switch_drops / sizeof switch_drops[0]; i++)
+			drop |= strncmp(b, switch_drops[i], strlen(switch_drops[i])) == 0;
+		if (drop)
+			continue;
+		if (used + n + 2 > len)
+			return -1;
+		if (used)
+			out[used++] = ' ';
+		memcpy(out + used, b, n);
+		out[used += n] = '\0';
+	}
+	int w = snprintf(out + used, len - used, "%sfsmatrix.kernel=%s", used ? " " : "", name);
+	return w < 0 || (size_t)w >= len - used ? -1 : 0;
+}

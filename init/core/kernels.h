@@ -34,4 +34,10 @@ int kernel_order_at(const struct order_shape *s, int nk, int pos, int *rep, int 
  * range. */
 int kernel_order_position(const struct order_shape *s, int nk, int rep, int kernel, int slot);
 
+/* The command line a kernel switch hands the next kernel: this boot's (cur) without its
+ * fsmatrix.kernel= and the boot loader's own BOOT_IMAGE= and initrd= (the kexec loads the
+ * initramfs itself), then fsmatrix.kernel=name. A value in double quotes keeps its spaces.
+ * Returns 0, or -1 when it does not fit len bytes. */
+int kernel_switch_cmdline(const char *cur, const char *name, char *out, size_t len);
+
 #endif

@@ -6,6 +6,7 @@
  * cell instead of piling onto one cell's repeats, and a run cut short still has every cell
  * at least once. */
 #include "core/matrix.h"
+#include "core/kernels.h"
 #include "core/level.h"
 #include "core/order.h"
 
@@ -69,13 +70,14 @@ int matrix_per_rep(const struct plan *p)
 
 int matrix_count(const struct plan *p)
 {
-	return matrix_per_rep(p) * p->repeat;
+	return matrix_per_rep(p) * p->repeat * (p->nkernels > 0 ? p->nkernels : 1);
 }
 
 /* The cell of one repetition numbered slot, by mixed-radix counting: workload fastest. */
 static void fill(const struct plan *p, int slot, int rep, int index, struct cell *c)
 {
 	memset(c, 0, sizeof *c);
+	c->kernel = -1;
 	c->index = index;
 	c->rep = rep;
 	c->slot = slot;
@@ -117,11 +119,27 @@ void matrix_order_shape(const struct plan *p, struct order_shape *s)
 			s->run[s->nrun++] = p->fs[k].nmount * p->nworkloads;
 }
 
+/* "md0/ext4/defaults/seq@6.12": the same cell under another kernel is another cell of the
+ * run, and '@' is no character of a kernel set's name. */
+static void under_kernel(const struct plan *p, int kernel, struct cell *c)
+{
+	size_t n = strlen(c->id);
+	c->kernel = kernel;
+	snprintf(c->id + n, sizeof c->id - n, "@%s", p->kernels[kernel]);
+}
+
 int matrix_cell(const struct plan *p, int index, struct cell *c)
 {
-	int rep, slot;
+	int rep, slot, kernel;
 	struct order_shape s;
 	matrix_order_shape(p, &s);
+	if (p->nkernels > 0) {
+		if (kernel_order_at(&s, p->nkernels, index, &rep, &kernel, &slot) < 0)
+			return -1;
+		fill(p, slot, rep, index, c);
+		under_kernel(p, kernel, c);
+		return 0;
+	}
 	if (order_at(&s, index, &rep, &slot) < 0)
 		return -1;
 	fill(p, slot, rep, index, c);
@@ -132,9 +150,12 @@ int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c)
 {
 	struct order_shape s;
 	matrix_order_shape(p, &s);
-	int index = order_position(&s, rep, slot);
+	int index = p->nkernels > 0 ? kernel_order_position(&s, p->nkernels, rep, 0, slot)
+				    : order_position(&s, rep, slot);
 	if (index < 0)
 		return -1;
 	fill(p, slot, rep, index, c);
+	if (p->nkernels > 0)
+		under_kernel(p, 0, c);
 	return 0;
 }

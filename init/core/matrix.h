@@ -16,6 +16,9 @@ struct cell {
 	int slot;                /* 0 .. matrix_per_rep()-1: which cell of a repetition, in the
 	                            plan's own order whatever order they run in */
 	int array, fs, mount, workload;  /* indexes into the plan's sections and mount lines */
+	int kernel;              /* with kernels = (core/kernels.h): the kernel set the cell runs
+	                            under, an index into the plan's kernels, named in the id after
+	                            an '@'; -1: the kernel booted, not part of the id */
 	uint64_t chunk;          /* bytes; 0 when the array gives none */
 	unsigned tun_given;      /* bit per core/tunable.h row the array sets */
 	long long tun[TUN_COUNT];  /* the value of each row set, for this cell */
@@ -24,7 +27,7 @@ struct cell {
 	                            part after the chunk: "md5-c64k-scs4096/ext4/defaults/seq" */
 };
 
-/* Cells in one repetition, and in the whole run. */
+/* Cells in one repetition, and in the whole run (every repetition under every kernel). */
 int matrix_per_rep(const struct plan *p);
 int matrix_count(const struct plan *p);
 
@@ -39,8 +42,8 @@ int matrix_cell(const struct plan *p, int index, struct cell *c);
 struct order_shape;
 void matrix_order_shape(const struct plan *p, struct order_shape *s);
 
-/* Fills repetition rep (1-based) of the cell in slot, with its position as index. Returns 0,
- * or -1 out of range. */
+/* Fills repetition rep (1-based) of the cell in slot, with its position as index (under the
+ * plan's first kernel, when it names kernels). Returns 0, or -1 out of range. */
 int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c);
 
 #endif

@@ -93,6 +93,13 @@ static void record_line(const char *line, size_t n, struct journal *j, struct re
 	if (json_member_str(line, n, "type", type, sizeof type) < 0)
 		return;
 	if (strcmp(type, "header") == 0) {
+		const char *k;
+		size_t kl;
+		char set[32] = "";
+		if (json_member(line, n, "kernel", &k, &kl) == 0 &&
+		    json_member_str(k, kl, "set", set, sizeof set) < 0)
+			set[0] = '\0';
+		journal_arrive(j, set);
 		header_line(line, n, j);
 	} else if (strcmp(type, "trailer") == 0) {
 		j->trailer = 1;
@@ -110,6 +117,9 @@ static void record_line(const char *line, size_t n, struct journal *j, struct re
 		}
 		else if (strcmp(what, "resume") == 0)
 			j->resumes++;
+		else if (strcmp(what, "kernel-switch") == 0 &&
+			 json_member_str(line, n, "to", j->switch_to, sizeof j->switch_to) < 0)
+			j->switch_to[0] = '\0';
 	} else if (strcmp(type, "summary") == 0) {
 		struct resume_cell *c = cell_of(line, n, cells, ncells);
 		if (c && json_member_str(line, n, "auto", what, sizeof what) == 0 &&
@@ -155,6 +165,27 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
 		at = next;
 	}
 	j->keep = len;
+}
+
+void journal_arrive(struct journal *j, const char *set)
+{
+	if (!j->switch_to[0])
+		return;
+	if (strcmp(set, j->switch_to) == 0) {
+		j->misses = 0;
+		j->missed[0] = '\0';
+	} else if (strcmp(j->missed, j->switch_to) == 0) {
+		j->misses++;
+	} else {
+		memcpy(j->missed, j->switch_to, sizeof j->missed);
+		j->misses = 1;
+	}
+	j->switch_to[0] = '\0';
+}
+
+int journal_kernel_misses(const struct journal *j, const char *name)
+{
+	return strcmp(j->missed, name) == 0 ? j->misses : 0;
 }
 
 int journal_resumable(const struct journal *j, const char *plan_sha256, const char *scale,

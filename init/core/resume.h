@@ -42,6 +42,9 @@ struct journal {
 	int torn;           /* the last line is cut short: drop it before appending */
 	int need_newline;   /* the last record is complete but its newline was not written */
 	size_t keep;        /* the journal's length without a torn last line */
+	char switch_to[32]; /* a kernel-switch event's kernel set while no header followed it */
+	char missed[32];    /* the kernel set the last switches went to and never reached */
+	int misses;         /* how many switches in a row did not reach it */
 	int ndisks;         /* disks the first header lists as taken */
 	struct resume_disk disks[RESUME_DISKS_MAX];
 };
@@ -70,6 +73,15 @@ int journal_seed(const struct journal *j, int given, unsigned long long asked,
  * wwn, else (a disk with neither) by its by-path name. A resumed run takes such a disk
  * again although it carries the filesystem or array the interrupted cell left on it. */
 int journal_took(const struct journal *j, const char *serial, const char *wwn, const char *by_path);
+
+/* A boot under kernel set `set` ("" unnamed) after the journal's last kernel-switch event:
+ * the switch arrived when set is the kernel switched to; otherwise the machine came up under
+ * another one (the kernel switched to did not start, the firmware booted its own), a miss.
+ * journal_scan applies it to each header; a boot applies it for itself. */
+void journal_arrive(struct journal *j, const char *set);
+
+/* Switches in a row to kernel set name that never reached it. */
+int journal_kernel_misses(const struct journal *j, const char *name);
 
 enum resume_action { RESUME_RUN, RESUME_SKIP, RESUME_FAIL };
 

@@ -1,9 +1,13 @@
 /* test_kernels.c: kernels as an axis (core/kernels.c): the plan key and its errors, the
  * passes of a run (each repetition once under each kernel, the order reversed every other
  * repetition: A B B A A B), positions to (repetition, kernel, slot) and back in interleave
- * and shuffle, each cell exactly once per kernel and repetition, and the orders refused. */
+ * and shuffle, each cell exactly once per kernel and repetition, and the orders refused;
+ * the matrix's cells under their kernels (ids with @NAME), the command line a switch hands
+ * the next kernel, and the journal's account of switches that arrived or did not. */
 #include "check.h"
 #include "core/kernels.h"
+#include "core/matrix.h"
+#include "core/resume.h"
 #include "core/plan.h"
 
 static struct plan p;
@@ -118,8 +122,102 @@ static void test_positions(void)
 	CHECK_INT(kernel_order_position(&seq, NK, 1, 0, 0), -1);
 }
 
+/* The matrix of a plan with kernels: per x repeat x kernels cells, each with its kernel in
+ * the id and the field, in passes A B B A. */
+static void test_matrix(void)
+{
+	static const char text[] = "[global]\nkernels = 6.1, 6.12\nrepeat = 2\n"
+		"[array d]\nlevel = none\n[fs e]\ntype = ext4\nmount = defaults\n"
+		"[workload s]\ntype = seqwrite\nsize = 16m\n[workload t]\ntype = seqwrite\nsize = 8m\n";
+	CHECK_INT(plan_parse("k.ini", text, strlen(text), &p), 0);
+	CHECK_INT(matrix_per_rep(&p), 2);
+	CHECK_INT(matrix_count(&p), 8);
+	static const struct { int rep, kernel; const char *id; } want[] = {
+		{ 1, 0, "d/e/defaults/s@6.1" },  { 1, 0, "d/e/defaults/t@6.1" },
+		{ 1, 1, "d/e/defaults/s@6.12" }, { 1, 1, "d/e/defaults/t@6.12" },
+		{ 2, 1, "d/e/defaults/s@6.12" }, { 2, 1, "d/e/defaults/t@6.12" },
+		{ 2, 0, "d/e/defaults/s@6.1" },  { 2, 0, "d/e/defaults/t@6.1" },
+	};
+	struct cell c;
+	for (int i = 0; i < 8; i++) {
+		CHECK_INT(matrix_cell(&p, i, &c), 0);
+		CHECK_INT(c.index, i);
+		CHECK_INT(c.rep, want[i].rep);
+		CHECK_INT(c.kernel, want[i].kernel);
+		CHECK_STR(c.id, want[i].id);
+	}
+	CHECK_INT(matrix_cell(&p, 8, &c), -1);
+	CHECK_INT(matrix_slot_cell(&p, 1, 2, &c), 0);
+	CHECK_INT(c.index, 7);
+	CHECK_STR(c.id, "d/e/defaults/t@6.1");
+	static const char plain[] = "[array d]\nlevel = none\n[fs e]\ntype = ext4\nmount = defaults\n"
+		"[workload s]\ntype = seqwrite\nsize = 16m\n";
+	CHECK_INT(plan_parse("k.ini", plain, strlen(plain), &p), 0);
+	CHECK_INT(matrix_cell(&p, 0, &c), 0);
+	CHECK_INT(c.kernel, -1);
+	CHECK_STR(c.id, "d/e/defaults/s");
+}
+
+static void test_switch_cmdline(void)
+{
+	static const struct { const char *cur, *name, *want; } rows[] = {
+		{ "console=ttyS0 fsmatrix.kernel=6.1 fsmatrix.disks=serial:fsm*", "6.12",
+		  "console=ttyS0 fsmatrix.disks=serial:fsm* fsmatrix.kernel=6.12" },
+		{ "BOOT_IMAGE=/vmlinuz initrd=/initramfs.img  quiet\n", "6.1",
+		  "quiet fsmatrix.kernel=6.1" },
+		{ "", "6.1", "fsmatrix.kernel=6.1" },
+		{ "a=\"x y\" fsmatrix.kernel=b c", "k", "a=\"x y\" c fsmatrix.kernel=k" },
+		{ "fsmatrix.kernelx=1", "k", "fsmatrix.kernelx=1 fsmatrix.kernel=k" },
+	};
+	char out[128];
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		CHECK_INT(kernel_switch_cmdline(rows[i].cur, rows[i].name, out, sizeof out), 0);
+		CHECK_STR(out, rows[i].want);
+	}
+	/* too long: refused, never cut */
+	CHECK_INT(kernel_switch_cmdline("console=ttyS0", "6.12", out, 20), -1);
+	CHECK_INT(kernel_switch_cmdline("console=ttyS0", "6.12", out, 35), 0);
+	CHECK_INT(kernel_switch_cmdline("console=ttyS0", "6.12", out, 34), -1);
+}
+
+/* Switches that arrived (a header under the kernel switched to) and those that did not. */
+static void test_journal_switches(void)
+{
+	static const char text[] =
+		"{\"type\":\"header\",\"run\":\"r1\",\"kernel\":{\"set\":\"6.1\"}}\n"
+		"{\"type\":\"event\",\"event\":\"kernel-switch\",\"from\":\"6.1\",\"to\":\"6.12\"}\n"
+		"{\"type\":\"header\",\"run\":\"r1\",\"kernel\":{\"set\":\"6.12\"}}\n"
+		"{\"type\":\"event\",\"event\":\"kernel-switch\",\"from\":\"6.12\",\"to\":\"x\"}\n"
+		"{\"type\":\"header\",\"run\":\"r1\",\"kernel\":{\"set\":\"6.1\"}}\n"
+		"{\"type\":\"event\",\"event\":\"kernel-switch\",\"from\":\"6.1\",\"to\":\"x\"}\n";
+	struct journal j;
+	journal_scan(text, strlen(text), &j, NULL, 0);
+	CHECK_STR(j.run, "r1");
+	CHECK_INT(journal_kernel_misses(&j, "6.12"), 0);
+	CHECK_INT(journal_kernel_misses(&j, "x"), 1);
+	CHECK_STR(j.switch_to, "x");      /* the last switch, no header after it yet */
+	struct journal k = j;
+	journal_arrive(&k, "6.1");        /* this boot came up under 6.1 again: a second miss */
+	CHECK_INT(journal_kernel_misses(&k, "x"), 2);
+	CHECK_STR(k.switch_to, "");
+	journal_arrive(&k, "6.1");        /* no switch pending: nothing changes */
+	CHECK_INT(journal_kernel_misses(&k, "x"), 2);
+	k = j;
+	journal_arrive(&k, "x");          /* it arrived */
+	CHECK_INT(journal_kernel_misses(&k, "x"), 0);
+	/* a header without a kernel set after a switch: a miss too */
+	static const char unnamed[] =
+		"{\"type\":\"event\",\"event\":\"kernel-switch\",\"to\":\"6.12\"}\n"
+		"{\"type\":\"header\",\"run\":\"r2\",\"kernel\":{\"set\":null}}\n";
+	journal_scan(unnamed, strlen(unnamed), &j, NULL, 0);
+	CHECK_INT(journal_kernel_misses(&j, "6.12"), 1);
+}
+
 int main(void)
 {
+	test_matrix();
+	test_switch_cmdline();
+	test_journal_switches();
 	test_key();
 	test_passes();
 	test_positions();
