@@ -78,8 +78,12 @@ static void axes_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "wtype", plan_wl_name(wl->type));
 	/* Each tunable the array sets, by its name: an axis as chunk is. */
 	tun_json_given(w, x->c->tun_given, x->c->tun);
-	/* The kernel set booted (fsmatrix.kernel=): an axis once runs under several meet. */
-	if (x->env->kernel)
+	/* The kernel set: the cell's own in a run under several (PID 1 runs a cell only under
+	 * it; a record written for it under another, an error or an interruption, says so too),
+	 * else the one booted (fsmatrix.kernel=): an axis once runs under several meet. */
+	if (x->c->kernel >= 0)
+		jw_kstr(w, "kernel", x->p->kernels[x->c->kernel]);
+	else if (x->env->kernel)
 		jw_kstr(w, "kernel", x->env->kernel);
 	jw_end_obj(w);
 }

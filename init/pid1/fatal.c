@@ -98,7 +98,8 @@ static _Noreturn void stop_machine(int how, const char *what)
 	console_drain(CONSOLE_DRAIN_MS);
 	reboot(how);
 	say("fsmatrix: unable to %s: %s; halted here, switch the machine off",
-	    how == (int)RB_AUTOBOOT ? "reboot" : how == (int)RB_HALT_SYSTEM ? "halt" : "power off", strerror(errno));
+	    how == (int)RB_AUTOBOOT ? "reboot" : how == (int)RB_HALT_SYSTEM ? "halt" :
+	    how == (int)RB_KEXEC ? "start the loaded kernel" : "power off", strerror(errno));
 	fflush(stdout);
 	for (;;)
 		pause();
@@ -168,6 +169,11 @@ void console_shell(void)
 _Noreturn void power_off(void)
 {
 	stop_machine(RB_POWER_OFF, "powering off");
+}
+
+_Noreturn void restart_into_loaded_kernel(const char *what)
+{
+	stop_machine(RB_KEXEC, what);
 }
 
 _Noreturn void fatal(const char *fmt, ...)

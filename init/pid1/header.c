@@ -261,6 +261,9 @@ void header_emit(void)
 	jw_kstr(&w, "version", u.version);
 	jw_kstr(&w, "machine", u.machine);
 	jw_kstr(&w, "cmdline", boot.cmd.raw);
+	/* the kernel set booted (fsmatrix.kernel=): a run under several knows by it whether a
+	 * switch arrived (core/resume.h) */
+	jw_kstr(&w, "set", boot.cmd.kernel[0] ? boot.cmd.kernel : NULL);
 	/* Read after the boot's modules: unsigned ones taint 'E' (8192), a warning 'W' (512). */
 	char taint[32];
 	if (file_first_line("/proc/sys/kernel/tainted", taint, sizeof taint) == 0)

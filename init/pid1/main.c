@@ -154,6 +154,7 @@ int main(void)
 	/* Now the plan is known: this boot's run, or the unfinished one it resumes (which may
 	 * take back its disks). */
 	resume_stage(plan);
+	kernels_stage(plan);
 	step_done("resume");
 	if (boot.cmd.shell != CMDLINE_SHELL_NOW)
 		watchdog_start(plan);
@@ -178,6 +179,8 @@ int main(void)
 	 * before the cell touches a disk) with the boot's records before it. */
 	console_sync_each();
 	bootmenu_mark();
+	/* a run under several kernels whose next cell is another kernel's goes there first */
+	matrix_switch_first(plan);
 	/* the machine's noise floor before the first cell and after the last: a drift between
 	 * the two puts the figures between in doubt (report Problems) */
 	reference_run("start");

@@ -78,6 +78,12 @@ static void spaced(const char *id, char *out, size_t len)
 			*s = ' ';
 }
 
+/* A cell's figures are kept by its slot, and under several kernels by slot and kernel. */
+static int kept_at(const struct plan *p, const struct cell *c)
+{
+	return c->kernel >= 0 ? c->slot * p->nkernels + c->kernel : c->slot;
+}
+
 /* A NaN figure (no /proc/stat, an empty interval) is left out of the statistics. */
 static void keep(struct kept *k, const struct cell_result *r, int rep)
 {
@@ -207,7 +213,7 @@ static void stopped_earlier(const struct plan *p, struct kept *kept, int total)
 	struct cell c;
 	for (int i = 0; p->repeat_auto && i < total; i++)
 		if (resume_stopped(i) && matrix_cell(p, i, &c) == 0)
-			kept[c.slot].stopped = 1;
+			kept[kept_at(p, &c)].stopped = 1;
 }
 
 /* The first cell from position from on that this boot will run: its own shard's, not
@@ -217,7 +223,8 @@ static int next_to_run(const struct plan *p, int from, int total, const struct k
 {
 	for (int i = from; i < total; i++) {
 		struct resume_step rs;
-		if (!plan_shard_takes(i) || matrix_cell(p, i, c) < 0 || (kept && kept[c->slot].stopped))
+		if (!plan_shard_takes(i) || matrix_cell(p, i, c) < 0 ||
+		    (kept && kept[kept_at(p, c)].stopped))
 			continue;
 		resume_cell(i, p->retries, &rs);
 		if (rs.action == RESUME_RUN &&
@@ -237,7 +244,8 @@ static void warm_up(const struct run_env *env, const struct plan *p, int total,
 	struct cell c;
 	struct cell_result r;
 	char name[CELL_ID_MAX];
-	if (p->warmup <= 0 || next_to_run(p, 0, total, kept, &c) < 0)
+	if (p->warmup <= 0 || next_to_run(p, 0, total, kept, &c) < 0 ||
+	    (c.kernel >= 0 && c.kernel != kernels_booted()))
 		return;
 	spaced(c.id, name, sizeof name);
 	for (int k = 1; k <= p->warmup; k++) {
@@ -262,10 +270,36 @@ static void warm_up(const struct run_env *env, const struct plan *p, int total,
 	}
 }
 
+/* A cell of another kernel than the one booted: switch to it (never returns then), or, when
+ * that kernel is given up, write the records its attempt owes and an error. */
+static void other_kernel(const struct run_env *env, const struct plan *p, const struct cell *c,
+			 const struct resume_step *rs, const char *name, int total)
+{
+	if (!kernels_given_up(c->kernel))
+		kernels_switch(p, c->kernel, c->index, 1);
+	if (settle_earlier(env, p, c, rs, name, total))
+		return;
+	const char *why = kernels_given_up(c->kernel);
+	cell_record_status(env, p, c, CELL_ERROR, rs->attempt, why);
+	boot.counts[CELL_ERROR]++;
+	say("[%d/%d] %s rep %d/%d: error: %s", c->index + 1, total, name, c->rep, p->repeat, why);
+}
+
+void matrix_switch_first(const struct plan *p)
+{
+	struct cell c;
+	if (!p->nkernels || boot.cmd.dry)
+		return;
+	int i = next_to_run(p, 0, matrix_count(p), NULL, &c);
+	if (i >= 0 && c.kernel != kernels_booted() && !kernels_given_up(c.kernel))
+		kernels_switch(p, c.kernel, i, 0);
+}
+
 void matrix_run(const struct plan *p)
 {
 	int total = matrix_count(p), per = matrix_per_rep(p);
-	struct kept *kept = p->repeat > 1 ? calloc((size_t)per, sizeof *kept) : NULL;
+	int nkept = per * (p->nkernels > 0 ? p->nkernels : 1);
+	struct kept *kept = p->repeat > 1 ? calloc((size_t)nkept, sizeof *kept) : NULL;
 	long long start = boottime_ms();
 	const struct run_env *env = cell_env();
 	struct cell c, prev;
@@ -318,8 +352,14 @@ void matrix_run(const struct plan *p)
 		resume_cell(i, p->retries, &rs);
 		/* repeat = auto: a cell stable already does not begin another repetition (one an
 		 * earlier boot recorded is counted as such, below) */
-		if (kept && kept[c.slot].stopped && rs.action == RESUME_RUN && !rs.record_interrupted) {
+		if (kept && kept[kept_at(p, &c)].stopped && rs.action == RESUME_RUN &&
+		    !rs.record_interrupted) {
 			boot.not_needed++;
+			continue;
+		}
+		/* runs under several kernels: a cell runs only under its own */
+		if (c.kernel >= 0 && c.kernel != kernels_booted() && rs.action == RESUME_RUN) {
+			other_kernel(env, p, &c, &rs, name, total);
 			continue;
 		}
 		if (settle_earlier(env, p, &c, &rs, name, total))
@@ -336,7 +376,8 @@ void matrix_run(const struct plan *p)
 		int j = next_to_run(p, i + 1, total, kept, &next);
 		enum plan_reuse take = ran ? reuse_from(p, &prev, &c) : REUSE_NONE;
 		live.take = take < live.left ? take : live.left;
-		live.keep = j >= 0 ? reuse_from(p, &c, &next) : REUSE_NONE;
+		/* nothing stands over a kernel switch: the next kernel's boot makes its own */
+		live.keep = j >= 0 && next.kernel == c.kernel ? reuse_from(p, &c, &next) : REUSE_NONE;
 		cell_run(env, p, &c, rs.attempt, &live, &r);
 		prev = c;
 		ran = 1;
@@ -345,7 +386,7 @@ void matrix_run(const struct plan *p)
 		eta_text(start, est_done, est_left, eta, sizeof eta);
 		say("[%d/%d] %s rep %d/%d: %s%s", i + 1, total, name, c.rep, p->repeat, r.headline, eta);
 		if (kept)
-			summarize(p, &c, &kept[c.slot], &r);
+			summarize(p, &c, &kept[kept_at(p, &c)], &r);
 	}
 	free(kept);
 	free(est);

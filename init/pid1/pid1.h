@@ -67,6 +67,8 @@ struct stop_hooks {
 void stop_hooks_set(struct stop_hooks h);
 _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void power_off(void);
+/* The same clean stop as power_off, then the kernel kexec_file_load loaded (pid1/kernels.c). */
+_Noreturn void restart_into_loaded_kernel(const char *what);
 void signals_init(void);          /* busybox poweroff/reboot/halt signal PID 1 */
 int shutdown_requested(void);     /* one of them arrived */
 _Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do what it asked */
@@ -174,6 +176,8 @@ void resume_event(void);          /* the "resume" event, on a resumed boot */
 /* repeat = auto: an earlier boot's summary found the cell of position index (0-based) stable
  * there, and ran its later repetitions no more. */
 int resume_stopped(int index);
+/* Switches in a row to kernel set name that never reached it, this boot included. */
+int resume_kernel_misses(const char *name);
 
 /* pid1/watchdog.c: /dev/watchdog (hardware, else softdog) armed before the first cell with
  * a margin over the longest step, petted between steps, closed with the magic 'V' before a
@@ -204,8 +208,24 @@ int plan_shard_takes(int index);
 void plan_adopt_seed(uint64_t seed);
 void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_group" fields */
 
+/* pid1/kernels.c: a run under several kernels (kernels = in the plan, core/kernels.h): the
+ * kernel sets on the results partition, checked at the plan stage (after resume, whose
+ * journal says which switches did not arrive); the switch to another by kexec. */
+void kernels_stage(const struct plan *p);
+int kernels_booted(void);            /* the booted set's index in the plan's kernels, or -1 */
+const char *kernels_given_up(int k); /* why kernel k's cells cannot run, or NULL */
+/* Switches to kernel k for the cell at position index (0-based): loads it, runs the boot's
+ * "end" reference set when measured says a "start" one ran, writes the "kernel-switch"
+ * event and restarts into it: never returns then. On failure kernel k is given up (its
+ * reason says why) and it returns -1. */
+int kernels_switch(const struct plan *p, int k, int index, int measured);
+
 /* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */
 void matrix_run(const struct plan *p);
+/* A run under several kernels: when the first cell this boot has to run belongs to another
+ * kernel (a boot after a power cut comes up under the firmware's), switch to it now, before
+ * the boot's reference set and warm-up. */
+void matrix_switch_first(const struct plan *p);
 /* pid1/reference.c: the reference set (core/reference.h) measured now and written as a
  * "reference" record of phase "start" or "end"; nothing on a dry run. */
 void reference_run(const char *phase);

@@ -189,14 +189,6 @@ const struct plan *plan_stage(void)
 		fatal("%s%s", plan.errors[0], plan.nerrors > 1 ? " (and the errors above); nothing "
 		      "was written to any test disk" : " (nothing was written to any test disk)");
 	}
-	/* Runs under several kernels need the switch between them (kexec from here), which this
-	 * /init does not make yet: every cell under the one kernel booted would be recorded as
-	 * a comparison it is not. */
-	if (plan.nkernels > 0)
-		fatal("%s: kernels = %s%s: this /init runs a plan under the kernel it booted only; "
-		      "boot each kernel set with its own run (qemu/run --kernel NAME) and leave "
-		      "kernels out (nothing was written to any test disk)", path, plan.kernels[0],
-		      plan.nkernels > 1 ? ", ..." : "");
 	if (boot.cmd.scale != 1.0)
 		plan_scale(&plan, boot.cmd.scale);
 	snprintf(boot.plan_name, sizeof boot.plan_name, "%s", plan.name);
@@ -404,6 +396,14 @@ void plan_event(const struct plan *p)
 	jw_kint(&w, "per_rep", matrix_per_rep(p));
 	jw_kint(&w, "repeat", p->repeat);
 	jw_kstr(&w, "order", plan_order_name(p->order));
+	if (p->nkernels) {
+		/* the kernel sets in the plan's order: position x's kernel is core/kernels.h's */
+		jw_key(&w, "kernels");
+		jw_arr(&w);
+		for (int k = 0; k < p->nkernels; k++)
+			jw_str(&w, p->kernels[k]);
+		jw_end_arr(&w);
+	}
 	jw_key(&w, "seed");
 	if (p->order == ORDER_SHUFFLE)
 		jw_int(&w, (long long)p->seed);

@@ -149,6 +149,8 @@ void resume_stage(const struct plan *p)
 		say("fsmatrix: unable to repair %s for appending: %s; a new run instead", path, strerror(errno));
 		goto fresh;
 	}
+	/* this boot is the one after the journal's last kernel switch, if any */
+	journal_arrive(&journal, boot.cmd.kernel);
 	snprintf(dropped_id, sizeof dropped_id, "%s", boot.run_id);
 	snprintf(boot.run_id, sizeof boot.run_id, "%s", journal.run);
 	boot.resumed = journal.resumes + 1;
@@ -182,6 +184,11 @@ int resume_stopped(int index)
 	return cells && index >= 0 && index < ncells && cells[index].stopped;
 }
 
+int resume_kernel_misses(const char *name)
+{
+	return cells ? journal_kernel_misses(&journal, name) : 0;
+}
+
 void resume_event(void)
 {
 	char buf[8192];
@@ -197,6 +204,7 @@ void resume_event(void)
 	jw_kstr(&w, "boot_run_id", dropped_id);
 	jw_kint(&w, "torn_bytes", (long long)torn_bytes);
 	jw_kint(&w, "bad_lines", journal.bad);
+	jw_kstr(&w, "kernel", boot.cmd.kernel[0] ? boot.cmd.kernel : NULL);
 	jw_key(&w, "interrupted");
 	jw_arr(&w);
 	for (int i = 0; i < ncells; i++) {

@@ -1,0 +1,137 @@
+/* pid1/kernels.c: a run under several kernels (core/kernels.h). The kernel sets are inputs on
+ * the results partition (fsmatrix/kernels/NAME/vmlinuz and initramfs.img: qemu/run
+ * --kernels and make usb KERNELS= put them there). A switch loads the next one with
+ * kexec_file_load, which under lockdown takes only a kernel signed by a key the machine
+ * trusts (Debian's are), and restarts into it without the firmware: the disks and the
+ * results partition are found again as they were, and the next kernel's /init resumes the
+ * run's journal (core/resume.h) and runs the cells that are its own. */
+#include "pid1/pid1.h"
+#include "core/kernels.h"
+#include "core/plan.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define KERNELS_DIR RESULTS_MNT "/fsmatrix/kernels"
+
+/* What a set holds, as `make kernels` builds it. */
+static const char *const set_files[] = { "vmlinuz", "initramfs.img" };
+
+static struct {
+	int booted;                                  /* index in the plan's kernels, -1 */
+	char given_up[PLAN_KERNELS_MAX][512];        /* "" while the kernel may run its cells */
+} ks = { .booted = -1 };
+
+void kernels_stage(const struct plan *p)
+{
+	char path[300];
+	ks.booted = -1;
+	if (!p->nkernels)
+		return;
+	for (int k = 0; k < p->nkernels; k++)
+		if (strcmp(p->kernels[k], boot.cmd.kernel) == 0)
+			ks.booted = k;
+	if (boot.cmd.dry)
+		return;   /* a dry run lists the cells and switches to nothing */
+	if (!results_writable())
+		fatal("kernels = %s, ...: a run under several kernels needs the results partition "
+		      "writable (its journal carries the run from one kernel to the next; nothing "
+		      "was written to any test disk)", p->kernels[0]);
+	for (int k = 0; k < p->nkernels; k++)
+		for (size_t f = 0; f < sizeof set_files / sizeof set_files[0]; f++) {
+			snprintf(path, sizeof path, KERNELS_DIR "/%s/%s", p->kernels[k], set_files[f]);
+			if (access(path, R_OK) != 0)
+				fatal("kernels = : unable to read %s: %s (put the kernel sets on the "
+				      "results partition: qemu/run --kernels, make usb KERNELS=; nothing "
+				      "was written to any test disk)", path, strerror(errno));
+		}
+	/* a kernel switched to that never started: the machine came back under the firmware's
+	 * kernel each time; its cells become errors rather than a switch loop */
+	for (int k = 0; k < p->nkernels; k++) {
+		int misses = resume_kernel_misses(p->kernels[k]);
+		if (misses > p->retries)
+			snprintf(ks.given_up[k], sizeof ks.given_up[k], "kernel %s did not start after "
+				 "%d switches to it (the machine came back under %s each time)",
+				 p->kernels[k], misses, boot.cmd.kernel[0] ? boot.cmd.kernel : "another kernel");
+	}
+	say("fsmatrix: kernels: %d sets on the results partition; booted %s%s", p->nkernels,
+	    boot.cmd.kernel[0] ? boot.cmd.kernel : "(fsmatrix.kernel= not given)",
+	    ks.booted < 0 ? ", none of the plan's: the first cell switches" : "");
+}
+
+int kernels_booted(void)
+{
+	return ks.booted;
+}
+
+const char *kernels_given_up(int k)
+{
+	return k >= 0 && k < PLAN_KERNELS_MAX && ks.given_up[k][0] ? ks.given_up[k] : NULL;
+}
+
+/* kexec_file_load of set NAME with the command line of this boot for it. 0, or -1 with why. */
+static int load(const char *name, char *why, size_t len)
+{
+	static char cl[sizeof boot.cmd.raw + 64];
+	char path[2][160];
+	int fd[2] = { -1, -1 }, rc = -1;
+	if (kernel_switch_cmdline(boot.cmd.raw, name, cl, sizeof cl) < 0) {
+		snprintf(why, len, "unable to switch to kernel %s: the command line does not fit", name);
+		return -1;
+	}
+	for (int f = 0; f < 2; f++) {
+		snprintf(path[f], sizeof path[f], KERNELS_DIR "/%s/%s", name, set_files[f]);
+		if ((fd[f] = open(path[f], O_RDONLY | O_CLOEXEC)) < 0) {
+			snprintf(why, len, "unable to switch to kernel %s: unable to open %s: %s", name,
+				 path[f], strerror(errno));
+			goto out;
+		}
+	}
+	if (syscall(SYS_kexec_file_load, fd[0], fd[1], strlen(cl) + 1, cl, 0UL) < 0) {
+		/* EKEYREJECTED/EPERM: lockdown and a kernel not signed by a trusted key;
+		 * ENOSYS: a kernel built without CONFIG_KEXEC_FILE */
+		snprintf(why, len, "unable to switch to kernel %s: kexec_file_load of %s: %s", name,
+			 path[0], strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	for (int f = 0; f < 2; f++)
+		if (fd[f] >= 0)
+			close(fd[f]);
+	return rc;
+}
+
+int kernels_switch(const struct plan *p, int k, int index, int measured)
+{
+	char why[sizeof ks.given_up[0]], buf[1024], what[160];
+	const char *from = boot.cmd.kernel[0] ? boot.cmd.kernel : NULL;
+	long long t0 = boottime_ms();
+	if (load(p->kernels[k], why, sizeof why) < 0) {
+		memcpy(ks.given_up[k], why, sizeof why);
+		say("fsmatrix: %s: its cells are recorded as errors", why);
+		return -1;
+	}
+	long long load_ms = boottime_ms() - t0;
+	/* the boot's noise floor at its end, as a boot that powers off measures it */
+	if (measured)
+		reference_run("end");
+	struct jw w;
+	jw_init(&w, buf, sizeof buf);
+	record_begin(&w, "event");
+	jw_kstr(&w, "event", "kernel-switch");
+	jw_kstr(&w, "run", boot.run_id);
+	jw_kstr(&w, "from", from);
+	jw_kstr(&w, "to", p->kernels[k]);
+	jw_kint(&w, "index", index + 1);
+	jw_kint(&w, "boot", boot.resumed + 1);
+	jw_kint(&w, "load_ms", load_ms);
+	jw_end_obj(&w);
+	emit(&w);
+	snprintf(what, sizeof what, "switching to kernel %s for cell %d (kexec)", p->kernels[k],
+		 index + 1);
+	restart_into_loaded_kernel(what);
+}
