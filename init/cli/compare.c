@@ -487,8 +487,11 @@ static void print_line(void *ctx, const char *s)
 
 const char host_compare_usage[] =
 	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... [--across-conditions] A B\n"
+	"       fsmatrix compare [--format text|md] --by kernel RUN\n"
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
 	"         (more sources: the shards of a run merge, and they must make two runs)\n"
+	"  RUN    one run under two kernels (kernels = in its plan): the first kernel's cells are\n"
+	"         A, the second's B, each cell against itself under the other kernel\n"
 	"  every metric: medians, B/A, change; where both sides are stable over 3 or more repeats,\n"
 	"  Welch's t-test and a 95% confidence interval of the change\n"
 	"  --across-conditions  test also when the runs' conditions fingerprints differ (by\n"
@@ -526,39 +529,19 @@ static int load_sides(const char *const *src, size_t nsrc, struct runset *ra, st
 	return 0;
 }
 
-int host_cmd_compare(int argc, char **argv)
+/* A and B, then the grids of each workload either has. Returns the exit status of the two. */
+static int compare_print(const struct rrun *a, const struct rrun *b, const struct report_opts *o)
 {
-	struct report_opts o = { .format = "text" };
-	const char *src[REPORT_MAX_SOURCES];
-	size_t nsrc = 0;
-	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
-		return 2;
-	if (nsrc < 2)
-		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
-	if (strcmp(o.format, "text") && strcmp(o.format, "md"))
-		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
-	struct runset ra = { 0 }, rb = { 0 };
-	if (load_sides(src, nsrc, &ra, &rb) != 0)
-		return 1;
-	struct rrun *a = &ra.run[0], *b = &rb.run[0];
-	report_model(a);
-	report_model(b);
-	struct runset both = { (struct rrun[]){ *a, *b }, 2 };
-	if (report_where_check("compare", &both, &o)) {
-		report_free(&ra);
-		report_free(&rb);
-		return 1;
-	}
-	int md = strcmp(o.format, "md") == 0;
+	int md = strcmp(o->format, "md") == 0;
 	if (md)
 		fputs("## Comparison\n\n", stdout);
-	struct comparison *cmp = compare_new(a, b, &o);
+	struct comparison *cmp = compare_new(a, b, o);
 	compare_lines(cmp, print_line, stdout);
 	fputs("\n", stdout);
 	const char *wl[256];
-	size_t nw = report_workloads(a, &o, wl, 256);
+	size_t nw = report_workloads(a, o, wl, 256);
 	const char *wb[256];
-	size_t nwb = report_workloads(b, &o, wb, 256);
+	size_t nwb = report_workloads(b, o, wb, 256);
 	for (size_t i = 0; i < nwb && nw < 256; i++) {
 		size_t j;
 		for (j = 0; j < nw && strcmp(wl[j], wb[i]); j++)
@@ -578,7 +561,71 @@ int host_cmd_compare(int argc, char **argv)
 	}
 	compare_free(cmp);
 	/* a side that did not finish, or holds cells not ok, is said in the status too */
-	int rc = report_status_worse(report_run_status(a), report_run_status(b));
+	return report_status_worse(report_run_status(a), report_run_status(b));
+}
+
+/* compare --by kernel RUN: the run's first two kernels as A and B (report/split.c). */
+static int compare_kernels(const char *src, struct report_opts *o)
+{
+	struct runset rs = { 0 };
+	const char *k[8];
+	int rc = 1;
+	if (strcmp(o->format, "text") && strcmp(o->format, "md"))
+		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o->format);
+	if (report_load(src, &rs) != 0 || report_merge_shards(&rs, 0) < 0)
+		goto out;
+	if (rs.n > 1)
+		fprintf(stderr, "fsmatrix: %s holds several runs; comparing the kernels of the first\n", src);
+	struct rrun *r = &rs.run[0];
+	report_model(r);
+	size_t nk = report_split_kernels(r, k, 8);
+	if (nk != 2) {
+		fprintf(stderr, "fsmatrix: compare --by kernel: run %s in %s has %zu kernel%s in its "
+			"cell ids, not two (a plan's kernels = A, B)\n", r->id, src, nk, nk == 1 ? "" : "s");
+		goto out;
+	}
+	/* kernel is no axis within a side: each side is one kernel's */
+	o->nby = 0;
+	struct rrun a, b;
+	if (report_split_view(r, k[0], &a) < 0 || report_split_view(r, k[1], &b) < 0) {
+		fprintf(stderr, "fsmatrix: compare: out of memory\n");
+		goto out;
+	}
+	if (report_where_check("compare", &(struct runset){ (struct rrun[]){ a, b }, 2 }, o) == 0)
+		rc = compare_print(&a, &b, o);
+	report_split_free(&a);
+	report_split_free(&b);
+out:
+	report_free(&rs);
+	return rc;
+}
+
+int host_cmd_compare(int argc, char **argv)
+{
+	struct report_opts o = { .format = "text" };
+	const char *src[REPORT_MAX_SOURCES];
+	size_t nsrc = 0;
+	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
+		return 2;
+	if (nsrc == 1 && o.nby == 1 && strcmp(o.by[0], "kernel") == 0)
+		return compare_kernels(src[0], &o);
+	if (nsrc < 2)
+		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
+	if (strcmp(o.format, "text") && strcmp(o.format, "md"))
+		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
+	struct runset ra = { 0 }, rb = { 0 };
+	if (load_sides(src, nsrc, &ra, &rb) != 0)
+		return 1;
+	struct rrun *a = &ra.run[0], *b = &rb.run[0];
+	report_model(a);
+	report_model(b);
+	struct runset both = { (struct rrun[]){ *a, *b }, 2 };
+	if (report_where_check("compare", &both, &o)) {
+		report_free(&ra);
+		report_free(&rb);
+		return 1;
+	}
+	int rc = compare_print(a, b, &o);
 	report_free(&ra);
 	report_free(&rb);
 	return rc;

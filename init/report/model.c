@@ -126,11 +126,18 @@ static int id_tunable(json_t *a, const char *part)
 	return 1;
 }
 
-/* Axes from a cell id, <array>[-c<chunk>][-<tunable>...]/<fs>/<mount>/<workload>, for planned
- * cells that never ran and so left no record. */
-static json_t *axes_from_id(const char *id)
+/* Axes from a cell id, <array>[-c<chunk>][-<tunable>...]/<fs>/<mount>/<workload>[@<kernel>],
+ * for planned cells that never ran and so left no record. */
+static json_t *axes_from_id(const char *full)
 {
 	json_t *a = json_object();
+	char id[1024];
+	snprintf(id, sizeof id, "%s", full);
+	char *at = strrchr(id, '@');
+	if (at && !strchr(at, '/')) {
+		json_object_set_new(a, "kernel", json_string(at + 1));
+		*at = '\0';
+	}
 	const char *s1 = strchr(id, '/');
 	const char *sl = strrchr(id, '/');
 	if (!s1 || s1 == sl) {

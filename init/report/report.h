@@ -317,6 +317,15 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o,
 void report_verdict_lines(const struct rrun *r, const struct report_opts *o,
 			  void (*line)(void *ctx, const char *s), void *ctx);
 
+/* report/split.c: a run under several kernels (cell ids "ID@KERNEL") as one view per kernel
+ * for compare --by kernel. report_split_kernels: the kernels, the plan's order first (at
+ * most max). report_split_view: the view of one, its cells' ids without "@KERNEL"; it
+ * borrows the rest from r (modelled), and is freed by report_split_free before r. 0, or -1
+ * out of memory. */
+size_t report_split_kernels(const struct rrun *r, const char **out, size_t max);
+int report_split_view(const struct rrun *r, const char *kernel, struct rrun *view);
+void report_split_free(struct rrun *view);
+
 /* compare (cli/compare.c): two runs judged metric by metric, once; then one grid per
  * workload, and the headline. */
 struct comparison;
