@@ -358,9 +358,18 @@ $(B)/usb-files: FORCE
 EFI_STAMPS := $(B)/shim-signed/.installed $(B)/grub-efi-amd64-signed/.installed
 MENU_FILES := media/menu media/bootcfg
 
+# KERNELS="6.1 6.12" given to make usb: those kernel sets on the stick (fsmatrix/kernels/),
+# for a plan with kernels =; without it on the command line, none.
+USB_KERNELS := $(if $(filter command line,$(origin KERNELS)),$(KERNELS))
+$(B)/usb-kernels: FORCE
+	@mkdir -p $(@D)
+	@echo '$(USB_KERNELS)' | cmp -s - $@ || echo '$(USB_KERNELS)' > $@
+
 $(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN) media/usb \
-		$(MENU_FILES) $(EFI_STAMPS) media/README.txt $(B)/usb-files $(FILES) | $(B)/.deps-ok
-	@USB_FILES='$(FILES)' media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN)
+		$(MENU_FILES) $(EFI_STAMPS) media/README.txt $(B)/usb-files $(FILES) $(B)/usb-kernels \
+		$(foreach k,$(USB_KERNELS),$(OUT)/kernels/$(k)/vmlinuz $(OUT)/kernels/$(k)/initramfs.img) | $(B)/.deps-ok
+	@USB_FILES='$(FILES)' USB_KERNEL_DIRS='$(foreach k,$(USB_KERNELS),$(OUT)/kernels/$(k))' \
+		media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN)
 
 $(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe $(MENU_FILES) $(EFI_STAMPS) \
 		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-ok

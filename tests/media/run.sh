@@ -59,3 +59,28 @@ if [ -d out/pxe ]; then
 else
 	fail pxe "out/pxe is missing (make pxe)"
 fi
+
+# make usb KERNELS="6.1 6.12": the kernel sets on the stick, byte for byte, where a plan with
+# kernels = finds them (fsmatrix/kernels/NAME/); a set that is not there is one line, no stick.
+if [ -s out/kernels/6.1/vmlinuz ] && [ -s out/kernels/6.12/initramfs.img ]; then
+	USB_KERNEL_DIRS="out/kernels/6.1 out/kernels/6.12" media/usb "$TMP/k.img" out/vmlinuz \
+		out/initramfs.img rootfs/plans/default.ini 2>"$TMP/k.err"
+	bad=
+	for k in 6.1 6.12; do
+		for f in vmlinuz initramfs.img; do
+			mcopy -n -i "$TMP/k.img@@$((2048 * 512))" "::fsmatrix/kernels/$k/$f" - 2>/dev/null |
+				cmp -s - "out/kernels/$k/$f" || bad="$bad fsmatrix/kernels/$k/$f"
+		done
+	done
+	if [ -z "$bad" ]; then ok "usb-kernels (both sets on the stick, byte for byte)"
+	else fail usb-kernels "not the sets' bytes:$bad" "$(head -3 "$TMP/k.err")"; fi
+	if USB_KERNEL_DIRS="out/kernels/none" media/usb "$TMP/n.img" out/vmlinuz out/initramfs.img \
+		rootfs/plans/default.ini 2>"$TMP/n.err" || [ -e "$TMP/n.img" ] ||
+		[ "$(wc -l < "$TMP/n.err")" != 1 ] || ! grep -q "KERNELS: unable to read out/kernels/none/vmlinuz" "$TMP/n.err"; then
+		fail usb-kernels-missing "a missing set did not stop media/usb with one line" "$(head -3 "$TMP/n.err")"
+	else
+		ok "usb-kernels-missing ($(cat "$TMP/n.err"))"
+	fi
+else
+	fail usb-kernels "out/kernels/6.1 and 6.12 are missing (make kernels)"
+fi
