@@ -8,6 +8,7 @@
 # wall times of the two go to build/tests/lava-times.json, or $FSM_LAVA_TIMES (make bench:
 # shard_speedup, with FSM_LAVA_SCALE for another scale than 0.05).
 # Two guests at once is the point: run it alone, under the heavy lock.
+# tests/run: alone (two guests of its own at once, whose wall times it measures)
 . "$(dirname "$0")/lib.sh"
 
 command -v lava-run >/dev/null 2>&1 ||

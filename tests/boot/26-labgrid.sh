@@ -3,6 +3,7 @@
 # QEMUDriver, each on its own blank disks, and keeps each console; the two logs merge into one
 # complete run, every cell ok, no record line rejected, no problem. Two guests at once: run it
 # under the heavy lock.
+# tests/run: alone (two guests of its own at once, one a core, each under a timeout)
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
