@@ -27,7 +27,7 @@ static int unknown_axis(const char *cmd, const char *opt, const char *axis)
 		k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", report_axes[i]);
 	if (k < sizeof known)
 		snprintf(known + k, sizeof known - k, ", or a kernel tunable's name (stripe_cache_size, "
-			 "scheduler, ...)");
+			 "scheduler, ...), kernel");
 	host_usage_error(cmd, "%s: unknown axis \"%s\" (known: %s)", opt, axis, known);
 	return -1;
 }

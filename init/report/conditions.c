@@ -91,20 +91,25 @@ void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ct
 			    "the conditions record", "recorded");
 		return;
 	}
-	/* cells measured under other conditions than the header's: merged shards, or a resume
-	 * on another machine */
-	size_t i, nother = 0;
+	/* cells measured under other conditions than the header's: merged shards, a resume on
+	 * another machine, or the boots of a run under several kernels (each kernel's release
+	 * and command line are its own) */
+	size_t i, nother = 0, nkernel = 0;
 	json_t *rec;
 	json_array_foreach(r->records, i, rec) {
 		const char *f = json_string_value(json_object_get(rec, "fingerprint"));
-		nother += f && fp && strcmp(f, fp) != 0;
+		int other = f && fp && strcmp(f, fp) != 0;
+		nother += other;
+		nkernel += other && json_object_get(json_object_get(rec, "axes"), "kernel") &&
+			   json_object_get(r->plan, "kernels");
 	}
 	if (fp)
 		report_line(line, ctx, "  %-12s %.12s%s", "fingerprint", fp,
 			    nother ? "" : " (every cell's)");
 	if (nother)
-		report_line(line, ctx, "  %-12s %zu cell record%s carry another one: measured under ", "fingerprint"
-			    "other conditions", nother, nother == 1 ? "" : "s");
+		report_line(line, ctx, "  %-12s %zu cell record%s carr%s another one: measured under "
+			    "other conditions%s", "", nother, nother == 1 ? "" : "s",
+			    nother == 1 ? "ies" : "y", nkernel == nother ? " (the other kernels' boots)" : "");
 	const char *key;
 	json_t *c;
 	json_object_foreach(json_object_get(cond, "controls"), key, c) {

@@ -10,9 +10,10 @@
 
 /* The axes a plan varies, in the order a reader groups them when --by says nothing: the
  * array's, its kernel tunables (core/tunable.c names them; a record has those its array
- * sets), then the filesystem's. */
+ * sets), then the filesystem's, then the kernel set's (a run under several kernels: the
+ * innermost, so that a cell's kernels stand side by side). */
 static const char *const fixed_axes[] = { "array", "level", "devices", "missing", "chunk",
-					  "fs", "mount" };
+					  "fs", "mount", "kernel" };
 #define NFIXED_ARRAY 5
 #define NCANON (sizeof fixed_axes / sizeof fixed_axes[0] + TUN_COUNT)
 
@@ -436,7 +437,9 @@ int report_axis_known(const char *axis)
 	for (size_t i = 0; i < NFLAT; i++)
 		if (strcmp(axis, report_axes[i]) == 0)
 			return 1;
-	return tun_find(axis) >= 0;   /* a tunable's name is an axis of the cells that set it */
+	/* a tunable's name is an axis of the cells that set it, the kernel set of the cells
+	 * that name one (fsmatrix.kernel=, kernels = in the plan) */
+	return tun_find(axis) >= 0 || strcmp(axis, "kernel") == 0;
 }
 
 static void num(char *out, size_t len, double v)

@@ -106,6 +106,13 @@ golden csv-tunables      tunables.csv          0 report --format csv "$F/real-tu
 # Its header and plan event as a dry run's, listing cells by id only: the tunables come back
 # out of the ids, a scheduler's dashed value and an array without a chunk included.
 golden csv-tunables-dry  tunables-dry.csv      3 report --format csv "$F/real-tunables-dry.jsonl"
+# A real run of boot test 48 (tests/plans/kernels.ini: one cell under 6.1 and 6.12 by kexec,
+# a power cut after the first switch): each kernel a row of its own, never one merged cell;
+# compare --by kernel puts the cell under 6.1 against itself under 6.12; a run of one
+# kernel is refused with one line.
+golden text-kernels      kernels.txt           0 report "$F/real-kernels.jsonl"
+golden compare-bykernel  compare-bykernel.txt  0 compare --by kernel "$F/real-kernels.jsonl"
+golden compare-bykernel-one compare-bykernel-one.txt 1 compare --by kernel "$F/run-a.jsonl"
 golden md-series         series.md             4 report --format md "$F/series.jsonl"
 golden json-series       series.json           4 report --format json "$F/series.jsonl"
 # series records past their limits or out of shape (a short row, time going back, 1e308, a
