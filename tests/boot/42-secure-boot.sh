@@ -73,6 +73,44 @@ expect_no_console "no cell ran ok" '"type":"cell".*"status":"ok"'
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
 sha256_unchanged "the shipped out/fsmatrix-usb.img is unchanged" "$USB_IMG"
 
+# kexec under lockdown: a stick whose plan runs one cell under two kernel sets, Debian's
+# signed 6.1 and a copy of it with one byte changed (its signature no longer covers it). The
+# stick's own kernel switches to 6.1 by kexec_file_load, which lockdown lets through for a
+# kernel signed by a trusted key, and the cell runs there; the tampered set is refused, its
+# cell an error saying why, and the run ends.
+lock=$FSM_TEST_RUNS/42-secure-boot-kexec.img
+lockplan=$FSM_TEST_RUNS/42-secure-boot-kexec.ini
+sed '/^\[global\]/a kernels = 6.1, tampered\nwarmup = 0' "$(dirname "$0")/smoke.ini" >"$lockplan"
+kexec_copy() {
+	local p d
+	d=$(mktemp -d) || return 1
+	usb_test_copy "$lock" "$lockplan" 'fsmatrix.disks=serial:fsmtest*' && p=$(stick_part "$lock") &&
+		cp "$FSM_ROOT/out/kernels/6.1/vmlinuz" "$d/vmlinuz" &&
+		printf '\x5a' | dd of="$d/vmlinuz" bs=1 seek=$((4 << 20)) conv=notrunc status=none &&
+		! cmp -s "$d/vmlinuz" "$FSM_ROOT/out/kernels/6.1/vmlinuz" &&
+		mmd -i "$p" ::fsmatrix/kernels ::fsmatrix/kernels/6.1 ::fsmatrix/kernels/tampered &&
+		mcopy -i "$p" "$FSM_ROOT/out/kernels/6.1/vmlinuz" "$FSM_ROOT/out/kernels/6.1/initramfs.img" \
+			::fsmatrix/kernels/6.1/ &&
+		mcopy -i "$p" "$d/vmlinuz" "$FSM_ROOT/out/kernels/6.1/initramfs.img" ::fsmatrix/kernels/tampered/
+	local rc=$?
+	rm -rf "$d"
+	return $rc
+}
+if [ -s "$FSM_ROOT/out/kernels/6.1/vmlinuz" ]; then
+	check "a copy of the stick with kernels = 6.1, tampered and both sets on it" kexec_copy
+	boot kexec --boot-disk "$lock" --firmware uefi-secboot --disks 1 --size 256M --timeout 900
+	expect_status "kexec: the run completes (exit 0)" 0
+	expect_console "kexec: the stick's kernel switched to the signed 6.1" \
+		'^fsmatrix: switching to kernel 6\.1 for cell 1 \(kexec\)'
+	expect_record "kexec: the cell ran ok under 6.1, locked down (its boot's header: set 6.1, integrity)" \
+		'select(.type == "cell" and .axes.kernel == "6.1") | .status == "ok"'
+	check "kexec: the boot after the switch was locked down too and named 6.1" test "$(records_console | jq -r 'select(.type == "header") | "\(.kernel.set):\(.kernel.lockdown)"' | tr '\n' ' ')" = "null:integrity 6.1:integrity "
+	expect_record "kexec: the tampered kernel refused under lockdown, its cell an error saying so" \
+		'select(.type == "cell" and .axes.kernel == "tampered") | .status == "error" and (.error | test("unable to switch to kernel tampered: kexec_file_load"))'
+else
+	skip "kexec under lockdown" "out/kernels/6.1 is missing (make kernels)"
+fi
+
 # PXE's signed UEFI path: OVMF fetches shim (bootnetx64.efi) over qemu's TFTP, shim fetches
 # grubx64.efi (Debian's signed grubnetx64.efi) beside it, which reads grub/grub.cfg and boots
 # its default, the dry run, with Secure Boot enforced as above.
