@@ -458,6 +458,13 @@ int host_cmd_lava(int argc, char **argv)
 	if (!cmdline_safe(p.name))
 		return host_usage_error("lava", "%s: the plan's name \"%s\" has a space, quote or "
 					"backslash: rename the file", a.plan, p.name);
+	/* the switch between kernels needs the kernel sets and the run's journal on a results
+	 * partition, which a LAVA job does not deploy */
+	if (p.nkernels)
+		return host_usage_error("lava", "%s: kernels = %s, ...: a LAVA job boots one kernel "
+					"and carries no results partition for the switches; make one "
+					"plan per kernel set (without kernels =), a job set each, and "
+					"compare the runs", a.plan, p.kernels[0]);
 	if (a.scale != 1.0)
 		plan_scale(&p, a.scale);
 	int ndisks = 1;

@@ -275,7 +275,13 @@ done <<EOF
 --shards 2 --scale 0
 --shards 2 --disks 0
 EOF
-report lava-refused "$n" "no job for bare metal without --select, none on a mistake"
+# a plan under several kernels: the switches need a results partition no job deploys
+n=$((n + 1))
+refused 2 lava tests/plans/kernels.ini --shards 1 -o "$TMP/jobs"
+if [ -e "$TMP/jobs" ]; then echo "fsmatrix lava kernels.ini: wrote $TMP/jobs" >>"$TMP/why"; rm -rf "$TMP/jobs"; fi
+grep -q "kernels = 6.1, ...: a LAVA job boots one kernel" "$TMP/err" ||
+	echo "fsmatrix lava kernels.ini: $(head -n 1 "$TMP/err")" >>"$TMP/why"
+report lava-refused "$n" "no job for bare metal without --select, none on a mistake or for a plan under several kernels"
 
 # What a job deploys, made from a stand-in image (tiny vmlinuz and initramfs.img): the
 # initramfs with the plan appended as an uncompressed cpio segment holding /job/PLAN.ini,
