@@ -274,10 +274,13 @@ struct diff {
 static const char *const kernel_own[] = { "kernel release", "manifest_sha256", NULL };
 
 /* The kernel set of a run's cells (axes.kernel of its first cell record), or NULL. */
+/* The kernel set of a run's header (its boot's fsmatrix.kernel=), else of its first cell
+ * record (headers older than the field). */
 static const char *run_kernel_set(const struct rrun *r)
 {
+	const char *set = json_string_value(json_object_get(json_object_get(r->header, "kernel"), "set"));
 	json_t *rec = json_array_get(r->records, 0);
-	return json_string_value(json_object_get(json_object_get(rec, "axes"), "kernel"));
+	return set ? set : json_string_value(json_object_get(json_object_get(rec, "axes"), "kernel"));
 }
 
 /* The memory a kernel reports is the machine's less what that kernel keeps for itself: two

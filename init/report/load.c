@@ -34,6 +34,7 @@ static struct rrun *new_run(struct loader *l)
 	memset(r, 0, sizeof *r);
 	r->source = strdup(l->source);
 	r->records = json_array();
+	r->headers = json_array();
 	r->ok_recs = json_object();
 	r->charted = json_object();
 	r->refs = json_array();
@@ -139,12 +140,13 @@ static void feed(struct loader *l, json_t *rec)
 		/* A run resumed after a reboot (pid1/resume.c) writes a header per boot under its
 		 * first id: the run goes on, and its first header describes it. */
 		if (l->cur && l->cur->header && l->cur->id && rid && strcmp(l->cur->id, rid) == 0) {
-			json_decref(rec);
+			json_array_append_new(l->cur->headers, rec);
 			return;
 		}
 		if (!l->cur || l->cur->header || json_array_size(l->cur->records))
 			new_run(l);
 		l->cur->header = rec;
+		json_array_append(l->cur->headers, rec);
 		const char *id = json_string_value(json_object_get(rec, "run"));
 		if (id) {
 			free(l->cur->id);
@@ -557,6 +559,7 @@ void report_free_run(struct rrun *r)
 	free(r->missing_cells);
 	free(r->lost_cells);
 	json_decref(r->header);
+	json_decref(r->headers);
 	json_decref(r->trailer);
 	json_decref(r->plan);
 	json_decref(r->records);

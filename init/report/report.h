@@ -87,6 +87,8 @@ struct rrun {
 	char *source;           /* as the user named it */
 	char *id;               /* run id, or the source's name without a header */
 	json_t *header, *trailer;   /* NULL when absent */
+	json_t *headers;        /* every header of the run, its boots' in order (a resumed run,
+	                           a run under several kernels write one per boot); NULL or [] */
 	json_t *plan;           /* the "plan" event: planned count, and the cell list of a dry run */
 	json_t *records;        /* the cell records, in order */
 	struct rseries *series; /* the series records, in order, reduced as they are read */

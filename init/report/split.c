@@ -1,9 +1,9 @@
 /* report/split.c: one run under several kernels seen as one run per kernel, for `compare
  * --by kernel`. A cell's id names its kernel after an '@' (core/matrix.h): the view of kernel
  * K holds the run's cells whose id ends in "@K", under the id without it, so that the same
- * cell under the other kernel meets it by id as a cell of another run would. The view
- * borrows everything else from the run (header, plan, records, reference sets): it is
- * freed with report_split_free, before the run. */
+ * cell under the other kernel meets it by id as a cell of another run would, and the header
+ * of the first boot under K. The view borrows everything else from the run (plan, records,
+ * reference sets): it is freed with report_split_free, before the run. */
 #include "report/report.h"
 
 #include <stdlib.h>
@@ -48,6 +48,17 @@ int report_split_view(const struct rrun *r, const char *kernel, struct rrun *vie
 	if (!view->cells || !view->cell_ix || !view->id)
 		return -1;
 	snprintf(view->id, len, "%s kernel %s", r->id, kernel);
+	/* the conditions of the kernel's own first boot: what differs from the other's besides
+	 * the kernel itself is then said as between two runs */
+	size_t i;
+	json_t *h;
+	json_array_foreach(r->headers, i, h) {
+		const char *set = json_string_value(json_object_get(json_object_get(h, "kernel"), "set"));
+		if (set && strcmp(set, kernel) == 0) {
+			view->header = h;
+			break;
+		}
+	}
 	for (size_t i = 0; i < r->ncells; i++) {
 		const char *k = id_kernel(r->cells[i].id);
 		if (!k || strcmp(k, kernel) != 0)
