@@ -3,6 +3,7 @@
  * those that lost their record, those never run, and those that were never this run's to
  * run (another shard's; with repeat = auto, a stable cell's later repetitions). */
 #include "report/report.h"
+#include "core/kernels.h"
 #include "core/order.h"
 
 #include <stdlib.h>
@@ -43,6 +44,25 @@ static char *positions_text(const char *seen, int from, int to, int *count)
  * one with a record ran, and those without a record lost it (a garbled console line, say);
  * past it, a run without a trailer stopped. Counting both in positions keeps the status
  * line and the Problems in one unit. */
+/* A run under several kernels: their number (the plan event's "kernels"), else 0. */
+static int run_kernels(const struct rrun *r)
+{
+	return (int)json_array_size(json_object_get(r->plan, "kernels"));
+}
+
+/* Position pos (0-based) -> its repetition and slot; in a run under nk kernels each kernel's
+ * cells are slots of their own, kernel k's cell s the slot k x per + s (core/kernels.h). */
+static int position_at(const struct order_shape *ro, int nk, int pos, int *rep, int *slot)
+{
+	int k, s;
+	if (!nk)
+		return order_at(ro, pos, rep, slot);
+	if (kernel_order_at(ro, nk, pos, rep, &k, &s) < 0)
+		return -1;
+	*slot = k * ro->per + s;
+	return 0;
+}
+
 /* The run's order, from its plan event (none before it had one: interleave; a shuffle
  * that kept blocks together names them: "order_block", "order_runs"). */
 static int run_order(const struct rrun *r, int per, struct order_shape *ro)
@@ -56,7 +76,8 @@ static int run_order(const struct rrun *r, int per, struct order_shape *ro)
 	uint64_t seed = (uint64_t)json_integer_value(json_object_get(r->plan, "seed"));
 	if (per <= 0)
 		per = (int)json_integer_value(json_object_get(r->plan, "per_rep"));
-	*ro = order_flat(o, seed, per, per > 0 ? (r->total + per - 1) / per : 0);
+	int nk = run_kernels(r) > 0 ? run_kernels(r) : 1;
+	*ro = order_flat(o, seed, per, per > 0 ? (r->total + per * nk - 1) / (per * nk) : 0);
 	ro->block = (int)json_integer_value(json_object_get(r->plan, "order_block"));
 	json_t *runs = json_object_get(r->plan, "order_runs"), *v;
 	size_t i;
@@ -81,10 +102,10 @@ static char *shard_positions(const struct rrun *r)
 		if (json_integer_value(c) >= 1 && json_integer_value(c) <= per)
 			cell[json_integer_value(c)] = 1;
 	/* a position's cell by the run's order */
-	int rep, slot;
+	int rep, slot, nk = run_kernels(r);
 	for (int x = 1; x <= r->total; x++)
-		own[x] = order_at(&ro, x - 1, &rep, &slot) == 0 &&
-			 cell[slot + 1];
+		own[x] = position_at(&ro, nk, x - 1, &rep, &slot) == 0 &&
+			 cell[slot % per + 1];
 	free(cell);
 	return own;
 }
@@ -152,20 +173,22 @@ static int per_rep(const struct rrun *r)
 
 /* flag (by position) as check --shards numbers the cells, per repetition ("cells 1-2, 6 of
  * 9, repetitions 1-3 of 3"): each position moved to where the plan's own order puts its
- * cell and repetition, since a shuffled run's positions are not in that order. */
+ * cell and repetition, since a shuffled run's positions are not in that order. In a run
+ * under several kernels each kernel's cells are numbered apart, the first kernel's first. */
 static char *cells_text(const struct rrun *r, const char *flag, int per, int *n)
 {
 	struct order_shape ro;
 	char *by_cell = calloc((size_t)r->total + 2, 1);
+	int nk = run_kernels(r), all = per * (nk ? nk : 1);
 	int rep, slot, ordered = per > 0 && run_order(r, per, &ro) == 0;
 	for (int x = 1; x <= r->total; x++)
 		if (flag[x]) {
-			if (ordered && order_at(&ro, x - 1, &rep, &slot) == 0)
-				by_cell[(rep - 1) * per + slot + 1] = 1;
+			if (ordered && position_at(&ro, nk, x - 1, &rep, &slot) == 0)
+				by_cell[(rep - 1) * all + slot + 1] = 1;
 			else
 				by_cell[x] = 1;
 		}
-	char *s = report_cells_reps_text(by_cell, r->total, per, n);
+	char *s = report_cells_reps_text(by_cell, r->total, per ? all : 0, n);
 	free(by_cell);
 	return s;
 }

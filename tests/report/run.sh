@@ -120,6 +120,10 @@ mkdir -p build/tests
 jq -c 'if .type == "header" and .kernel.set == "6.12" then .conditions.inputs.controls.thp = "never" else . end' \
 	"$F/real-kernels.jsonl" >build/tests/report-kernels-thp.jsonl
 golden compare-bykernel-thp compare-bykernel-thp.txt 0 compare --by kernel build/tests/report-kernels-thp.jsonl
+# The same journal cut at its first kernel switch: what never ran is counted by cell under
+# each kernel (6.1's cell 1, 6.12's cell 2), not as more repetitions of one cell.
+sed "/\"event\":\"kernel-switch\"/q" "$F/real-kernels.jsonl" >build/tests/report-kernels-cut.jsonl
+golden text-kernels-cut  kernels-cut.txt       3 report build/tests/report-kernels-cut.jsonl
 golden md-series         series.md             4 report --format md "$F/series.jsonl"
 golden json-series       series.json           4 report --format json "$F/series.jsonl"
 # series records past their limits or out of shape (a short row, time going back, 1e308, a
