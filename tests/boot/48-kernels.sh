@@ -5,7 +5,8 @@
 # header of its boot names that kernel's release). A power cut right after the first switch
 # is resumed: the boot after it comes up under 6.1 again, switches back to 6.12, and the run
 # ends with every position recorded once. `compare --by kernel` then compares the cell under
-# 6.1 with itself under 6.12. A disk not handed over is byte-identical afterwards.
+# 6.1 with itself under 6.12. A disk not handed over is byte-identical afterwards. A kernel
+# that never starts is switched to as often as the plan's retries allow, then given up.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -64,3 +65,40 @@ check "compare --by kernel: the cell under 6.1 against itself under 6.12, with i
 	grep -Eq "^ *disk/ext4/defaults/seq +MB/s .* [0-9]+\.[0-9]+ +[+-][0-9.]+%" "$cmp_out"
 sha256_unchanged "the disk not handed over is byte-identical" "$RUN/disks/fsmtest1.img"
 rm -rf "$RUN/disks"
+
+# A kernel that never starts: a set whose initramfs is junk, so that its kernel panics and
+# qemu ends (panic=-1, -no-reboot), as a machine would reboot into its firmware's kernel.
+# Each boot after it comes up under 6.1 and tries the switch again while the plan's retries
+# (1) allow; the third gives that kernel up: its cell an error saying why, the run ended.
+RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-never
+rm -rf "$RUN" && mkdir -p "$RUN/disks" "$RUN.sets/6.1" "$RUN.sets/broken"
+truncate -s 1G "$RUN/disks/fsmtest0.img"
+cp "$FSM_ROOT/out/kernels/6.1/vmlinuz" "$FSM_ROOT/out/kernels/6.1/initramfs.img" "$RUN.sets/6.1/"
+cp "$FSM_ROOT/out/kernels/6.1/vmlinuz" "$RUN.sets/broken/"
+head -c 4096 /dev/urandom >"$RUN.sets/broken/initramfs.img"
+sed 's/^kernels = .*/kernels = 6.1, broken/; s/^repeat = 2$/repeat = 1/' "$PLAN" >"$RUN.ini"
+# the results disk made as qemu/run makes it (which --reuse then keeps), with the sets on it
+put_sets() {
+	truncate -s 96M "$RUN/results.img" &&
+		echo "start=2048, type=e" | sfdisk -q --label dos "$RUN/results.img" >/dev/null &&
+		mkfs.vfat -F 16 -n FSMRESULTS --offset 2048 "$RUN/results.img" $(((96 << 10) - 1024)) >/dev/null &&
+		mmd -i "$RUN/results.img@@1048576" ::fsmatrix ::fsmatrix/kernels ::fsmatrix/kernels/6.1 ::fsmatrix/kernels/broken &&
+		mcopy -i "$RUN/results.img@@1048576" "$RUN.sets/6.1/vmlinuz" "$RUN.sets/6.1/initramfs.img" ::fsmatrix/kernels/6.1/ &&
+		mcopy -i "$RUN/results.img@@1048576" "$RUN.sets/broken/vmlinuz" "$RUN.sets/broken/initramfs.img" ::fsmatrix/kernels/broken/
+}
+never=(--reuse --keep --disks 1 --size 1G --results-size 96M --plan "$RUN.ini" --timeout 300)
+check "a results disk with the sets 6.1 and broken" put_sets
+statuses=
+for i in 1 2 3; do
+	boot never "${never[@]}"
+	statuses="$statuses$BOOT_STATUS "
+	[ "$BOOT_STATUS" = 2 ] || break
+done
+check "two boots end in the broken kernel's panic, the third completes" test "$statuses" = "2 2 0 "
+j=$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)
+check "two switches to broken, then none" test "$(jq -r -s \
+	'[.[] | select(.type == "event" and .event == "kernel-switch") | .to] | join(",")' "$j")" = "broken,broken"
+check "the cell under 6.1 ok, the broken kernel's an error saying why" test "$(jq -r -s \
+	'[.[] | select(.type == "cell") | "\(.axes.kernel):\(.status):\(.error // "")"] | join(",")' "$j")" \
+	= "6.1:ok:,broken:error:kernel broken did not start after 2 switches to it (the machine came back under 6.1 each time)"
+rm -rf "$RUN/disks" "$RUN.sets"
