@@ -496,8 +496,18 @@ static void flat_axis(struct grid *g, size_t row, size_t col, const struct rcell
 }
 
 /* One row of the flat table: the cell's axes, status and the four figures of each metric. */
+/* A run's cells name their kernel set (fsmatrix.kernel=, kernels =): the CSV gets a column. */
+static int flat_kernel(const struct runset *rs)
+{
+	for (size_t r = 0; r < rs->n; r++)
+		for (size_t c = 0; c < rs->run[r].ncells; c++)
+			if (json_object_get(rs->run[r].cells[c].axes, "kernel"))
+				return 1;
+	return 0;
+}
+
 static void flat_row(struct grid *g, const struct rrun *run, const struct rcell *c,
-		     unsigned tunables, const struct metric *const *ms, size_t nms)
+		     unsigned tunables, int kernel, const struct metric *const *ms, size_t nms)
 {
 	char w[512];
 	grid_add_row(g);
@@ -509,6 +519,8 @@ static void flat_row(struct grid *g, const struct rrun *run, const struct rcell 
 	for (int t = 0; t < TUN_COUNT; t++)
 		if (tunables & (1u << t))
 			flat_axis(g, row, col++, c, tun_rows[t].name);
+	if (kernel)
+		flat_axis(g, row, col++, c, "kernel");
 	grid_set(g, row, col++, "%s", c->status);
 	grid_set(g, row, col++, "%d", c->reps);
 	grid_set(g, row, col++, "%d", c->ok);
@@ -537,7 +549,8 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 	const struct metric *ms[64];
 	size_t nms = flat_metrics(rs, ms, 64);
 	unsigned tunables = flat_tunables(rs);
-	size_t fixed = 2 + NFLAT + 5;
+	int kernel = flat_kernel(rs);
+	size_t fixed = 2 + NFLAT + 5 + (size_t)kernel;
 	for (int t = 0; t < TUN_COUNT; t++)
 		fixed += (tunables >> t) & 1u;
 	struct grid *g = grid_new("cells", fixed + 4 * nms);
@@ -549,6 +562,8 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 	for (int t = 0; t < TUN_COUNT; t++)
 		if (tunables & (1u << t))
 			grid_set(g, 0, col++, "%s", tun_rows[t].name);
+	if (kernel)
+		grid_set(g, 0, col++, "kernel");
 	grid_set(g, 0, col++, "status");
 	grid_set(g, 0, col++, "reps");
 	grid_set(g, 0, col++, "ok");
@@ -562,7 +577,7 @@ struct grid *report_flat(const struct runset *rs, const struct report_opts *o)
 		struct rcell **cells = malloc((rs->run[r].ncells + 1) * sizeof *cells);
 		size_t n = report_cells_of(&rs->run[r], o, NULL, cells, rs->run[r].ncells);
 		for (size_t i = 0; i < n; i++)
-			flat_row(g, &rs->run[r], cells[i], tunables, ms, nms);
+			flat_row(g, &rs->run[r], cells[i], tunables, kernel, ms, nms);
 		free(cells);
 	}
 	return g;

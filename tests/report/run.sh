@@ -111,6 +111,7 @@ golden csv-tunables-dry  tunables-dry.csv      3 report --format csv "$F/real-tu
 # compare --by kernel puts the cell under 6.1 against itself under 6.12; a run of one
 # kernel is refused with one line.
 golden text-kernels      kernels.txt           0 report "$F/real-kernels.jsonl"
+golden csv-kernels       kernels.csv           0 report --format csv "$F/real-kernels.jsonl"
 golden compare-bykernel  compare-bykernel.txt  0 compare --by kernel "$F/real-kernels.jsonl"
 golden compare-bykernel-one compare-bykernel-one.txt 1 compare --by kernel "$F/run-a.jsonl"
 # Each side has its own kernel's first header: a condition the boots of one kernel had and
