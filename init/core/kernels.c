@@ -144,3 +144,23 @@ int kernel_switch_cmdline(const char *cur, const char *name, char *out, size_t l
 	int w = snprintf(out + used, len - used, "%sfsmatrix.kernel=%s", used ? " " : "", name);
 	return w < 0 || (size_t)w >= len - used ? -1 : 0;
 }
+
+int bzimage_version(const unsigned char *hdr, size_t len, char *out, size_t outlen)
+{
+	if (len < 0x210 || memcmp(hdr + 0x202, "HdrS", 4) != 0 || !outlen)
+		return -1;
+	size_t at = (size_t)(hdr[0x20E] | hdr[0x20F] << 8) + 0x200;
+	for (size_t i = 0; at + i < len && i < outlen; i++) {
+		out[i] = (char)hdr[at + i];
+		if (!out[i])
+			return i ? 0 : -1;
+	}
+	return -1;
+}
+
+int bzimage_is(const char *kernel_version, const char *release, const char *version)
+{
+	size_t r = strlen(release), v = strlen(version), n = strlen(kernel_version);
+	return r && strncmp(kernel_version, release, r) == 0 && kernel_version[r] == ' ' &&
+	       n >= r + v && strcmp(kernel_version + n - v, version) == 0;
+}

@@ -40,4 +40,14 @@ int kernel_order_position(const struct order_shape *s, int nk, int rep, int kern
  * Returns 0, or -1 when it does not fit len bytes. */
 int kernel_switch_cmdline(const char *cur, const char *name, char *out, size_t len);
 
+/* The kernel_version string of a bzImage's setup header (the x86 boot protocol: "HdrS" at
+ * 0x202, the string's offset less 0x200 at 0x20E), "RELEASE (BUILDER) VERSION" as uname
+ * gives the release and version of that kernel running. hdr: the file's first len bytes.
+ * Returns 0, or -1 when it is no bzImage or the string is not within len or out. */
+int bzimage_version(const unsigned char *hdr, size_t len, char *out, size_t outlen);
+
+/* 1 when a bzImage's kernel_version string names the kernel running: its first word is
+ * release and it ends with version (uname's). */
+int bzimage_is(const char *kernel_version, const char *release, const char *version);
+
 #endif

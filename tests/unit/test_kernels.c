@@ -213,8 +213,35 @@ static void test_journal_switches(void)
 	CHECK_INT(journal_kernel_misses(&j, "6.12"), 1);
 }
 
+/* A bzImage's kernel_version string, and whether it names the kernel running. */
+static void test_bzimage(void)
+{
+	static unsigned char img[0x4400];
+	static const char ver[] = "6.1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP "
+		"PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)";
+	char out[256];
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20E] = 0xc0;
+	img[0x20F] = 0x42;   /* 0x42c0 + 0x200, as Debian's 6.1 has it */
+	CHECK_INT(bzimage_version(img, sizeof img, out, sizeof out), -1);   /* beyond len */
+	static unsigned char big[0x4600];
+	memcpy(big, img, sizeof img);
+	memcpy(big + 0x44c0, ver, sizeof ver);
+	CHECK_INT(bzimage_version(big, sizeof big, out, sizeof out), 0);
+	CHECK_STR(out, ver);
+	CHECK_INT(bzimage_version(big, sizeof big, out, 20), -1);           /* does not fit */
+	CHECK_INT(bzimage_is(out, "6.1.0-57-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)"), 1);
+	CHECK_INT(bzimage_is(out, "6.12.117+deb12-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)"), 0);
+	CHECK_INT(bzimage_is(out, "6.1.0-57", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)"), 0);
+	CHECK_INT(bzimage_is(out, "6.1.0-57-amd64", "#2 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)"), 0);
+	CHECK_INT(bzimage_is(out, "", ""), 0);
+	big[0x202] = 'X';
+	CHECK_INT(bzimage_version(big, sizeof big, out, sizeof out), -1);   /* no bzImage */
+}
+
 int main(void)
 {
+	test_bzimage();
 	test_matrix();
 	test_switch_cmdline();
 	test_journal_switches();
