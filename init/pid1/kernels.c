@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define KERNELS_DIR RESULTS_MNT "/fsmatrix/kernels"
@@ -21,13 +22,34 @@
 static const char *const set_files[] = { "vmlinuz", "initramfs.img" };
 
 static struct {
+	const struct plan *p;
 	int booted;                                  /* index in the plan's kernels, -1 */
 	char given_up[PLAN_KERNELS_MAX][512];        /* "" while the kernel may run its cells */
 } ks = { .booted = -1 };
 
+/* 1 when the kernel running is set k's own vmlinuz: fsmatrix.kernel= is a name on a command
+ * line, and a cell must not run under another kernel than the one its record names. */
+static int running_is(const struct plan *p, int k, char *seen, size_t len)
+{
+	static unsigned char hdr[64 * 1024];
+	char path[160];
+	struct utsname u;
+	snprintf(path, sizeof path, KERNELS_DIR "/%s/vmlinuz", p->kernels[k]);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, hdr, sizeof hdr);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || uname(&u) < 0 || bzimage_version(hdr, (size_t)n, seen, len) < 0) {
+		snprintf(seen, len, "unreadable");
+		return 0;
+	}
+	return bzimage_is(seen, u.release, u.version);
+}
+
 void kernels_stage(const struct plan *p)
 {
-	char path[300];
+	char path[300], seen[256];
+	ks.p = p;
 	ks.booted = -1;
 	if (!p->nkernels)
 		return;
@@ -48,18 +70,22 @@ void kernels_stage(const struct plan *p)
 				      "results partition: qemu/run --kernels, make usb KERNELS=; nothing "
 				      "was written to any test disk)", path, strerror(errno));
 		}
-	/* a kernel switched to that never started: the machine came back under the firmware's
-	 * kernel each time; its cells become errors rather than a switch loop */
-	for (int k = 0; k < p->nkernels; k++) {
-		int misses = resume_kernel_misses(p->kernels[k]);
-		if (misses > p->retries)
-			snprintf(ks.given_up[k], sizeof ks.given_up[k], "kernel %s did not start after "
-				 "%d switches to it (the machine came back under %s each time)",
-				 p->kernels[k], misses, boot.cmd.kernel[0] ? boot.cmd.kernel : "another kernel");
+	if (ks.booted >= 0 && !running_is(p, ks.booted, seen, sizeof seen)) {
+		/* the name is dropped everywhere (header, records, journal): this boot runs none of
+		 * the set's cells and switches to the first cell's kernel */
+		struct utsname u;
+		if (uname(&u) < 0)
+			snprintf(u.release, sizeof u.release, "unknown");
+		seen[strcspn(seen, " ")] = '\0';
+		say("fsmatrix: kernels: fsmatrix.kernel=%s, but the kernel running (%s) is not that "
+		    "set's vmlinuz (%s): this boot runs no cell and switches first", boot.cmd.kernel,
+		    u.release, seen);
+		boot.cmd.kernel[0] = '\0';
+		ks.booted = -1;
 	}
 	say("fsmatrix: kernels: %d sets on the results partition; booted %s%s", p->nkernels,
-	    boot.cmd.kernel[0] ? boot.cmd.kernel : "(fsmatrix.kernel= not given)",
-	    ks.booted < 0 ? ", none of the plan's: the first cell switches" : "");
+	    boot.cmd.kernel[0] ? boot.cmd.kernel : "(no set of the plan's)",
+	    ks.booted < 0 ? ": the first cell switches" : "");
 }
 
 int kernels_booted(void)
@@ -69,7 +95,17 @@ int kernels_booted(void)
 
 const char *kernels_given_up(int k)
 {
-	return k >= 0 && k < PLAN_KERNELS_MAX && ks.given_up[k][0] ? ks.given_up[k] : NULL;
+	if (!ks.p || k < 0 || k >= ks.p->nkernels)
+		return NULL;
+	/* a kernel switched to that never started: the machine came back under the firmware's
+	 * kernel each time; its cells become errors rather than a switch loop (the journal's
+	 * count, known once resume has read it) */
+	int misses = resume_kernel_misses(ks.p->kernels[k]);
+	if (!ks.given_up[k][0] && misses > ks.p->retries)
+		snprintf(ks.given_up[k], sizeof ks.given_up[k], "kernel %s did not start after %d "
+			 "switches to it (the machine came back under %s each time)", ks.p->kernels[k],
+			 misses, boot.cmd.kernel[0] ? boot.cmd.kernel : "another kernel");
+	return ks.given_up[k][0] ? ks.given_up[k] : NULL;
 }
 
 /* kexec_file_load of set NAME with the command line of this boot for it. 0, or -1 with why. */

@@ -153,8 +153,10 @@ int main(void)
 	step_done("plan");
 	/* Now the plan is known: this boot's run, or the unfinished one it resumes (which may
 	 * take back its disks). */
-	resume_stage(plan);
+	/* before resume: a kernel set's name is checked against the kernel running before the
+	 * journal counts this boot as one under it */
 	kernels_stage(plan);
+	resume_stage(plan);
 	step_done("resume");
 	if (boot.cmd.shell != CMDLINE_SHELL_NOW)
 		watchdog_start(plan);

@@ -209,8 +209,9 @@ void plan_adopt_seed(uint64_t seed);
 void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_group" fields */
 
 /* pid1/kernels.c: a run under several kernels (kernels = in the plan, core/kernels.h): the
- * kernel sets on the results partition, checked at the plan stage (after resume, whose
- * journal says which switches did not arrive); the switch to another by kexec. */
+ * kernel sets on the results partition, and fsmatrix.kernel= against the kernel running,
+ * checked before resume; the kernels given up (kexec refused them, or the journal says they
+ * never started); the switch to another by kexec. */
 void kernels_stage(const struct plan *p);
 int kernels_booted(void);            /* the booted set's index in the plan's kernels, or -1 */
 const char *kernels_given_up(int k); /* why kernel k's cells cannot run, or NULL */

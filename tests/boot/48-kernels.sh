@@ -6,7 +6,8 @@
 # is resumed: the boot after it comes up under 6.1 again, switches back to 6.12, and the run
 # ends with every position recorded once. `compare --by kernel` then compares the cell under
 # 6.1 with itself under 6.12. A disk not handed over is byte-identical afterwards. A kernel
-# that never starts is switched to as often as the plan's retries allow, then given up.
+# that never starts is switched to as often as the plan's retries allow, then given up; a
+# fsmatrix.kernel= that is not the kernel running is dropped, and nothing runs under it.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -102,3 +103,23 @@ check "the cell under 6.1 ok, the broken kernel's an error saying why" test "$(j
 	'[.[] | select(.type == "cell") | "\(.axes.kernel):\(.status):\(.error // "")"] | join(",")' "$j")" \
 	= "6.1:ok:,broken:error:kernel broken did not start after 2 switches to it (the machine came back under 6.1 each time)"
 rm -rf "$RUN/disks" "$RUN.sets"
+
+# A label that is not the kernel running: 6.1's vmlinuz booted with fsmatrix.kernel=6.12,
+# and the plan's first kernel 6.12. /init checks the name against the set's own vmlinuz (its
+# kernel_version string against uname), drops it, and switches to 6.12 for the first cell:
+# no cell runs under a label that is not its kernel.
+sed 's/^repeat = 2$/repeat = 1/; s/^kernels = .*/kernels = 6.12, 6.1/' "$PLAN" >"$FSM_TEST_RUNS/48-kernels-label.ini"
+KERNEL=$FSM_ROOT/out/kernels/6.1/vmlinuz
+boot label --disks 1 --size 1G --timeout 400 --plan "$FSM_TEST_RUNS/48-kernels-label.ini" --kernels "6.1 6.12" \
+	--append "fsmatrix.kernel=6.12"
+expect_status "label: the run completes (exit 0)" 0
+expect_console "label: /init says the kernel running is not the set 6.12's" \
+	'^fsmatrix: kernels: fsmatrix\.kernel=6\.12, but the kernel running \(6\.1\.0-.*\) is not that set.s vmlinuz \(6\.12\.'
+check "label: the first boot, its label dropped, switched to 6.12 for the first cell, then to 6.1" test "$(records_console | jq -r -s \
+	'[.[] | select(.type == "event" and .event == "kernel-switch") | "\(.from)>\(.to)@\(.index)"] | join(",")')" \
+	= "null>6.12@1,6.12>6.1@2"
+check "label: each cell under the kernel it names" test "$(records_console | jq -r -s '
+	reduce .[] as $r ({h: null, out: []};
+		if $r.type == "header" then .h = $r.kernel
+		elif $r.type == "cell" then .out += ["\($r.axes.kernel)=\(.h.set):\(.h.release | split(".")[0:2] | join(".")):\($r.status)"]
+		else . end) | .out | join(",")')" = "6.12=6.12:6.12:ok,6.1=6.1:6.1:ok"
