@@ -328,7 +328,7 @@ size_t report_split_kernels(const struct rrun *r, const char **out, size_t max);
 int report_split_view(const struct rrun *r, const char *kernel, struct rrun *view);
 void report_split_free(struct rrun *view);
 
-/* compare (cli/compare.c): two runs judged metric by metric, once; then one grid per
+/* compare (report/compare.c): two runs judged metric by metric, once; then one grid per
  * workload, and the headline. */
 struct comparison;
 struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const struct report_opts *o);
