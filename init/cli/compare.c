@@ -97,8 +97,6 @@ static int compare_kernels(const char *src, struct report_opts *o)
 	struct runset rs = { 0 };
 	const char *k[8];
 	int rc = 1;
-	if (strcmp(o->format, "text") && strcmp(o->format, "md"))
-		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o->format);
 	if (report_load(src, &rs) != 0 || report_merge_shards(&rs, 0) < 0)
 		goto out;
 	if (rs.n > 1)
@@ -134,12 +132,12 @@ int host_cmd_compare(int argc, char **argv)
 	size_t nsrc = 0;
 	if (report_args(argc, argv, &o, src, &nsrc, NULL) != 0)
 		return 2;
+	if (strcmp(o.format, "text") && strcmp(o.format, "md"))
+		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
 	if (nsrc == 1 && o.nby == 1 && strcmp(o.by[0], "kernel") == 0)
 		return compare_kernels(src[0], &o);
 	if (nsrc < 2)
 		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
-	if (strcmp(o.format, "text") && strcmp(o.format, "md"))
-		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
 	struct runset ra = { 0 }, rb = { 0 };
 	if (load_sides(src, nsrc, &ra, &rb) != 0)
 		return 1;
