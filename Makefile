@@ -26,6 +26,9 @@ OUT := out
 B := build
 DL := dl
 JOBS ?= $(shell nproc)
+# Packages build side by side (each recipe's own make also uses JOBS): their configure
+# scripts are serial, so one package alone leaves a core idle. JOBS=1 builds one at a time.
+MAKEFLAGS += -j$(JOBS)
 # Every timestamp in the image; the date of the pinned kernel package. Override to taste:
 # the same value gives the same bytes.
 SOURCE_DATE_EPOCH ?= 1735689600
@@ -34,23 +37,38 @@ export SOURCE_DATE_EPOCH
 all: image
 
 ## ---------------------------------------------------------------- host prerequisites
-# One Debian package per tool the build, the runner and the tests call. `make deps` installs
-# them; every other target checks them first and calls it when something is missing.
-DEPS_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
-	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config \
-	ovmf ipxe-qemu syslinux syslinux-common pxelinux dpkg-dev jq chromium \
-	clang libclang-rt-14-dev fio debootstrap lava-dispatcher python3-jinja2 python3-yaml \
-	python3-labgrid squashfs-tools
-DEPS_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64 qemu-img \
-	mcopy mkfs.vfat sfdisk syslinux pkg-config dpkg-deb dpkg-source jq fio debootstrap \
-	clang chromium lava-run mksquashfs unsquashfs
+# One Debian package per tool the build, the runner and the tests call, in three tiers so that
+# a first `make run` installs only what building and running the default plan needs:
+#   RUN    the build and qemu/run (make, make run, make kernels)
+#   MEDIA  boot loaders and firmware for the stick and the network boot (make usb, make pxe)
+#   TEST   what only tests, benchmarks and labs use (make test, bench, fuzz, lava): fio on the
+#          host, clang for the fuzzers, jq, Chromium, LAVA's dispatcher, labgrid
+# `make deps` installs all three; every other target checks its tier first and installs what
+# is missing.
+RUN_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
+	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config dpkg-dev \
+	squashfs-tools
+RUN_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64 qemu-img \
+	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source mksquashfs unsquashfs
+MEDIA_PKGS := ovmf ipxe-qemu syslinux syslinux-common pxelinux
+MEDIA_TOOLS := syslinux
+TEST_PKGS := jq chromium clang libclang-rt-14-dev fio debootstrap lava-dispatcher \
+	python3-jinja2 python3-yaml python3-labgrid
+TEST_TOOLS := jq fio debootstrap clang chromium lava-run
+DEPS_PKGS := $(RUN_PKGS) $(MEDIA_PKGS) $(TEST_PKGS)
 
 deps:
 	@recipes/host-deps install $(DEPS_PKGS)
 
 $(B)/.deps-ok: Makefile recipes/host-deps
 	@mkdir -p $(B)
-	@recipes/host-deps check "$(DEPS_TOOLS)" $(DEPS_PKGS)
+	@recipes/host-deps check "$(RUN_TOOLS)" $(RUN_PKGS)
+	@touch $@
+$(B)/.deps-media-ok: Makefile recipes/host-deps | $(B)/.deps-ok
+	@recipes/host-deps check "$(MEDIA_TOOLS) $(RUN_TOOLS)" $(MEDIA_PKGS) $(RUN_PKGS)
+	@touch $@
+$(B)/.deps-test-ok: Makefile recipes/host-deps | $(B)/.deps-media-ok
+	@recipes/host-deps check "$(TEST_TOOLS) $(MEDIA_TOOLS) $(RUN_TOOLS)" $(DEPS_PKGS)
 	@touch $@
 
 ## ---------------------------------------------------------------- recipes (generic rule)
@@ -254,7 +272,7 @@ unit-asan: $(UNIT_ASAN_BINS)
 	@rc=0; for t in $(UNIT_ASAN_BINS); do $$t || rc=1; done; exit $$rc
 
 # Debian's clang 14 carries libFuzzer (package libclang-rt-14-dev).
-$(B)/fuzz/obj/%.o: init/%.c $(INIT_HDRS) | $(B)/.deps-ok
+$(B)/fuzz/obj/%.o: init/%.c $(INIT_HDRS) | $(B)/.deps-test-ok
 	@mkdir -p $(@D)
 	clang $(CFLAGS_OURS) $(SAN_FLAGS) -O1 -fsanitize=fuzzer-no-link -c -o $@ $<
 
@@ -367,12 +385,12 @@ $(B)/usb-kernels: FORCE
 
 $(OUT)/fsmatrix-usb.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN) media/usb \
 		$(MENU_FILES) $(EFI_STAMPS) media/README.txt $(B)/usb-files $(FILES) $(B)/usb-kernels \
-		$(foreach k,$(USB_KERNELS),$(OUT)/kernels/$(k)/vmlinuz $(OUT)/kernels/$(k)/initramfs.img) | $(B)/.deps-ok
+		$(foreach k,$(USB_KERNELS),$(OUT)/kernels/$(k)/vmlinuz $(OUT)/kernels/$(k)/initramfs.img) | $(B)/.deps-media-ok
 	@USB_FILES='$(FILES)' USB_KERNEL_DIRS='$(foreach k,$(USB_KERNELS),$(OUT)/kernels/$(k))' \
 		media/usb $@ $(OUT)/vmlinuz $(OUT)/initramfs.img $(USB_PLAN)
 
 $(OUT)/pxe/vmlinuz: $(OUT)/vmlinuz $(OUT)/initramfs.img media/pxe $(MENU_FILES) $(EFI_STAMPS) \
-		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-ok
+		media/boot.ipxe media/PXE-README.txt | $(B)/.deps-media-ok
 	@media/pxe $(OUT)/pxe $(OUT)/vmlinuz $(OUT)/initramfs.img
 
 usb: $(OUT)/fsmatrix-usb.img
@@ -387,7 +405,7 @@ LAVA_PLAN ?= rootfs/plans/default.ini
 SHARDS ?= 2
 LAVA_DEVICE_TYPE ?= qemu
 LAVA_ARGS ?=
-lava: image
+lava: image | $(B)/.deps-test-ok
 	@$(OUT)/fsmatrix lava $(LAVA_PLAN) --shards $(SHARDS) --device-type $(LAVA_DEVICE_TYPE) \
 		-o $(OUT)/lava $(LAVA_ARGS)
 
@@ -398,10 +416,10 @@ run: image
 
 # The unit programs are built here but run by tests/run, so that a failing one is one FAIL
 # line among the rest rather than the end of make. The kernel sets are built for boot test 48.
-test: image usb pxe kernels $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init
+test: image usb pxe kernels $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init | $(B)/.deps-test-ok
 	@tests/run
 
-bench: image $(OUT)/hello-init
+bench: image $(OUT)/hello-init | $(B)/.deps-test-ok
 	@tests/bench/run
 
 clean:
