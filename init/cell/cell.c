@@ -130,6 +130,10 @@ static void run_workload(struct cell_ctx *x)
 	snprintf(what, sizeof what, "workload %.47s (%s)", w->name, plan_wl_name(w->type));
 	const char *argv[] = { what, TEST_MNT, NULL };
 	struct step *s = syscall_step(x, argv, t0, rc < 0 ? x->wl.err : 0);
+	if (x->wl.killed[0])
+		warn_add(&x->warn, "the workload left processes running when it %s: %s (killed, "
+			 "and gone before the next step)", x->wl.timed_out ? "timed out" : "ended",
+			 x->wl.killed);
 	if (rc < 0) {
 		snprintf(s->err, sizeof s->err, "%.*s", (int)sizeof x->wl.errmsg, x->wl.errmsg);
 		if (x->wl.timed_out)

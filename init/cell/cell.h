@@ -70,12 +70,16 @@ struct wl_outcome {
 	int timed_out;                  /* killed at the cell's deadline */
 	int err;                        /* errno of the first failure, 0 = ok */
 	char errmsg[WL_ERR_MAX];
+	/* processes the workload left running when it ended ("fio 214, fio 215"), killed with
+	 * its cgroup (cell/contain.c); "" when none */
+	char killed[160];
 	/* the engine's cell result (engines/engine.h), whatever the engine */
 	_Alignas(max_align_t) unsigned char res[ENGINE_RES_MAX];
 };
 
-/* Runs the workload on TEST_MNT in a child process (its own process group), so that a
- * deadline can end it: timeout_ms 0 means none. drop: sync and drop caches before it (and
+/* Runs the workload on TEST_MNT in a child process (its own process group and cgroup), so
+ * that a deadline can end it and everything it started: timeout_ms 0 means none. Nothing it
+ * started outlives it. drop: sync and drop caches before it (and
  * before each smallfiles pass). archive_dirs: where a relative archive name is looked for.
  * smp, started by the caller (or NULL), samples while it runs and is stopped when it ends.
  * Fills o; returns 0 when it ran clean, else -1. */
@@ -87,6 +91,18 @@ void workload_cpu_json(struct jw *jw, const struct wl_outcome *o);
 double workload_figure(const struct wl_outcome *o, const char *key);   /* NaN: none */
 /* Numeric figures for summaries and the headline for the progress line. */
 void workload_metrics(const struct wl_outcome *o, struct cell_result *r);
+
+/* ------------------------------------------------------------ cell/contain.c */
+/* The workloads' cgroup, made under the mounted cgroup2 root: 0, or -1 when there is none
+ * (no cgroup2, or a kernel before 5.14 without cgroup.kill). */
+int contain_ready(void);
+/* The calling process joins it (a workload's child, before it starts anything). */
+int contain_join(void);
+/* Kills whatever is left in it and waits up to wait_ms for all of it to be gone, reaping the
+ * killed. left gets who was there ("fio 214, fio 215"). 0 when it was empty, 1 when what was
+ * left is gone, -1 when something is still there (stuck in the kernel) or it cannot be
+ * killed. */
+int contain_end(char *left, size_t len, int wait_ms);
 
 /* ------------------------------------------------------------ cell/state.c */
 void probe_queue_json(struct jw *w, const char *target, char *const *members, int nmembers);

@@ -2,7 +2,8 @@
  * end it (a workload blocked in write(2) cannot be interrupted from inside). The child runs
  * the shared engines through their table (engines/engine.h), which time themselves and
  * account their own CPU, and sends its figures back through a pipe; PID 1 kills the child's
- * process group when the deadline passes. While it waits it samples the cell's time series
+ * process group when the deadline passes, and then whatever is left in its cgroup
+ * (cell/contain.c): the tools an engine runs sit in process groups of their own. While it waits it samples the cell's time series
  * (cell/sampler.c): from the fork to the figures, so the timed sync too. */
 #include "cell/cell.h"
 #include <errno.h>
@@ -92,9 +93,11 @@ static void no_figures(struct wl_outcome *o, int timeout_ms, int reaped, int sta
 }
 
 static _Noreturn void run_child(const struct plan_workload *w, int drop, int timeout_ms,
-				const char *const *archive_dirs, int fd)
+				const char *const *archive_dirs, int fd, int contained)
 {
 	setpgid(0, 0);
+	if (contained && contain_join() < 0)
+		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
 	struct wl_outcome *mine = calloc(1, sizeof *mine);
 	if (!mine)
@@ -112,6 +115,7 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
 	o->type = w->type;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return wl_fail(&o->err, o->errmsg, errno, "create a pipe for the workload");
+	int contained = contain_ready() == 0;
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -121,7 +125,7 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		run_child(w, drop, timeout_ms, archive_dirs, fds[1]);
+		run_child(w, drop, timeout_ms, archive_dirs, fds[1], contained);
 	}
 	close(fds[1]);
 	setpgid(pid, pid); /* also from here: no race with a kill before the child ran */
@@ -141,6 +145,13 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
 	else
 		no_figures(o, timeout_ms, reaped, status);
 	free(in);
+	/* Before the cell goes on to unmount: a process left writing would hold the mount (in
+	 * a namespace of its own) and keep the disk busy for every later cell. */
+	if (contained && contain_end(o->killed, sizeof o->killed, 30000) < 0 && !o->err) {
+		o->err = EBUSY;
+		snprintf(o->errmsg, sizeof o->errmsg, "processes the workload started did not "
+			 "die within 30 s of being killed: %s", o->killed);
+	}
 	return o->err ? -1 : 0;
 }
 

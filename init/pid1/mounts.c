@@ -17,6 +17,9 @@ static const struct {
 	{ "sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, 1 },
 	/* the lockdown mode the header records (pid1/bootsec.c) */
 	{ "securityfs", "/sys/kernel/security", "securityfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, 0 },
+	/* a workload's processes are kept in a cgroup of their own and killed with it
+	 * (cell/contain.c), whatever process groups or sessions they made */
+	{ "cgroup2", "/sys/fs/cgroup", "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, 0 },
 	{ "devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755", 1 },
 	{ "tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755", 0 },
 	{ "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777", 0 },
