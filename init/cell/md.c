@@ -169,9 +169,12 @@ int cell_create_array(struct cell_ctx *x)
 		return -1;
 	x->created = 1;
 	compare_io_opt(x);
-	if (x->p->resync == RESYNC_WAIT)
+	/* A level with nothing to resync (raid0, or an array already missing all it can lose)
+	 * starts no resync, and raid0 has no sync_action to wait on at all. */
+	const struct plan_array *ar = &x->p->arrays[x->c->array];
+	if (x->p->resync == RESYNC_WAIT && level_resyncs(ar->level, ar->devices, ar->missing))
 		return wait_resync(x);
-	if (x->p->resync == RESYNC_ASSUME_CLEAN)
+	if (x->p->resync != RESYNC_IGNORE)
 		x->resync_s = 0;
 	return 0;
 }
