@@ -55,6 +55,39 @@ static void array_variant(const struct plan_array *a, int v, struct cell *c, cha
 		}
 }
 
+/* The id's array part of array slot k (its name and variant part), and which array it is. */
+static int array_part(const struct plan *p, int k, char *part, size_t len)
+{
+	int a = 0;
+	while (k >= variants_of(&p->arrays[a]))
+		k -= variants_of(&p->arrays[a++]);
+	struct cell c;
+	char var[256];
+	memset(&c, 0, sizeof c);
+	array_variant(&p->arrays[a], k, &c, var, sizeof var);
+	snprintf(part, len, "%s%s", p->arrays[a].name, var);
+	return a;
+}
+
+int matrix_id_clash(const struct plan *p, int *first, int *second, char *part, size_t len)
+{
+	int n = array_slots(p);
+	char x[PLAN_NAME_MAX + 256], y[PLAN_NAME_MAX + 256];
+	for (int j = 1; j < n; j++) {
+		int aj = array_part(p, j, y, sizeof y);
+		for (int i = 0; i < j; i++) {
+			int ai = array_part(p, i, x, sizeof x);
+			if (ai != aj && strcmp(x, y) == 0) {
+				*first = ai;
+				*second = aj;
+				snprintf(part, len, "%s", x);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int fs_slots(const struct plan *p)
 {
 	int n = 0;

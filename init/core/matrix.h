@@ -37,6 +37,12 @@ int matrix_count(const struct plan *p);
  * outermost. Returns 0, or -1 if index is out of range. */
 int matrix_cell(const struct plan *p, int index, struct cell *c);
 
+/* Whether two [array] sections give cells one id: a name and another's name with its chunk
+ * or tunable part ([array a] at chunk 64k and [array a-c64k] both give "a-c64k/..."). The
+ * first pair found: their indexes and the shared part. 1, or 0 when every id is unique
+ * (names of fs, mount lines and workloads hold no '/', so only the array part can clash). */
+int matrix_id_clash(const struct plan *p, int *first, int *second, char *part, size_t len);
+
 /* The shape of the plan's order (core/order.h): with order = shuffle and reuse, the blocks
  * and runs it keeps together. */
 struct order_shape;

@@ -1,6 +1,7 @@
 /* core/plan_check.c: what only makes sense once a section, or the whole plan, has been read:
  * required keys, keys that do not apply to a level, type or engine, devices against the
  * level's rules, a workload's size against its blocks, the sections a plan needs, its size. */
+#include "core/matrix.h"
 #include "core/plan_keys.h"
 #include "core/plan_error.h"
 #include "core/plan_size.h"
@@ -219,6 +220,18 @@ static void check_kernels(struct plan *p)
 			       "auto): each kernel runs the same repetitions");
 }
 
+/* Two arrays whose cells would share an id would be one row of the report, one cell to
+ * resume: the later section is the error. */
+static void check_ids(struct plan *p)
+{
+	int a, b;
+	char part[PLAN_NAME_MAX + 256];
+	if (matrix_id_clash(p, &a, &b, part, sizeof part))
+		plan_add_error(p, p->arrays[b].line, "[array %s]: its cells' ids (%s/...) are also "
+			       "those of [array %s] (line %d): rename one", p->arrays[b].name, part,
+			       p->arrays[a].name, p->arrays[a].line);
+}
+
 void plan_validate(struct plan *p, int end, int content, int comments)
 {
 	check_global(p);
@@ -237,6 +250,8 @@ void plan_validate(struct plan *p, int end, int content, int comments)
 		check_workload(p, &p->workloads[i]);
 	/* Counted only in a plan that is right otherwise: the sections are then what the
 	 * user meant. */
+	if (!p->nerrors)
+		check_ids(p);
 	if (!p->nerrors)
 		plan_check_size(p, end);
 	plan_sort_errors(p);

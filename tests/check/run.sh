@@ -91,6 +91,10 @@ $P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel 
 # Records are JSON: a value in another encoding would make them unreadable.
 errors not-utf8 "$P:4: not UTF-8 text (byte 0xff at column 16): save the plan as UTF-8" '[array a]\nlevel = none\n[fs f]\nmount = noatime\xff\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
 errors long-mount-line "$P:4: mount: options are one word, separated by commas (mount = noatime,noatime,noatime,noatime,noatime,...)" "[array a]\\nlevel = none\\n[fs f]\\nmount = $(printf 'noatime,%.0s' $(seq 50)) x\\ntype = ext4\\n[workload w]\\ntype = seqwrite\\nsize = 1m\\n"
+# Cell ids are unique: an array whose name is another's name with its chunk part would give
+# cells of one id, and the report one row for two arrays.
+errors id-clash "$P:5: [array a-c64k]: its cells' ids (a-c64k/...) are also those of [array a] (line 1): rename one" '[array a]\nlevel = 0\ndevices = 2\nchunk = 64k\n[array a-c64k]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
+errors id-clash-tunable "$P:5: [array r5-scs4096]: its cells' ids (r5-scs4096/...) are also those of [array r5] (line 1): rename one" '[array r5]\nlevel = 5\ndevices = 3\nstripe_cache_size = 256, 4096\n[array r5-scs4096]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
 # Kernel tunables: a key must fit the array (md's stripe cache is raid4/5/6's alone), its
 # values the kernel's range, and a pair the kernel keeps one of is refused together.
 TW='[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
