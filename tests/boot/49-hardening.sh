@@ -1,0 +1,34 @@
+# 49-hardening: what any user meets, in one boot (tests/plans/hardening.ini). An fio writer
+# limited to 1 MB/s for ten minutes hits its cell's 20-second timeout, on a raw disk and on
+# a raid0: fio runs in a process group of its own, so killing the workload's group alone
+# left it writing and holding the cell's filesystem, and every later cell failed "unable to
+# wipe: Resource busy". Each timed-out cell now names the fio it killed, and the cell after
+# it runs ok on the same disks. raid0 at the default resync (wait) runs: a level without
+# redundancy has no resync (and no sync_action to wait on). A third disk, not handed over,
+# stays byte-identical.
+# shellcheck shell=bash
+. "$(dirname "$0")/lib.sh"
+
+[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
+[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+
+RUN=$FSM_TEST_RUNS/49-hardening-boot
+rm -rf "$RUN" && mkdir -p "$RUN/disks"
+truncate -s 256M "$RUN/disks/fsmtest0.img" "$RUN/disks/fsmtest1.img"
+head -c 256M /dev/urandom >"$RUN/disks/fsmtest2.img"
+snapshot "$RUN/disks/fsmtest2.img"
+boot boot --disks 3 --size 256M --reuse --keep --no-select --timeout 600 \
+	--plan "$FSM_ROOT/tests/plans/hardening.ini" --append "fsmatrix.disks=serial:fsmtest0,serial:fsmtest1"
+expect_status "the run completes (exit 0)" 0
+at() { printf 'select(.type == "cell" and .cell == "%s")' "$1"; }
+for a in disk r0-c64k; do
+	expect_record "$a: the fio cell times out and names the fio it killed" \
+		"$(at "$a/ext4/defaults/hang") | .status == \"timeout\" and ([.warnings[] | select(test(\"left processes running when it timed out: fio [0-9]+\"))] | length == 1)"
+	expect_record "$a: the cell after it runs ok on the same disks" \
+		"$(at "$a/ext4/defaults/seq") | .status == \"ok\" and .result.bytes == 8388608"
+done
+expect_record "raid0 at the default resync: created, nothing waited on, resync_s 0" \
+	"$(at r0-c64k/ext4/defaults/seq) | .axes.level == \"raid0\" and .resync_s == 0"
+expect_record "the trailer counts 2 ok and 2 timeouts" \
+	'select(.type == "trailer") | .cells == 4 and .counts.ok == 2 and .counts.timeout == 2'
+sha256_unchanged "the disk that was not handed over is byte-identical" "$RUN/disks/fsmtest2.img"
