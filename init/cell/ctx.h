@@ -128,6 +128,9 @@ void cell_restore_tunables(struct cell_ctx *x);
 /* "tunables" {asked, found, effective} and "tunables_ignored" [...]. */
 void cell_tunables_json(struct jw *w, const struct cell_ctx *x);
 
+/* cell/answer.c: "limit", "efficiency" and "bottleneck" (nothing for a warm-up). */
+void answer_json(struct jw *w, const struct cell_ctx *x);
+
 /* cell/record.c: trimmed 0 the first time; a record too large is emitted again
  * without its long texts. */
 void cell_emit_record(struct cell_ctx *x, int trimmed);

@@ -8,6 +8,7 @@
 
 struct plan;
 struct cell;
+struct disk_speeds;
 
 struct cell_ops {
 	void (*say)(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* a console line */
@@ -28,6 +29,8 @@ struct run_env {
 	                                      looked for (engines/engine.h); NULL ends it */
 	const char *kernel;                /* fsmatrix.kernel=: the kernel set booted, the
 	                                      records' axes.kernel; NULL = not given */
+	const struct disk_speeds *speeds;  /* the taken disks' own speed (core/limit.h), what
+	                                      each cell's limit is computed from; NULL: none */
 	int dry;                           /* fsmatrix.dry: every cell is recorded skipped */
 	int debug_hang;                    /* fsmatrix.debug_hang=N: cell N hangs, attempt 1 */
 	const struct cell_ops *ops;

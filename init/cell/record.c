@@ -233,6 +233,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	mount_json(w, x);
 	cell_tunables_json(w, x);
 	result_json(w, x);
+	answer_json(w, x);
 	raw_part(w, "df_before", x->df_before);
 	raw_part(w, "df_after", x->df_after);
 	raw_part(w, "queue", x->queue);

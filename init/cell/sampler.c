@@ -4,8 +4,13 @@
  * says what watching cost. */
 #include "cell/sampler.h"
 #include "cell/env.h"
+#include "core/bottleneck.h"
 #include "lib/clock.h"
+#include "lib/file.h"
+#include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -49,6 +54,42 @@ static void take(struct sampler *s, struct sample *x)
 	s->cpu_s += cpu_now() - c0;
 }
 
+/* utime + stime of a process, in seconds; NaN when it cannot be read. */
+static double proc_cpu_s(int pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	if (pid <= 0 || file_first_line(path, buf, sizeof buf) < 0)
+		return NAN;
+	const char *p = strrchr(buf, ')');   /* the name may hold spaces */
+	unsigned long long ut, st;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return NAN;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* md's own kernel thread of the array (md0_raid5, md0_raid10, ...): its pid, or 0. */
+static int md_thread_pid(const char *md, char *name, size_t len)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char path[64], comm[32], want[24];
+	int found = 0;
+	snprintf(want, sizeof want, "%s_raid", md);
+	while (d && (e = readdir(d)) && !found) {
+		int pid = atoi(e->d_name);
+		snprintf(path, sizeof path, "/proc/%d/comm", pid);
+		if (pid > 0 && file_first_line(path, comm, sizeof comm) == 0 &&
+		    strncmp(comm, want, strlen(want)) == 0) {
+			snprintf(name, len, "%s", comm);
+			found = pid;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 static int open_ro(const char *path)
 {
 	return open(path, O_RDONLY | O_CLOEXEC);
@@ -81,6 +122,11 @@ void sampler_start(struct sampler *s, int period_ms, const char *target, char *c
 	}
 	s->page = sysconf(_SC_PAGESIZE);
 	take(s, &s->prev);
+	s->first = s->prev;
+	s->dirty_limited_s = 0;
+	s->md_thread[0] = '\0';
+	s->md_pid = md ? md_thread_pid(target, s->md_thread, sizeof s->md_thread) : 0;
+	s->md_cpu0 = proc_cpu_s(s->md_pid);
 	series_setup(&s->ser, target, members, n, md, &s->prev);
 	s->started = s->prev.t;
 	s->next_ms = mono_ms() + period_ms;
@@ -98,6 +144,11 @@ int sampler_wait_ms(const struct sampler *s, int want_ms)
 static void step(struct sampler *s)
 {
 	take(s, &s->cur);
+	/* writers are throttled once Dirty + Writeback pass the threshold (balance_dirty_pages
+	 * weighs them against nr_dirty_threshold): at 95% of it they are counted as held */
+	if (s->cur.nr_dirty_threshold &&
+	    (double)(s->cur.nr_dirty + s->cur.nr_writeback) >= 0.95 * (double)s->cur.nr_dirty_threshold)
+		s->dirty_limited_s += s->cur.t - s->prev.t;
 	series_add(&s->ser, &s->prev, &s->cur, s->page);
 	s->prev = s->cur;
 }
@@ -117,11 +168,52 @@ void sampler_stop(struct sampler *s)
 	if (!s || !s->period_ms)
 		return;
 	step(s);
+	s->md_cpu1 = proc_cpu_s(s->md_pid);
 	series_finish(&s->ser);
 	s->wall_s = s->prev.t - s->started;
 	for (int i = 0; i < SF_FIXED + s->ndisks; i++)
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
+}
+
+static double busy_ticks(const struct cpustat *c)
+{
+	return (double)(c->user + c->nice + c->system + c->irq + c->softirq);
+}
+
+int sampler_bottleneck_input(const struct sampler *s, const char *target, char *const *names,
+			     int n, struct bn_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->md_thread_pct = in->harness_pct = in->machine_pct = in->dirty_limited_pct = NAN;
+	in->efficiency = NAN;
+	const struct sample *a = &s->first, *b = &s->prev;
+	double secs = b->t - a->t;
+	if (!s->period_ms || !(secs > 0))
+		return -1;
+	in->secs = secs;
+	/* the members, or the one disk (the target is then the member) */
+	int first = names && n > 0 ? 1 : 0, last = names && n > 0 ? n : 0;
+	for (int d = first; d <= last && d < b->ndisks && in->nmembers < BN_MEMBERS_MAX; d++) {
+		struct bn_member *m = &in->m[in->nmembers++];
+		const struct diskstat *x = &a->disk[d], *y = &b->disk[d];
+		snprintf(m->name, sizeof m->name, "%s", d ? names[d - 1] : target);
+		m->util_pct = fmin(100, (double)(y->io_ticks_ms - x->io_ticks_ms) / (secs * 10));
+		m->read_mb = (double)(y->rd_sectors - x->rd_sectors) * 512 / 1e6;
+		m->write_mb = (double)(y->wr_sectors - x->wr_sectors) * 512 / 1e6;
+		m->write_ios = (double)(y->wr_ios - x->wr_ios);
+	}
+	if (s->md_pid) {
+		snprintf(in->md_thread, sizeof in->md_thread, "%s", s->md_thread);
+		in->md_thread_pct = 100 * (s->md_cpu1 - s->md_cpu0) / secs;
+	}
+	double all = busy_ticks(&b->cpu) - busy_ticks(&a->cpu) +
+		     (double)(b->cpu.idle - a->cpu.idle + b->cpu.iowait - a->cpu.iowait +
+			      b->cpu.steal - a->cpu.steal);
+	if (all > 0)
+		in->machine_pct = 100 * (busy_ticks(&b->cpu) - busy_ticks(&a->cpu)) / all;
+	in->dirty_limited_pct = 100 * s->dirty_limited_s / secs;
+	return 0;
 }
 
 /* "cost": what the sampler took of PID 1's CPU, per sample and as a share of the span. */

@@ -20,7 +20,21 @@ struct sampler {
 	long samples;                   /* taken, the first included */
 	double cpu_s, wall_s;           /* PID 1's CPU time in the sampler, and the span */
 	double started;
+	/* what the bottleneck is judged from (core/bottleneck.h): the first sample, md's own
+	 * thread's CPU time at the start and the end, the time writers sat at the dirty limit */
+	struct sample first;
+	char md_thread[32];
+	int md_pid;
+	double md_cpu0, md_cpu1;
+	double dirty_limited_s;
 };
+
+struct bn_input;
+/* The figures of the span sampled for the bottleneck rules: each member's (or the one
+ * disk's) counters, md's thread, the machine's CPU, the dirty limit; names[] the members
+ * (NULL: the target alone). 0, or -1 when the sampler did not run. */
+int sampler_bottleneck_input(const struct sampler *s, const char *target, char *const *names,
+			     int n, struct bn_input *in);
 
 /* Opens the counters of target and its members (n of them, NULL for a single disk) and
  * takes the first sample. period_ms 0 leaves the sampler off. */

@@ -256,6 +256,13 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 		printf("monitor every %u ms: a time series of each cell\n", p->monitor_ms);
 	else
 		printf("monitor off: no time series\n");
+	/* each disk alone and all at once, writing then reading: what every boot adds */
+	if (p->disk_speed_ms)
+		printf("disk speed: each of the %d test disks alone, then all at once, %u ms a "
+		       "direction: ~%.0fs a boot (the limit each cell is set against)\n", ndisks,
+		       p->disk_speed_ms, 2.0 * (ndisks + (ndisks > 1)) * p->disk_speed_ms / 1000);
+	else
+		printf("disk speed off: no limit, no efficiency\n");
 	printf("test disks assumed:");
 	for (int i = 0; i < ndisks; i++)
 		printf(" %s", disks[i]);

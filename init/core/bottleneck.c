@@ -39,10 +39,15 @@ static int rule_disks(const struct bn_input *in, char *ev, size_t len)
 	if (!in->nmembers)
 		return 0;
 	int b = busiest(in);
-	if (!(in->m[b].util_pct >= BN_BUSY_PCT))
+	int at_limit = in->efficiency >= BN_AT_LIMIT;
+	if (!(in->m[b].util_pct >= BN_BUSY_PCT) && !at_limit)
 		return 0;
-	size_t n = (size_t)snprintf(ev, len, "%s busy %.0f%% of the time", in->m[b].name,
-				    in->m[b].util_pct);
+	size_t n = 0;
+	if (at_limit)
+		n = (size_t)snprintf(ev, len, "at %.0f%% of what the members gave alone; ",
+				     100 * in->efficiency);
+	n += (size_t)snprintf(ev + n, len - n, "%s busy %.0f%% of the time", in->m[b].name,
+			      in->m[b].util_pct);
 	for (int i = 0; i < in->nmembers && n < len; i++)
 		if (i != b)
 			n += (size_t)snprintf(ev + n, len - n, "%s %s %.0f%%", i == (b == 0) ? "; others:" : ",",

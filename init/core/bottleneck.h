@@ -15,6 +15,7 @@
 #define BN_SMALL_FRACTION 0.25    /* mean write request under this share of the chunk */
 #define BN_SMALL_BYTES 65536.0    /* ... and under 64 KiB */
 #define BN_DIRTY_PCT 50.0         /* of the time with Dirty + Writeback at the writers' limit */
+#define BN_AT_LIMIT 0.9           /* the figure at this share of what the members gave alone */
 
 struct bn_member {
 	char name[32];
@@ -35,6 +36,7 @@ struct bn_input {
 	double harness_pct;             /* the workload's own CPU, % of one CPU; NaN: unknown */
 	double machine_pct;             /* CPU busy (not idle, not iowait), % of all CPUs */
 	double dirty_limited_pct;       /* % of the span at the writers' dirty limit; NaN */
+	double efficiency;              /* the figure over the cell's limit (core/limit.h); NaN */
 };
 
 struct bottleneck {
@@ -44,8 +46,10 @@ struct bottleneck {
 };
 
 /* Judges in, the first rule that holds, in this order: read-modify-write (a write-only
- * workload on parity whose members read >= BN_RMW_PCT of what they wrote), disks (a member
- * busy >= BN_BUSY_PCT of the time: the busiest named, with the others), md-thread (md's
+ * workload on parity whose members read >= BN_RMW_PCT of what they wrote), disks (the figure
+ * at >= BN_AT_LIMIT of what the members gave alone, or a member busy >= BN_BUSY_PCT of the
+ * time: the busiest named, with the others; a throttled or idle-between-requests disk can
+ * be the limit without being busy all the time, as the guest counts it), md-thread (md's
  * thread at >= BN_BUSY_PCT of a CPU), harness (the workload itself at a CPU), cpu (the
  * machine's CPUs at >= BN_BUSY_PCT), small-requests, dirty-limit; else none clear. */
 void bottleneck_judge(const struct bn_input *in, struct bottleneck *out);

@@ -2,6 +2,7 @@
  * table (limit.h). */
 #include "core/limit.h"
 #include "core/level.h"
+#include "core/plan.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,4 +118,32 @@ int limit_of(int level, int devices, int missing, const char *layout, const doub
 			 "MB/s %s)", shape, streams, names[slow], member_mbps[slow], dir_name(dir));
 	}
 	return 0;
+}
+
+enum limit_dir limit_dir_of(int wl_type, const char *fio_rw, const char **metric)
+{
+	*metric = NULL;
+	if (wl_type == WL_SEQWRITE || wl_type == WL_SEQREAD) {
+		*metric = "mbps";
+		return wl_type == WL_SEQWRITE ? LIMIT_WRITE : LIMIT_READ;
+	}
+	if (wl_type != WL_FIO || !fio_rw)
+		return LIMIT_NONE;
+	if (strcmp(fio_rw, "write") == 0) {
+		*metric = "write_mbps";
+		return LIMIT_WRITE;
+	}
+	if (strcmp(fio_rw, "read") == 0) {
+		*metric = "read_mbps";
+		return LIMIT_READ;
+	}
+	return LIMIT_NONE;
+}
+
+int speeds_find(const struct disk_speeds *s, const char *name)
+{
+	for (int i = 0; s && i < s->n; i++)
+		if (strcmp(s->name[i], name) == 0)
+			return i;
+	return -1;
 }

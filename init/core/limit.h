@@ -23,7 +23,28 @@ struct speed_fig {
  * bytes each: 0, or -1 with f->mbps NaN when there are too few blocks (under 2). */
 int speed_from_blocks(const double *t, int n, double bs, struct speed_fig *f);
 
+#define SPEED_DISKS_MAX 64
+
+/* What PID 1 measured of the taken disks before the first cell: each alone, then all at once
+ * (each one's own rate while the others ran too: their sum is what a shared controller or bus
+ * lets through). n 0: not measured (disk_speed = off, a dry run). */
+struct disk_speeds {
+	int n;
+	int ms;                            /* the bound of each measurement */
+	char name[SPEED_DISKS_MAX][32];
+	struct speed_fig write[SPEED_DISKS_MAX], read[SPEED_DISKS_MAX];
+	struct speed_fig together_write[SPEED_DISKS_MAX], together_read[SPEED_DISKS_MAX];
+};
+
 enum limit_dir { LIMIT_NONE, LIMIT_WRITE, LIMIT_READ };
+
+/* The direction a workload streams in, and the figure (a metric key of its engine) that is
+ * set against the limit: seqwrite's mbps, seqread's mbps, a sequential fio job's write_mbps
+ * or read_mbps. LIMIT_NONE (metric NULL) for the rest: files, fsync, random or mixed I/O. */
+enum limit_dir limit_dir_of(int wl_type, const char *fio_rw, const char **metric);
+
+/* The index of disk name in s, or -1. */
+int speeds_find(const struct disk_speeds *s, const char *name);
 
 struct limit {
 	double mbps;      /* NaN when there is none: rule says why */

@@ -360,6 +360,7 @@ static void plan_defaults(struct plan *p, const char *file)
 	p->resync_timeout_s = 24 * 3600;
 	p->discard = 1;
 	p->monitor_ms = PLAN_MONITOR_MS;
+	p->disk_speed_ms = PLAN_DISK_SPEED_MS;
 	p->scale = 1.0;
 }
 

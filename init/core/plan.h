@@ -109,6 +109,9 @@ struct plan_workload {
 /* order = shuffle's seed: any whole number a JSON reader keeps exactly (2^53 - 1) */
 #define PLAN_SEED_MAX 9007199254740991ull
 #define PLAN_MONITOR_MS 100
+/* Half a second each way: long enough for a disk's cache and a throttle's burst to be left
+ * behind in the warm-up share (core/limit.h), short enough for a boot of many disks. */
+#define PLAN_DISK_SPEED_MS 500
 #define PLAN_MONITOR_MIN_MS 10
 #define PLAN_MONITOR_MAX_MS 60000
 
@@ -136,6 +139,9 @@ struct plan {
 	                                discarded between cells), default yes */
 	uint64_t seed;               /* shuffle's seed: the plan's, else set by PID 1 or check
 	                                before the cells are expanded (plan_seed_given) */
+	unsigned disk_speed_ms;      /* each taken disk's own speed measured before the first
+				        cell, for this long a direction (pid1/diskspeed.c),
+				        default PLAN_DISK_SPEED_MS; 0 = off */
 	unsigned monitor_ms;         /* period of each cell's time series, default
 				        PLAN_MONITOR_MS; 0 = off */
 	char controls[COND_COUNT][COND_VALUE_MAX]; /* governor, turbo, cstates, thp as the

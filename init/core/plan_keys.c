@@ -55,6 +55,7 @@ const struct key global_keys[] = {
 	{ "resync_timeout", K_DUR, G(resync_timeout_s), 0, 0, NULL, NULL, 0 },
 	{ "discard", K_BOOL, G(discard), 0, 0, NULL, NULL, 0 },
 	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
+	{ "disk_speed", K_PERIOD, G(disk_speed_ms), 0, 0, NULL, NULL, 0 },
 	{ "governor", K_CONTROL, G(controls[COND_GOVERNOR]), 0, 0, NULL, NULL, 0 },
 	{ "turbo", K_CONTROL, G(controls[COND_TURBO]), 0, 0, NULL, NULL, 0 },
 	{ "cstates", K_CONTROL, G(controls[COND_CSTATES]), 0, 0, NULL, NULL, 0 },

@@ -34,6 +34,10 @@ int sample_parse_vmstat(const char *text, struct sample *s)
 {
 	int a = line_value(text, "nr_dirtied ", &s->nr_dirtied);
 	int b = line_value(text, "nr_written ", &s->nr_written);
+	/* read when there, not required: older fixtures and kernels without them still parse */
+	line_value(text, "nr_dirty ", &s->nr_dirty);
+	line_value(text, "nr_writeback ", &s->nr_writeback);
+	line_value(text, "nr_dirty_threshold ", &s->nr_dirty_threshold);
 	return a < 0 || b < 0 ? -1 : 0;
 }
 

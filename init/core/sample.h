@@ -27,6 +27,8 @@ struct sample {
 	double t;                       /* monotonic seconds */
 	uint64_t dirty_kb, writeback_kb;    /* /proc/meminfo, KiB */
 	uint64_t nr_dirtied, nr_written;    /* /proc/vmstat, pages since boot */
+	uint64_t nr_dirty, nr_writeback, nr_dirty_threshold;  /* /proc/vmstat, pages now: what
+	                                   balance_dirty_pages weighs writers against */
 	struct cpustat cpu;
 	int ndisks;
 	struct diskstat disk[SAMPLE_DISKS_MAX];

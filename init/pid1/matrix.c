@@ -27,7 +27,7 @@ static const struct cell_ops cell_ops = {
 
 /* What the cells may use of this boot, once selection and resume (which may take back the
  * run's disks) have chosen the disks. */
-static const struct run_env *cell_env(void)
+static const struct run_env *cell_env(const struct disk_speeds *speeds)
 {
 	static const char *taken[DISK_MAX + 1];
 	static struct run_env env;
@@ -39,7 +39,8 @@ static const struct run_env *cell_env(void)
 	env = (struct run_env){ .run_id = boot.run_id, .fingerprint = conditions_fingerprint(),
 				.taken = taken, .archive_dirs = archive_dirs,
 				.kernel = boot.cmd.kernel[0] ? boot.cmd.kernel : NULL,
-				.dry = boot.cmd.dry, .debug_hang = boot.cmd.debug_hang,
+				.speeds = speeds, .dry = boot.cmd.dry,
+				.debug_hang = boot.cmd.debug_hang,
 				.ops = &cell_ops };
 	return &env;
 }
@@ -295,13 +296,13 @@ void matrix_switch_first(const struct plan *p)
 		kernels_switch(p, c.kernel, i, 0);
 }
 
-void matrix_run(const struct plan *p)
+void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 {
 	int total = matrix_count(p), per = matrix_per_rep(p);
 	int nkept = per * (p->nkernels > 0 ? p->nkernels : 1);
 	struct kept *kept = p->repeat > 1 ? calloc((size_t)nkept, sizeof *kept) : NULL;
 	long long start = boottime_ms();
-	const struct run_env *env = cell_env();
+	const struct run_env *env = cell_env(speeds);
 	struct cell c, prev;
 	struct cell_result r;
 	struct cell_reuse live = { .left = REUSE_NONE };   /* what the last cell left standing */

@@ -222,7 +222,11 @@ const char *kernels_given_up(int k); /* why kernel k's cells cannot run, or NULL
 int kernels_switch(const struct plan *p, int k, int index, int measured);
 
 /* pid1/matrix.c: every cell of the plan, its records, progress lines and summaries. */
-void matrix_run(const struct plan *p);
+struct disk_speeds;
+void matrix_run(const struct plan *p, const struct disk_speeds *speeds);
+/* pid1/diskspeed.c: the taken disks' own speed, alone and all at once, written as a
+ * "disk-speed" event; n 0 when the plan turns it off or the run is dry. */
+const struct disk_speeds *diskspeed_run(const struct plan *p);
 /* A run under several kernels: when the first cell this boot has to run belongs to another
  * kernel (a boot after a power cut comes up under the firmware's), switch to it now, before
  * the boot's reference set and warm-up. */

@@ -1,0 +1,106 @@
+/* cell/answer.c: what a cell's figure means, in its record: "limit" (what its array could
+ * stream at best, from the disks' own speed measured at boot: core/limit.h), "efficiency"
+ * (the figure over it), and "bottleneck" (what held it back: core/bottleneck.h, from what the
+ * sampler counted while the workload ran). */
+#include "cell/ctx.h"
+#include "core/bottleneck.h"
+#include "core/level.h"
+#include "core/limit.h"
+#include "engines/engine.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The limit of this cell, 0, or -1 with why in l->rule. */
+static int cell_limit(const struct cell_ctx *x, enum limit_dir dir, struct limit *l)
+{
+	const struct disk_speeds *sp = x->env->speeds;
+	const struct plan_array *a = &x->p->arrays[x->c->array];
+	double alone[PLAN_DEVICES_MAX], together = 0;
+	const char *names[PLAN_DEVICES_MAX];
+	if (!sp || !sp->n) {
+		l->mbps = NAN;
+		snprintf(l->rule, sizeof l->rule, "no limit measured (disk_speed = off)");
+		return dir == LIMIT_NONE ? limit_of(0, 0, 0, "", NULL, NULL, 0, NAN, dir, l) : -1;
+	}
+	for (int i = 0; i < x->n; i++) {
+		int k = speeds_find(sp, x->names[i]);
+		const struct speed_fig *f = k < 0 ? NULL : dir == LIMIT_READ ? &sp->read[k] : &sp->write[k];
+		const struct speed_fig *t = k < 0 ? NULL : dir == LIMIT_READ ? &sp->together_read[k] :
+							    &sp->together_write[k];
+		names[i] = x->names[i];
+		alone[i] = f ? f->mbps : NAN;
+		together += t ? t->mbps : NAN;
+	}
+	return limit_of(a->level, a->devices, a->missing, a->layout, alone, names, x->n, together,
+			dir, l);
+}
+
+/* The workload's own CPU time, in % of one CPU: its engine's share of the machine times the
+ * machine's CPUs. */
+static double harness_pct(const struct cell_ctx *x)
+{
+	const struct engine *e = engine_of(x->wl.type);
+	if (!e)
+		return NAN;
+	const struct wl_cpu *c = e->cpu(x->wl.res);
+	return (c->user_pct + c->sys_pct) * (double)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* "limit" and "efficiency"; returns the efficiency (NaN: none). */
+static double limit_json(struct jw *w, const struct cell_ctx *x)
+{
+	const struct plan_workload *wl = &x->p->workloads[x->c->workload];
+	const char *metric;
+	enum limit_dir dir = limit_dir_of(wl->type, wl->rw, &metric);
+	struct limit l;
+	cell_limit(x, dir, &l);
+	jw_key(w, "limit");
+	jw_obj(w);
+	jw_key(w, "mbps");
+	jw_double(w, l.mbps, 1);
+	jw_kstr(w, "direction", dir == LIMIT_READ ? "read" : dir == LIMIT_WRITE ? "write" : NULL);
+	jw_kstr(w, "metric", metric);
+	jw_kstr(w, "rule", l.rule);
+	jw_end_obj(w);
+	double v = metric && x->status == CELL_OK ? workload_figure(&x->wl, metric) : NAN;
+	double eff = isfinite(v) && l.mbps > 0 ? v / l.mbps : NAN;
+	jw_key(w, "efficiency");
+	jw_double(w, eff, 3);
+	return eff;
+}
+
+static void bottleneck_json(struct jw *w, const struct cell_ctx *x, double efficiency)
+{
+	const struct plan_workload *wl = &x->p->workloads[x->c->workload];
+	const struct plan_array *a = &x->p->arrays[x->c->array];
+	struct bn_input in;
+	jw_key(w, "bottleneck");
+	if (x->status != CELL_OK ||
+	    sampler_bottleneck_input(&x->smp, x->target_name, x->md ? (char *const *)x->name_v : NULL,
+				     x->md ? x->n : 0, &in) < 0) {
+		jw_null(w);
+		return;
+	}
+	const char *metric;
+	in.write_only = limit_dir_of(wl->type, wl->rw, &metric) == LIMIT_WRITE ||
+			wl->type == WL_TAR || wl->type == WL_SMALLFILES;
+	in.parity = level_find(a->level)->parity > 0;
+	in.chunk_bytes = (double)x->c->chunk;
+	in.harness_pct = harness_pct(x);
+	in.efficiency = efficiency;
+	struct bottleneck b;
+	bottleneck_judge(&in, &b);
+	jw_obj(w);
+	jw_kstr(w, "kind", b.kind);
+	jw_kstr(w, "evidence", b.evidence);
+	jw_end_obj(w);
+}
+
+void answer_json(struct jw *w, const struct cell_ctx *x)
+{
+	if (x->warmup)
+		return;
+	bottleneck_json(w, x, limit_json(w, x));
+}
