@@ -8,7 +8,7 @@ static struct bn_input base(int n, double util)
 {
 	struct bn_input in = { .secs = 10, .write_only = 1, .parity = 0, .chunk_bytes = 65536,
 			       .nmembers = n, .md_thread_pct = NAN, .harness_pct = 20,
-			       .machine_pct = 40, .dirty_limited_pct = 0 };
+			       .machine_pct = 40, .dirty_limited_pct = 0, .efficiency = NAN };
 	for (int i = 0; i < n; i++) {
 		snprintf(in.m[i].name, sizeof in.m[i].name, "vd%c", 'b' + i);
 		in.m[i].util_pct = util;
@@ -32,6 +32,16 @@ int main(void)
 	bottleneck_judge(&in, &b);
 	CHECK_STR(b.kind, "disks");
 	CHECK_STR(b.evidence, "vde busy 99% of the time; others: vdb 50%, vdc 50%, vdd 50%");
+
+	/* a throttled member: at the limit while the guest saw it busy 72% of the time */
+	in = base(4, 72);
+	in.efficiency = 0.97;
+	bottleneck_judge(&in, &b);
+	CHECK_STR(b.kind, "disks");
+	CHECK_STR(b.evidence, "at 97% of what the members gave alone; vdb busy 72% of the time; others: vdc 72%, vdd 72%, vde 72%");
+	in.efficiency = 0.5;
+	bottleneck_judge(&in, &b);
+	CHECK_STR(b.kind, "none clear");
 
 	/* partial stripes on parity: reads while only writing, before the busy members */
 	in = base(4, 95);
@@ -87,7 +97,7 @@ int main(void)
 
 	/* nothing counted: none clear, no division by zero */
 	struct bn_input empty = { .md_thread_pct = NAN, .harness_pct = NAN, .machine_pct = NAN,
-				  .dirty_limited_pct = NAN };
+				  .dirty_limited_pct = NAN, .efficiency = NAN };
 	bottleneck_judge(&empty, &b);
 	CHECK_STR(b.kind, "none clear");
 	return check_done("test_bottleneck");
