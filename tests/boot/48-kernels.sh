@@ -18,8 +18,9 @@ for k in 6.1 6.12; do
 done
 PLAN=$FSM_ROOT/tests/plans/kernels.ini
 
-# 1 GiB test disks: on 256 MiB (ext4 with 1 KiB blocks) 6.12 once failed a cell with write
-# I/O errors under qemu's cache=none, aio=native, where 6.1 never did (docs/image.md).
+# 1 GiB test disks. (On 256 MiB, ext4 with 1 KiB blocks, 6.12 failed cells with write I/O
+# errors until qemu/run wrote each image's first block before qemu opened it: boot/50 and
+# docs/image.md.)
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-run
 rm -rf "$RUN" && mkdir -p "$RUN/disks"
 truncate -s 1G "$RUN/disks/fsmtest0.img"
