@@ -23,7 +23,7 @@
 #endif
 
 #define DS_BLOCK (1u << 20)
-#define DS_MAX_BLOCKS 256
+#define DS_MAX_BLOCKS 1024
 
 struct ds_result {
 	struct speed_fig write, read;
@@ -173,11 +173,14 @@ static void speeds_emit(const struct disk_speeds *s, char why[][160], long long 
 	jw_kint(&w, "ms", ms);
 	jw_end_obj(&w);
 	emit(&w);
-	for (int i = 0; i < s->n; i++)
-		say("fsmatrix: disk speed %-8s write %.1f MB/s (RSD %.1f%%), read %.1f MB/s; all at "
-		    "once: write %.1f, read %.1f%s%s", s->name[i], s->write[i].mbps,
-		    s->write[i].rsd_pct, s->read[i].mbps, s->together_write[i].mbps,
-		    s->together_read[i].mbps, why[i][0] ? ": " : "", why[i]);
+	for (int i = 0; i < s->n; i++) {
+		char rsd[32] = "too few blocks for a spread";
+		if (isfinite(s->write[i].rsd_pct))
+			snprintf(rsd, sizeof rsd, "RSD %.1f%%", s->write[i].rsd_pct);
+		say("fsmatrix: disk speed %-8s write %.1f MB/s (%s), read %.1f MB/s; all at once: "
+		    "write %.1f, read %.1f%s%s", s->name[i], s->write[i].mbps, rsd, s->read[i].mbps,
+		    s->together_write[i].mbps, s->together_read[i].mbps, why[i][0] ? ": " : "", why[i]);
+	}
 	say("fsmatrix: disk speed: all %d at once write %.1f MB/s, read %.1f MB/s (measured in %lld ms)",
 	    s->n, sum_w, sum_r, ms);
 }
