@@ -108,9 +108,10 @@ static int prepare(const struct plan_workload *w, const char *const *dirs, struc
 	char why[256];
 	int line;
 	if (!w->job[0]) {
-		if (fio_unsafe(w->options, 0, &line, why, sizeof why) < 0) {
+		const char *key;
+		if (fio_keys_unsafe(w, &key, why, sizeof why) < 0) {
 			r->err = EINVAL;
-			snprintf(r->errmsg, WL_ERR_MAX, "refusing fio options: %s", why);
+			snprintf(r->errmsg, WL_ERR_MAX, "refusing fio %s: %s", key, why);
 			return -1;
 		}
 		return 0;

@@ -113,6 +113,15 @@ else
 	fail tunable-variants "status $rc; want 2 cells, r5-scs4096 the second, its tunables shown"
 fi
 
+# fio's engine, inline or in options, is screened by one rule: exec and external ones run
+# or load a program, which fio's confinement has none of.
+FW='[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\nrw = write\nsize = 1m\n'
+FWHY="runs or loads a program: fio runs confined to the cell's mount, with no program but itself"
+errors fio-engine-options "$P:9: [workload w]: ioengine=exec $FWHY" "${FW}options = --ioengine=exec\n"
+errors fio-engine-inline "$P:9: [workload w]: ioengine=exec $FWHY" "${FW}ioengine = exec\n"
+errors fio-engine-external "$P:9: [workload w]: ioengine=external:/x.so $FWHY" "${FW}ioengine = external:/x.so\n"
+errors fio-engine-path "$P:9: [workload w]: ioengine=./x.so $FWHY" "${FW}ioengine = ./x.so\n"
+
 # Only a regular file is a plan: a FIFO would block check until a writer came.
 mkfifo "$TMP/fifo.ini"
 run fifo "$TMP/fifo.ini"
