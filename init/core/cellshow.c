@@ -313,6 +313,27 @@ static int ext_limit_warnings(const struct plan *p, const struct estimate_model 
 	return n;
 }
 
+/* md's stripe cache is memory the kernel cannot take back (core/tunable.h): a value past
+ * the share of RAM the boot allows is refused there, cell by cell. */
+static int stripe_cache_warnings(const struct plan *p, const struct estimate_model *m,
+				 show_line_fn out, void *ctx)
+{
+	int n = 0, id = TUN_STRIPE_CACHE_SIZE;
+	char why[256];
+	for (int i = 0; i < p->narrays; i++) {
+		const struct plan_array *a = &p->arrays[i];
+		for (int k = 0; a->tun_line[id] > 0 && k < a->ntun[id]; k++) {
+			if (tun_stripe_cache_check(a->tun[id][k], a->devices, m->mem_bytes, why,
+						   sizeof why) == 0)
+				continue;
+			linef(out, ctx, "%s:%d: warning: [array %s] %s: the boot refuses its cells (error "
+			      "records)", p->file, a->tun_line[id], a->name, why);
+			n++;
+		}
+	}
+	return n;
+}
+
 int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
 			   int mem_known, show_line_fn out, void *ctx)
 {
@@ -343,5 +364,7 @@ int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
 	/* a scaled plan is a quick look at the harness: its streams are short by design */
 	if (mem_known && p->scale == 1)
 		n += page_cache_warnings(p, m, out, ctx);
+	if (mem_known)
+		n += stripe_cache_warnings(p, m, out, ctx);
 	return n + ext_limit_warnings(p, m, out, ctx);
 }

@@ -45,7 +45,8 @@ int plan_time_warning(const struct plan *p, const struct estimate_model *m, char
  * PLAN_WARN_HOURS, an array's resync past resync_timeout, a cell (its resync aside) past the
  * cell timeout, an ext2 or ext3 too large for 32-bit block numbers, and with mem_known (the
  * model's RAM is the machine's, not the nominal 1 GiB) and an unscaled plan, a buffered
- * seqwrite or seqread smaller than the RAM. Returns how many. */
+ * seqwrite or seqread smaller than the RAM, and with mem_known a stripe cache past the share
+ * of RAM the boot allows it (tun_stripe_cache_check). Returns how many. */
 int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
 			   int mem_known, show_line_fn out, void *ctx);
 

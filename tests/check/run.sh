@@ -122,6 +122,17 @@ errors fio-engine-inline "$P:9: [workload w]: ioengine=exec $FWHY" "${FW}ioengin
 errors fio-engine-external "$P:9: [workload w]: ioengine=external:/x.so $FWHY" "${FW}ioengine = external:/x.so\n"
 errors fio-engine-path "$P:9: [workload w]: ioengine=./x.so $FWHY" "${FW}ioengine = ./x.so\n"
 
+# md's stripe cache is pinned memory: 32768 entries of a page per member over 3 members
+# (~448 MiB) is more than half of a 512m machine, which the boot refuses; 4096 is not.
+printf '[array r5]\nlevel = 5\ndevices = 3\nstripe_cache_size = 4096, 32768\n%b' "$TW" >"$P"
+run stripe-cache-ram "$P" --mem 512m
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:4: warning: \\[array r5\\] stripe_cache_size = 32768 over 3 members would pin ~448 MiB of memory \\(each entry a 4 KiB page and ~0.5 KiB of md's own per member\\), more than half of the 512 MiB of RAM: the boot refuses its cells \\(error records\\)" &&
+	[ "$(grep -c stripe_cache "$TMP/err")" = 1 ] && has "$TMP/out" '^2 cells, 2 warnings, 0 errors'; then
+	ok stripe-cache-ram
+else
+	fail stripe-cache-ram "status $rc; want one warning for 32768 on 3 members in 512m"
+fi
+
 # Only a regular file is a plan: a FIFO would block check until a writer came.
 mkfifo "$TMP/fifo.ini"
 run fifo "$TMP/fifo.ini"
