@@ -435,7 +435,8 @@ int host_cmd_check(int argc, char **argv)
 	double total = 0;
 	int nwarn = 0, bad = 0, skipped = 0;
 	nwarn += removed_opts_warn(&p, print_warning, NULL);
-	nwarn += plan_estimate_warnings(&p, &m, a.mem != 0, print_warning, NULL);
+	nwarn += plan_estimate_warnings(&p, &m, (a.mem ? EST_KNOWN_MEM : 0) |
+					(a.disk_size ? EST_KNOWN_DISK : 0), print_warning, NULL);
 	bad += check_fio_jobs(&p, a.path);
 	struct cell c, prev;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {

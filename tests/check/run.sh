@@ -133,6 +133,24 @@ else
 	fail stripe-cache-ram "status $rc; want one warning for 32768 on 3 members in 512m"
 fi
 
+# A workload larger than the filesystem its array leaves ends as ENOSPC: with --disk-size,
+# check says so. 2x ram of 1g is 2g, 1g does not fit either on a 256m disk; 100m does.
+printf '[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload big]\ntype = seqwrite\nsize = 2x ram\n[workload onegig]\ntype = seqwrite\nsize = 1g\n[workload fits]\ntype = seqwrite\nsize = 100m\n' >"$P"
+run disk-too-small "$P" --disk-size 256m --mem 1g
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:5: warning: \\[workload big\\] seqwrite of 2g does not fit in the ~2[0-9][0-9]m free on \\[array a\\] with \\[fs f\\] \\(1 data disk of 256m\\): its cells will end as errors \\(No space left on device\\)$" &&
+	has "$TMP/err" "^$P:8: warning: \\[workload onegig\\] seqwrite of 1g does not fit" &&
+	[ "$(grep -c 'does not fit' "$TMP/err")" = 2 ]; then
+	ok disk-too-small
+else
+	fail disk-too-small "status $rc; want a warning for 2x ram and 1g on a 256m disk, none for 100m"
+fi
+run disk-size-unknown "$P" --mem 1g
+if [ "$rc" = 0 ] && ! grep -q 'does not fit' "$TMP/err"; then
+	ok disk-size-unknown
+else
+	fail disk-size-unknown "status $rc; without --disk-size no fit is judged"
+fi
+
 # Only a regular file is a plan: a FIFO would block check until a writer came.
 mkfifo "$TMP/fifo.ini"
 run fifo "$TMP/fifo.ini"
