@@ -151,6 +151,19 @@ else
 	fail disk-size-unknown "status $rc; without --disk-size no fit is judged"
 fi
 
+# kernels = : a plan beside a kernels/ folder, as on the stick (fsmatrix/plan.ini and
+# fsmatrix/kernels/NAME/), has each set looked for there; one not found is warned about.
+mkdir -p "$TMP/stick/kernels/6.1"
+touch "$TMP/stick/kernels/6.1/vmlinuz" "$TMP/stick/kernels/6.1/initramfs.img"
+printf '[global]\nkernels = 6.1, nonexistent\nwarmup = 0\n[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$TMP/stick/plan.ini"
+run kernels-missing "$TMP/stick/plan.ini"
+if [ "$rc" = 0 ] && has "$TMP/err" "^$TMP/stick/plan.ini:2: warning: kernels = nonexistent: unable to read $TMP/stick/kernels/nonexistent/vmlinuz: No such file or directory: the boot refuses the plan unless the results partition holds the set as fsmatrix/kernels/nonexistent/" &&
+	[ "$(grep -c 'warning: kernels' "$TMP/err")" = 1 ]; then
+	ok kernels-missing
+else
+	fail kernels-missing "status $rc; want one warning, for the set nonexistent"
+fi
+
 # Only a regular file is a plan: a FIFO would block check until a writer came.
 mkfifo "$TMP/fifo.ini"
 run fifo "$TMP/fifo.ini"
