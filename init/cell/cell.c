@@ -129,7 +129,9 @@ static void run_workload(struct cell_ctx *x)
 	char what[80];
 	snprintf(what, sizeof what, "workload %.47s (%s)", w->name, plan_wl_name(w->type));
 	const char *argv[] = { what, TEST_MNT, NULL };
-	struct step *s = syscall_step(x, argv, t0, rc < 0 ? x->wl.err : 0);
+	/* a tool's failure with no errno (WL_ETOOL) is status -1, its words in stderr */
+	struct step *s = syscall_step(x, argv, t0, rc < 0 ? (wl_errno_known(x->wl.err) ?
+								 x->wl.err : -1) : 0);
 	if (x->wl.killed[0])
 		warn_add(&x->warn, "the workload left processes running when it %s: %s (killed, "
 			 "and gone before the next step)", x->wl.timed_out ? "timed out" : "ended",
@@ -138,6 +140,8 @@ static void run_workload(struct cell_ctx *x)
 		snprintf(s->err, sizeof s->err, "%.*s", (int)sizeof x->wl.errmsg, x->wl.errmsg);
 		if (x->wl.timed_out)
 			cell_fail(x, CELL_TIMEOUT, "%s: %s", what, x->wl.errmsg);
+		else if (!wl_errno_known(x->wl.err))
+			cell_fail(x, CELL_ERROR, "%s: %s", what, x->wl.errmsg);
 		else
 			cell_fail(x, CELL_ERROR, "%s: %s (%s)", what, x->wl.errmsg, wl_errno_name(x->wl.err));
 	}

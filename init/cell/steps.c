@@ -2,6 +2,7 @@
  * step that fails ends the cell as an error carrying the tool's own message, never the run.
  * The cell's first failure is its reason, and its deadline bounds every step but teardown. */
 #include "cell/ctx.h"
+#include "core/toolmsg.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,24 +43,6 @@ static struct step *step_new(struct cell_ctx *x, const char *const *argv)
 		s->nwords++;
 	}
 	return s;
-}
-
-/* The first non-empty line of text: tools put the reason first ("mkfs.ext4: invalid block
- * size - 3000", "mdadm: invalid chunk size"), usage text after it. */
-static void first_line(const char *text, char *out, size_t len)
-{
-	out[0] = '\0';
-	while (text && *text) {
-		size_t l = strcspn(text, "\n");
-		size_t b = 0;
-		while (b < l && (text[b] == ' ' || text[b] == '\t'))
-			b++;
-		if (l > b) {
-			snprintf(out, len, "%.*s", (int)(l - b), text + b);
-			return;
-		}
-		text += l + (text[l] == '\n');
-	}
 }
 
 int step_run(struct cell_ctx *x, const char *const *argv, int teardown, struct run_result *out)
@@ -105,9 +88,7 @@ int step_must(struct cell_ctx *x, const char *const *argv, struct run_result *ou
 	int rc = step_run(x, argv, 0, &r);
 	if (rc > 0) {
 		char line[600];
-		first_line(r.err, line, sizeof line);
-		if (!line[0])
-			first_line(r.out, line, sizeof line);
+		tool_reason(r.err, r.out, line, sizeof line);
 		cell_fail(x, CELL_ERROR, "%s exited with status %d: %s", argv[0], rc,
 			  line[0] ? line : "(it said nothing)");
 	}

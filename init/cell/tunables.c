@@ -123,6 +123,20 @@ static void flag_row(struct cell_ctx *x, int id, int first)
 			 "without it there", tun_rows[id].name, asked, places);
 }
 
+/* md keeps the whole stripe cache it is given: a value the RAM cannot hold is not written
+ * (core/tunable.h), and the cell is an error that says why. 1 when refused. */
+static int stripe_cache_refused(struct cell_ctx *x)
+{
+	char why[256];
+	if (tun_stripe_cache_check(x->c->tun[TUN_STRIPE_CACHE_SIZE],
+				   x->p->arrays[x->c->array].devices, (double)mem_total_bytes(), why,
+				   sizeof why) == 0)
+		return 0;
+	cell_fail(x, CELL_ERROR, "refusing %s: md keeps all of it, and the kernel would run out "
+		  "of memory", why);
+	return 1;
+}
+
 void cell_apply_tunables(struct cell_ctx *x, enum tun_when when)
 {
 	/* The table's order: a scheduler before nr_requests, which a change of scheduler
@@ -130,6 +144,8 @@ void cell_apply_tunables(struct cell_ctx *x, enum tun_when when)
 	for (int id = 0; id < TUN_COUNT; id++) {
 		if (!(x->c->tun_given & (1u << id)) || tun_rows[id].when != when)
 			continue;
+		if (id == TUN_STRIPE_CACHE_SIZE && stripe_cache_refused(x))
+			return;
 		const char *places[PLAN_DEVICES_MAX + 1];
 		int n = tun_places(id, x->target_name, x->md ? x->name_v : NULL, x->md ? x->n : 0,
 				   places, PLAN_DEVICES_MAX + 1);

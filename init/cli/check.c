@@ -19,9 +19,12 @@
 #include "core/verdict.h"
 #include "lib/file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char host_check_usage[] =
 	"usage: fsmatrix check PLAN [--disks N] [--scale X] [--shards N] [--seed N]\n"
@@ -405,6 +408,39 @@ static int check_fio_jobs(const struct plan *p, const char *plan_path)
 	return bad;
 }
 
+/* kernels = : when the plan sits beside a kernels/ folder, as on the stick (fsmatrix/plan.ini
+ * and fsmatrix/kernels/NAME/, where qemu/run --kernels and make usb KERNELS= put the sets),
+ * each set is looked for there, and one not found is warned about (the boot refuses the
+ * plan for it). Elsewhere nothing is looked for: qemu/run and make usb refuse a set
+ * out/kernels/ lacks. Returns how many. */
+static int check_kernel_sets(const struct plan *p, const char *plan_path)
+{
+	int n = 0;
+	const char *slash = strrchr(plan_path, '/');
+	int dirlen = slash ? (int)(slash - plan_path) + 1 : 0;
+	char dir[4096];
+	struct stat st;
+	snprintf(dir, sizeof dir, "%.*skernels", dirlen, plan_path);
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	for (int k = 0; k < p->nkernels; k++)
+		for (int f = 0; f < KERNEL_SET_FILES; f++) {
+			char path[4096], why[4200];
+			snprintf(path, sizeof path, "%.*skernels/%s/%s", dirlen, plan_path,
+				 p->kernels[k], kernel_set_files[f]);
+			if (access(path, R_OK) == 0)
+				continue;
+			kernel_set_unreadable(p->kernels[k], path, errno, why, sizeof why);
+			fprintf(stderr, "%s:%d: warning: %s: the boot refuses the plan unless the "
+				"results partition holds the set as fsmatrix/kernels/%s/ (qemu/run "
+				"--kernels, make usb KERNELS=)\n", plan_path,
+				plan_global_line(p, "kernels"), why, p->kernels[k]);
+			n++;
+			break;
+		}
+	return n;
+}
+
 int host_cmd_check(int argc, char **argv)
 {
 	static struct plan p;
@@ -442,8 +478,10 @@ int host_cmd_check(int argc, char **argv)
 	double total = 0;
 	int nwarn = 0, bad = 0, skipped = 0;
 	nwarn += removed_opts_warn(&p, print_warning, NULL);
-	nwarn += plan_estimate_warnings(&p, &m, a.mem != 0, print_warning, NULL);
+	nwarn += plan_estimate_warnings(&p, &m, (a.mem ? EST_KNOWN_MEM : 0) |
+					(a.disk_size ? EST_KNOWN_DISK : 0), print_warning, NULL);
 	bad += check_fio_jobs(&p, a.path);
+	nwarn += check_kernel_sets(&p, a.path);
 	struct cell c, prev;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
 		int r = cell_show_in_run(&p, &c, reuse_from(&p, i ? &prev : NULL, &c), disks, ndisks,

@@ -313,8 +313,81 @@ static int ext_limit_warnings(const struct plan *p, const struct estimate_model 
 	return n;
 }
 
+/* What a workload puts on the filesystem at its largest, or 0 when unknown before it runs
+ * (a tar's unpacked tree, a fio job file). fio's --size is each job's file. */
+static double wl_footprint(const struct plan_workload *w, double size)
+{
+	switch (w->type) {
+	case WL_SEQWRITE:
+	case WL_SEQREAD:
+	case WL_SMALLFILES:
+		return size;
+	case WL_FSYNC:
+		return size + (double)w->background;
+	case WL_FIO:
+		if (w->job[0])
+			return 0;
+		return size * (w->numjobs > 1 && !strstr(w->options, "--filename") ? w->numjobs : 1);
+	default:
+		return 0;
+	}
+}
+
+/* A workload larger than the free space of its filesystem ends as ENOSPC: one warning per
+ * workload, naming the first array and filesystem it does not fit. */
+static int disk_fit_warnings(const struct plan *p, const struct estimate_model *m,
+			     show_line_fn out, void *ctx)
+{
+	int n = 0, warned[PLAN_SECTIONS_MAX] = { 0 };
+	char size[32], left[32], disk[32];
+	struct cell c;
+	for (int k = 0; matrix_cell(p, k, &c) == 0 && n < p->nworkloads; k++) {
+		const struct plan_workload *w = &p->workloads[c.workload];
+		struct cell_est e;
+		if (warned[c.workload])
+			continue;
+		cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
+		double need = wl_footprint(w, (double)e.size);
+		if (need <= e.fs_free)
+			continue;
+		warned[c.workload] = 1;
+		int data = (int)(e.fs_bytes / m->disk_bytes + 0.5);
+		show_bytes(need, size, sizeof size);
+		show_bytes(e.fs_free, left, sizeof left);
+		show_bytes(m->disk_bytes, disk, sizeof disk);
+		linef(out, ctx, "%s:%d: warning: [workload %s] %s of %s does not fit in the ~%s free on "
+		      "[array %s] with [fs %s] (%d data disk%s of %s): its cells will end as errors (No "
+		      "space left on device)", p->file, w->line, w->name, plan_wl_name(w->type), size,
+		      left, p->arrays[c.array].name, p->fs[c.fs].name, data, data == 1 ? "" : "s",
+		      disk);
+		n++;
+	}
+	return n;
+}
+
+/* md's stripe cache is memory the kernel cannot take back (core/tunable.h): a value past
+ * the share of RAM the boot allows is refused there, cell by cell. */
+static int stripe_cache_warnings(const struct plan *p, const struct estimate_model *m,
+				 show_line_fn out, void *ctx)
+{
+	int n = 0, id = TUN_STRIPE_CACHE_SIZE;
+	char why[256];
+	for (int i = 0; i < p->narrays; i++) {
+		const struct plan_array *a = &p->arrays[i];
+		for (int k = 0; a->tun_line[id] > 0 && k < a->ntun[id]; k++) {
+			if (tun_stripe_cache_check(a->tun[id][k], a->devices, m->mem_bytes, why,
+						   sizeof why) == 0)
+				continue;
+			linef(out, ctx, "%s:%d: warning: [array %s] %s: the boot refuses its cells (error "
+			      "records)", p->file, a->tun_line[id], a->name, why);
+			n++;
+		}
+	}
+	return n;
+}
+
 int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
-			   int mem_known, show_line_fn out, void *ctx)
+			   unsigned known, show_line_fn out, void *ctx)
 {
 	struct run_est r;
 	char t[32], lim[32], buf[PLAN_ERROR_LEN + 128];
@@ -341,7 +414,11 @@ int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
 		n++;
 	}
 	/* a scaled plan is a quick look at the harness: its streams are short by design */
-	if (mem_known && p->scale == 1)
+	if ((known & EST_KNOWN_MEM) && p->scale == 1)
 		n += page_cache_warnings(p, m, out, ctx);
+	if (known & EST_KNOWN_MEM)
+		n += stripe_cache_warnings(p, m, out, ctx);
+	if (known & EST_KNOWN_DISK)
+		n += disk_fit_warnings(p, m, out, ctx);
 	return n + ext_limit_warnings(p, m, out, ctx);
 }

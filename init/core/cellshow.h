@@ -41,12 +41,18 @@ void show_secs(double s, char *buf, size_t len);
 int plan_time_warning(const struct plan *p, const struct estimate_model *m, char *buf,
 		      size_t len);
 
+/* What plan_estimate_warnings may take the model's machine for: its RAM (not the nominal
+ * 1 GiB) and its test disks' size (not the nominal 1 GiB). */
+#define EST_KNOWN_MEM 1u
+#define EST_KNOWN_DISK 2u
+
 /* Every warning the estimate gives, as "FILE:LINE: warning: ..." lines to out: the run past
  * PLAN_WARN_HOURS, an array's resync past resync_timeout, a cell (its resync aside) past the
- * cell timeout, an ext2 or ext3 too large for 32-bit block numbers, and with mem_known (the
- * model's RAM is the machine's, not the nominal 1 GiB) and an unscaled plan, a buffered
- * seqwrite or seqread smaller than the RAM. Returns how many. */
+ * cell timeout, an ext2 or ext3 too large for 32-bit block numbers; with EST_KNOWN_MEM in
+ * known, an unscaled plan's buffered seqwrite or seqread smaller than the RAM and a stripe
+ * cache past the share of RAM the boot allows it (tun_stripe_cache_check); with
+ * EST_KNOWN_DISK, a workload larger than the free space of its filesystem. Returns how many. */
 int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
-			   int mem_known, show_line_fn out, void *ctx);
+			   unsigned known, show_line_fn out, void *ctx);
 
 #endif

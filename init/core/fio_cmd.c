@@ -227,6 +227,17 @@ int fio_unsafe(const char *text, int job_file, int *line, char *why, size_t len)
 	return 0;
 }
 
+int fio_keys_unsafe(const struct plan_workload *w, const char **key, char *why, size_t len)
+{
+	const char *full;
+	int line, row = key_row("ioengine", 8, 0, &full);
+	*key = "ioengine";
+	if (screen_pair(row, full, w->ioengine, strlen(w->ioengine), why, len) < 0)
+		return -1;
+	*key = "options";
+	return fio_unsafe(w->options, 0, &line, why, len);
+}
+
 /* ------------------------------------------------------------------ fio's JSON */
 
 static double member_or_nan(const char *obj, size_t len, const char *key)

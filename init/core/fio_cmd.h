@@ -27,6 +27,11 @@ void fio_argv(const struct plan_workload *w, const char *job, struct argv *a);
  * Returns 0, or -1 with why and *line the job file's line (0 for options). */
 int fio_unsafe(const char *text, int job_file, int *line, char *why, size_t len);
 
+/* The inline keys' screen, one rule with a job's and options': ioengine (`ioengine = exec`
+ * is refused as `--ioengine=exec` is), then the words of options. Returns 0, or -1 with why
+ * and *key the plan key it is about. */
+int fio_keys_unsafe(const struct plan_workload *w, const char **key, char *why, size_t len);
+
 /* One direction of one job: NaN where fio did no I/O that way. */
 struct fio_dir {
 	uint64_t io_bytes, total_ios;

@@ -5,6 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *const kernel_set_files[KERNEL_SET_FILES] = { "vmlinuz", "initramfs.img" };
+
+void kernel_set_unreadable(const char *name, const char *path, int err, char *buf,
+			   size_t len)
+{
+	snprintf(buf, len, "kernels = %s: unable to read %s: %s", name, path, strerror(err));
+}
+
 static int name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

@@ -19,6 +19,16 @@ int kernels_parse(const char *val, char names[][PLAN_KERNEL_NAME_MAX], int *n, c
 /* A kernel set's name: 1 to PLAN_KERNEL_NAME_MAX - 1 of [A-Za-z0-9._-]. */
 int kernel_name_ok(const char *s);
 
+/* What a kernel set holds, as `make kernels` builds it: NAME/vmlinuz and
+ * NAME/initramfs.img, on the results partition under fsmatrix/kernels/. */
+#define KERNEL_SET_FILES 2
+extern const char *const kernel_set_files[KERNEL_SET_FILES];
+
+/* "kernels = NAME: unable to read PATH: STRERROR(err)": a set's file not found, as the boot
+ * refuses the plan for it and `fsmatrix check` warns of it. */
+void kernel_set_unreadable(const char *name, const char *path, int err, char *buf,
+			   size_t len);
+
 /* Pass 0..repeat*nk-1 -> its repetition (1-based) and kernel (0..nk-1). -1 out of range. */
 int kernel_pass(int nk, int repeat, int pass, int *rep, int *kernel);
 

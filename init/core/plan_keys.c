@@ -578,3 +578,9 @@ int plan_global_given(const struct plan *p, const char *key)
 	const struct key *k = find_key(global_keys, key);
 	return k && p->key_line[k - global_keys] != 0;
 }
+
+int plan_global_line(const struct plan *p, const char *key)
+{
+	const struct key *k = find_key(global_keys, key);
+	return k ? p->key_line[k - global_keys] : 0;
+}

@@ -123,7 +123,7 @@ static void record_line(const char *line, size_t n, struct journal *j, struct re
 	} else if (strcmp(type, "summary") == 0) {
 		struct resume_cell *c = cell_of(line, n, cells, ncells);
 		if (c && json_member_str(line, n, "auto", what, sizeof what) == 0 &&
-		    strcmp(what, "stable") == 0)
+		    (strcmp(what, "stable") == 0 || strcmp(what, "failing") == 0))
 			c->stopped = 1;
 	} else if (strcmp(type, "cell") == 0) {
 		struct resume_cell *c = cell_of(line, n, cells, ncells);

@@ -296,3 +296,22 @@ const char *tun_outcome_name(enum tun_outcome o)
 	static const char *const names[] = { "applied", "refused", "clamped", "unread" };
 	return (unsigned)o < 4 ? names[o] : "unknown";
 }
+
+double tun_stripe_cache_bytes(long long entries, int members)
+{
+	return (double)entries *
+	       ((double)members * (TUN_SCS_PAGE_BYTES + TUN_SCS_DEV_BYTES) + TUN_SCS_HEAD_BYTES);
+}
+
+int tun_stripe_cache_check(long long entries, int members, double mem_bytes, char *why,
+			   size_t len)
+{
+	double need = tun_stripe_cache_bytes(entries, members);
+	if (mem_bytes <= 0 || need <= mem_bytes / TUN_SCS_RAM_DIV)
+		return 0;
+	snprintf(why, len, "stripe_cache_size = %lld over %d members would pin ~%.0f MiB of "
+		 "memory (each entry a %d KiB page and ~%.1f KiB of md's own per member), more "
+		 "than half of the %.0f MiB of RAM", entries, members, need / (1 << 20),
+		 TUN_SCS_PAGE_BYTES / 1024, TUN_SCS_DEV_BYTES / 1024.0, mem_bytes / (1 << 20));
+	return -1;
+}

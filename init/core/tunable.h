@@ -106,6 +106,25 @@ void tun_path(int id, const char *place, char *buf, size_t len);
  * takes no 0), the pair, with the pair's value as found. */
 int tun_restore_id(int id, long long found);
 
+/* md's stripe cache (raid4/5/6) is memory the kernel cannot take back: each entry, a
+ * stripe_head, holds one page per member device (missing members too: md sizes it by the
+ * array's raid disks) and, in the kernel's own structs, an r5dev per member (two struct bio
+ * and their bvecs, ~400 bytes) besides its head; md keeps the whole cache it is given, and
+ * the shrinker frees nothing below that. So a stripe cache of N entries over M members
+ * takes N x (M x (4096 + 512) + 512) bytes, and a value that would take more than
+ * 1/TUN_SCS_RAM_DIV of RAM is refused: 32768 entries over 3 members (448 MiB) in a 512 MiB
+ * machine left the kernel "deadlocked on memory". */
+#define TUN_SCS_PAGE_BYTES 4096
+#define TUN_SCS_DEV_BYTES 512     /* an r5dev, rounded up */
+#define TUN_SCS_HEAD_BYTES 512    /* the stripe_head, rounded up */
+#define TUN_SCS_RAM_DIV 2         /* at most half of RAM */
+double tun_stripe_cache_bytes(long long entries, int members);
+/* Whether a stripe cache of entries over members fits in mem_bytes of RAM (MemTotal): 0,
+ * or -1 with why ("stripe_cache_size = 32768 over 3 members would pin ~448 MiB of memory
+ * (...), more than half of the 512 MiB of RAM"). mem_bytes <= 0 (unknown): 0. */
+int tun_stripe_cache_check(long long entries, int members, double mem_bytes, char *why,
+			   size_t len);
+
 /* What became of a value written and read back. */
 enum tun_outcome {
 	TUN_APPLIED,   /* read back as asked */

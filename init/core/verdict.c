@@ -156,3 +156,10 @@ double verdict_mde_pct(const struct fig_verdict *v, double alpha)
 	return (stats_t_upper(alpha / 2, df) + stats_t_upper(0.2, df)) * sqrt(2.0 / (double)v->n) *
 	       v->rsd_pct;
 }
+
+const char *verdict_auto_stop(int stable, int ok_reps, int failed_reps)
+{
+	if (stable)
+		return "stable";
+	return ok_reps == 0 && failed_reps >= VERDICT_FAIL_STOP ? "failing" : NULL;
+}

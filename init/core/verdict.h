@@ -55,6 +55,15 @@ const char *verdict_cell(const struct stats_cell *c, const struct wl_kind *k, st
  * the RSD is not defined; 0 for repeats all alike. */
 double verdict_mde_pct(const struct fig_verdict *v, double alpha);
 
+/* repeat = auto: whether a cell's repetitions so far end it before repeat_max. stable: its
+ * figure is (with detect = N%, and a change of N% detectable); ok_reps and failed_reps: its
+ * repetitions that ended ok, and error or timeout. "stable" when stable; "failing" when
+ * VERDICT_FAIL_STOP or more repetitions failed and none was ok (a cell that always fails is
+ * given up as a stable one is, rather than failing up to repeat_max: one ok repetition
+ * keeps it going, its failures then intermittent); NULL to go on. */
+#define VERDICT_FAIL_STOP 2
+const char *verdict_auto_stop(int stable, int ok_reps, int failed_reps);
+
 /* The summary record's "verdict": {"metric", "stable", "n", "rsd_pct", "range_pct",
  * "reason"}; the percentages at 2 decimals (null when not defined), "reason" null when
  * stable. */

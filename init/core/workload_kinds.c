@@ -203,9 +203,10 @@ static int fio_check(const struct plan_workload *w,
 			 "as wanted)");
 		return -1;
 	}
-	int line;
-	snprintf(kbuf, klen, "options");
-	return fio_unsafe(w->options, 0, &line, msg, mlen);
+	const char *key;
+	int rc = fio_keys_unsafe(w, &key, msg, mlen);
+	snprintf(kbuf, klen, "%s", key);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ the table */

@@ -131,7 +131,7 @@ void wl_tail_json(struct jw *w, const struct wl_cpu *c, int err, const char *err
 	wl_cpu_json(w, c);
 	if (err) {
 		jw_kstr(w, "error", errmsg);
-		jw_kstr(w, "errno", wl_errno_name(err));
+		jw_kstr(w, "errno", wl_errno_known(err) ? wl_errno_name(err) : NULL);
 	}
 }
 
@@ -152,6 +152,11 @@ int wl_drop_caches(void)
 		return -1;
 	}
 	return 0;
+}
+
+int wl_errno_known(int e)
+{
+	return e != WL_ETOOL;
 }
 
 const char *wl_errno_name(int e)

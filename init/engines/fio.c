@@ -63,6 +63,21 @@ static void fio_message(const char *err, char *out, size_t len)
 	snprintf(out, len, "%.*s", l ? (int)strcspn(l, "\n") : 0, l ? l : "");
 }
 
+/* With nothing on stderr, the first job's error in fio's JSON, if it got that far: "job
+ * rand: No space left on device" (fio's per-job error is an errno). */
+static void job_error(const char *out, size_t len, char *line, size_t llen)
+{
+	static struct fio_out o;
+	char why[128];
+	if (fio_out_parse(out, len, &o, why, sizeof why) < 0)
+		return;
+	for (int i = 0; i < o.njobs; i++)
+		if (o.jobs[i].error) {
+			snprintf(line, llen, "job %s: %s", o.jobs[i].name, strerror(o.jobs[i].error));
+			return;
+		}
+}
+
 /* Runs fio with argv confined to dir (lib/confine.h): whatever its job says, fio reaches
  * nothing but dir, where its relative files land. Fills r from its JSON. Returns 0 or -1. */
 static int fio_run(const char *dir, struct argv *a, int timeout_ms, struct fio_res *r)
@@ -89,7 +104,9 @@ static int fio_run(const char *dir, struct argv *a, int timeout_ms, struct fio_r
 	if (rr.status != 0) {
 		char line[256];
 		fio_message(rr.err, line, sizeof line);
-		r->err = rr.timed_out ? ETIMEDOUT : EIO;
+		if (!line[0])
+			job_error(rr.out, rr.outlen, line, sizeof line);
+		r->err = rr.timed_out ? ETIMEDOUT : WL_ETOOL;
 		snprintf(r->errmsg, WL_ERR_MAX, "fio exited %d%s%s", rr.status, line[0] ? ": " : "",
 			 line);
 	} else if (fio_out_parse(rr.out, rr.outlen, &r->out, why, sizeof why) < 0) {
@@ -108,9 +125,10 @@ static int prepare(const struct plan_workload *w, const char *const *dirs, struc
 	char why[256];
 	int line;
 	if (!w->job[0]) {
-		if (fio_unsafe(w->options, 0, &line, why, sizeof why) < 0) {
+		const char *key;
+		if (fio_keys_unsafe(w, &key, why, sizeof why) < 0) {
 			r->err = EINVAL;
-			snprintf(r->errmsg, WL_ERR_MAX, "refusing fio options: %s", why);
+			snprintf(r->errmsg, WL_ERR_MAX, "refusing fio %s: %s", key, why);
 			return -1;
 		}
 		return 0;

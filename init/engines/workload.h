@@ -68,8 +68,15 @@ int wl_drop_caches(void);
 int wl_fail(int *err, char *msg, int e, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* err of a failure a tool reported in its own words with no errno known (fio exited
+ * non-zero: errmsg carries its message). Not an errno: the record's "errno" is null, and a
+ * cell's error names none. */
+#define WL_ETOOL 0x7ffe
+
 /* "ENOSPC" for ENOSPC; "E?" for numbers not in the table. */
 const char *wl_errno_name(int e);
+/* 1 when err is an errno (not WL_ETOOL): worth naming after a message. */
+int wl_errno_known(int e);
 
 /* ---------------------------------------------------------------- seqwrite's writer */
 

@@ -18,9 +18,6 @@
 
 #define KERNELS_DIR RESULTS_MNT "/fsmatrix/kernels"
 
-/* What a set holds, as `make kernels` builds it. */
-static const char *const set_files[] = { "vmlinuz", "initramfs.img" };
-
 static struct {
 	const struct plan *p;
 	int booted;                                  /* index in the plan's kernels, -1 */
@@ -48,7 +45,7 @@ static int running_is(const struct plan *p, int k, char *seen, size_t len)
 
 void kernels_stage(const struct plan *p)
 {
-	char path[300], seen[256];
+	char path[300], seen[256], why[400];
 	ks.p = p;
 	ks.booted = -1;
 	if (!p->nkernels)
@@ -63,12 +60,14 @@ void kernels_stage(const struct plan *p)
 		      "writable (its journal carries the run from one kernel to the next; nothing "
 		      "was written to any test disk)", p->kernels[0]);
 	for (int k = 0; k < p->nkernels; k++)
-		for (size_t f = 0; f < sizeof set_files / sizeof set_files[0]; f++) {
-			snprintf(path, sizeof path, KERNELS_DIR "/%s/%s", p->kernels[k], set_files[f]);
-			if (access(path, R_OK) != 0)
-				fatal("kernels = : unable to read %s: %s (put the kernel sets on the "
-				      "results partition: qemu/run --kernels, make usb KERNELS=; nothing "
-				      "was written to any test disk)", path, strerror(errno));
+		for (int f = 0; f < KERNEL_SET_FILES; f++) {
+			snprintf(path, sizeof path, KERNELS_DIR "/%s/%s", p->kernels[k],
+				 kernel_set_files[f]);
+			if (access(path, R_OK) == 0)
+				continue;
+			kernel_set_unreadable(p->kernels[k], path, errno, why, sizeof why);
+			fatal("%s (put the kernel sets on the results partition: qemu/run --kernels, "
+			      "make usb KERNELS=; nothing was written to any test disk)", why);
 		}
 	if (ks.booted >= 0 && !running_is(p, ks.booted, seen, sizeof seen)) {
 		/* the name is dropped everywhere (header, records, journal): this boot runs none of
@@ -119,7 +118,7 @@ static int load(const char *name, char *why, size_t len)
 		return -1;
 	}
 	for (int f = 0; f < 2; f++) {
-		snprintf(path[f], sizeof path[f], KERNELS_DIR "/%s/%s", name, set_files[f]);
+		snprintf(path[f], sizeof path[f], KERNELS_DIR "/%s/%s", name, kernel_set_files[f]);
 		if ((fd[f] = open(path[f], O_RDONLY | O_CLOEXEC)) < 0) {
 			snprintf(why, len, "unable to switch to kernel %s: unable to open %s: %s", name,
 				 path[f], strerror(errno));

@@ -47,8 +47,10 @@ static const struct run_env *cell_env(const struct disk_speeds *speeds)
 
 struct kept {                    /* one cell's figures over its repetitions */
 	int n;                       /* ok repetitions */
+	int failed;                  /* error or timeout repetitions */
 	struct stats_cell fig;
-	int stopped;                 /* repeat = auto: stable, its later repetitions not run */
+	int stopped;                 /* repeat = auto: stable or failing (core/verdict.h), its
+	                                later repetitions not run */
 };
 
 /* The time left: the estimate of the cells still to run (a raid's first cell with its
@@ -88,6 +90,7 @@ static int kept_at(const struct plan *p, const struct cell *c)
 /* A NaN figure (no /proc/stat, an empty interval) is left out of the statistics. */
 static void keep(struct kept *k, const struct cell_result *r, int rep)
 {
+	k->failed += r->status == CELL_ERROR || r->status == CELL_TIMEOUT;
 	if (r->status != CELL_OK)
 		return;
 	for (int m = 0; m < r->nmetric; m++)
@@ -95,8 +98,8 @@ static void keep(struct kept *k, const struct cell_result *r, int rep)
 	k->n++;
 }
 
-/* why: with repeat = auto, "stable" (the cell's later repetitions are not run) or
- * "repeat_max"; NULL otherwise. */
+/* why: with repeat = auto, "stable" or "failing" (the cell's later repetitions are not
+ * run: core/verdict.h) or "repeat_max"; NULL otherwise. */
 static void summary_emit(const struct plan *p, const struct cell *c, struct kept *k,
 			 const char *why)
 {
@@ -131,6 +134,7 @@ static void summary_emit(const struct plan *p, const struct cell *c, struct kept
 	emit(&w);
 	stats_cell_free(&k->fig);
 	k->n = 0;
+	k->failed = 0;
 }
 
 /* Announced, written and fsynced before the cell touches a disk: a boot that finds this
@@ -197,8 +201,12 @@ static void summarize(const struct plan *p, const struct cell *c, struct kept *k
 		/* detect = N%: stable is not enough, a change of N% must also be detectable */
 		int done = v.stable && (p->detect_pct <= 0 ||
 					verdict_mde_pct(&v, VERDICT_DETECT_ALPHA) <= p->detect_pct);
-		if (done && c->rep < p->repeat) {
-			summary_emit(p, c, k, "stable");
+		const char *stop = verdict_auto_stop(done, k->n, k->failed);
+		if (stop && c->rep < p->repeat) {
+			if (strcmp(stop, "failing") == 0)
+				say("fsmatrix: %s failed %d repetitions, none ok: repeat = auto runs it no "
+				    "more", c->id, k->failed);
+			summary_emit(p, c, k, stop);
 			k->stopped = 1;
 		} else if (c->rep == p->repeat) {
 			summary_emit(p, c, k, done ? "stable" : "repeat_max");

@@ -434,7 +434,7 @@ void plan_event(const struct plan *p)
 	struct estimate_model m;
 	plan_machine_model(&m);
 	estimate_json(&w, p, &m);
-	plan_estimate_warnings(p, &m, 1, plan_warning, NULL);
+	plan_estimate_warnings(p, &m, EST_KNOWN_MEM | EST_KNOWN_DISK, plan_warning, NULL);
 	if (boot.cmd.dry) {
 		/* A dry run shows what would run, as `fsmatrix check` does, and records it. */
 		double total = 0;

@@ -113,6 +113,57 @@ else
 	fail tunable-variants "status $rc; want 2 cells, r5-scs4096 the second, its tunables shown"
 fi
 
+# fio's engine, inline or in options, is screened by one rule: exec and external ones run
+# or load a program, which fio's confinement has none of.
+FW='[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\nrw = write\nsize = 1m\n'
+FWHY="runs or loads a program: fio runs confined to the cell's mount, with no program but itself"
+errors fio-engine-options "$P:9: [workload w]: ioengine=exec $FWHY" "${FW}options = --ioengine=exec\n"
+errors fio-engine-inline "$P:9: [workload w]: ioengine=exec $FWHY" "${FW}ioengine = exec\n"
+errors fio-engine-external "$P:9: [workload w]: ioengine=external:/x.so $FWHY" "${FW}ioengine = external:/x.so\n"
+errors fio-engine-path "$P:9: [workload w]: ioengine=./x.so $FWHY" "${FW}ioengine = ./x.so\n"
+
+# md's stripe cache is pinned memory: 32768 entries of a page per member over 3 members
+# (~448 MiB) is more than half of a 512m machine, which the boot refuses; 4096 is not.
+printf '[array r5]\nlevel = 5\ndevices = 3\nstripe_cache_size = 4096, 32768\n%b' "$TW" >"$P"
+run stripe-cache-ram "$P" --mem 512m
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:4: warning: \\[array r5\\] stripe_cache_size = 32768 over 3 members would pin ~448 MiB of memory \\(each entry a 4 KiB page and ~0.5 KiB of md's own per member\\), more than half of the 512 MiB of RAM: the boot refuses its cells \\(error records\\)" &&
+	[ "$(grep -c stripe_cache "$TMP/err")" = 1 ] && has "$TMP/out" '^2 cells, 2 warnings, 0 errors'; then
+	ok stripe-cache-ram
+else
+	fail stripe-cache-ram "status $rc; want one warning for 32768 on 3 members in 512m"
+fi
+
+# A workload larger than the filesystem its array leaves ends as ENOSPC: with --disk-size,
+# check says so. 2x ram of 1g is 2g, 1g does not fit either on a 256m disk; 100m does.
+printf '[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload big]\ntype = seqwrite\nsize = 2x ram\n[workload onegig]\ntype = seqwrite\nsize = 1g\n[workload fits]\ntype = seqwrite\nsize = 100m\n' >"$P"
+run disk-too-small "$P" --disk-size 256m --mem 1g
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:5: warning: \\[workload big\\] seqwrite of 2g does not fit in the ~2[0-9][0-9]m free on \\[array a\\] with \\[fs f\\] \\(1 data disk of 256m\\): its cells will end as errors \\(No space left on device\\)$" &&
+	has "$TMP/err" "^$P:8: warning: \\[workload onegig\\] seqwrite of 1g does not fit" &&
+	[ "$(grep -c 'does not fit' "$TMP/err")" = 2 ]; then
+	ok disk-too-small
+else
+	fail disk-too-small "status $rc; want a warning for 2x ram and 1g on a 256m disk, none for 100m"
+fi
+run disk-size-unknown "$P" --mem 1g
+if [ "$rc" = 0 ] && ! grep -q 'does not fit' "$TMP/err"; then
+	ok disk-size-unknown
+else
+	fail disk-size-unknown "status $rc; without --disk-size no fit is judged"
+fi
+
+# kernels = : a plan beside a kernels/ folder, as on the stick (fsmatrix/plan.ini and
+# fsmatrix/kernels/NAME/), has each set looked for there; one not found is warned about.
+mkdir -p "$TMP/stick/kernels/6.1"
+touch "$TMP/stick/kernels/6.1/vmlinuz" "$TMP/stick/kernels/6.1/initramfs.img"
+printf '[global]\nkernels = 6.1, nonexistent\nwarmup = 0\n[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$TMP/stick/plan.ini"
+run kernels-missing "$TMP/stick/plan.ini"
+if [ "$rc" = 0 ] && has "$TMP/err" "^$TMP/stick/plan.ini:2: warning: kernels = nonexistent: unable to read $TMP/stick/kernels/nonexistent/vmlinuz: No such file or directory: the boot refuses the plan unless the results partition holds the set as fsmatrix/kernels/nonexistent/" &&
+	[ "$(grep -c 'warning: kernels' "$TMP/err")" = 1 ]; then
+	ok kernels-missing
+else
+	fail kernels-missing "status $rc; want one warning, for the set nonexistent"
+fi
+
 # Only a regular file is a plan: a FIFO would block check until a writer came.
 mkfifo "$TMP/fifo.ini"
 run fifo "$TMP/fifo.ini"

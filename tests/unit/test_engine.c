@@ -195,10 +195,13 @@ static void test_cells(void)
 	CHECK(strstr(j, "\"jobs\":[{\"name\":\"t\",\"error\":0,") != NULL, "fio job: %s", j);
 	CHECK(strstr(j, "\"read\":{\"io_bytes\":262144,\"total_ios\":64,") != NULL,
 	      "fio read: %s", j);
+	/* fio's own words, and no errno made up for them (it was EIO) */
 	strcpy(w.rw, "bogus");
 	j = cell(engine_of(WL_FIO), &w, &env, &err, msg, head);
-	CHECK_INT(err, EIO);
+	CHECK(err != 0 && err != EIO, "fio's failure has no errno of ours: %d", err);
 	CHECK_STR(msg, "fio exited 1: fio: failed parsing rw=bogus");
+	CHECK(strstr(j, "\"error\":\"fio exited 1: fio: failed parsing rw=bogus\",\"errno\":null}") !=
+	      NULL, "fio's error and a null errno: %s", j);
 	strcpy(w.rw, "read");
 	strcpy(w.options, "--filename=/dev/null");
 	cell(engine_of(WL_FIO), &w, &env, &err, msg, head);

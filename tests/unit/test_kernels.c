@@ -5,6 +5,7 @@
  * the matrix's cells under their kernels (ids with @NAME), the command line a switch hands
  * the next kernel, and the journal's account of switches that arrived or did not. */
 #include "check.h"
+#include <errno.h>
 #include "core/kernels.h"
 #include "core/matrix.h"
 #include "core/resume.h"
@@ -239,8 +240,21 @@ static void test_bzimage(void)
 	CHECK_INT(bzimage_version(big, sizeof big, out, sizeof out), -1);   /* no bzImage */
 }
 
+/* The boot's refusal of a missing set names the set (it read "kernels = :" without it). */
+static void test_set_unreadable(void)
+{
+	char why[300];
+	kernel_set_unreadable("nonexistent", "/results/fsmatrix/kernels/nonexistent/vmlinuz", ENOENT,
+			      why, sizeof why);
+	CHECK_STR(why, "kernels = nonexistent: unable to read "
+		  "/results/fsmatrix/kernels/nonexistent/vmlinuz: No such file or directory");
+	CHECK_STR(kernel_set_files[0], "vmlinuz");
+	CHECK_STR(kernel_set_files[1], "initramfs.img");
+}
+
 int main(void)
 {
+	test_set_unreadable();
 	test_bzimage();
 	test_matrix();
 	test_switch_cmdline();

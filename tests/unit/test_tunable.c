@@ -284,8 +284,41 @@ static void test_size(void)
 		  "fs x 1 workload x repeat 2), over the limit of 10000");
 }
 
+/* md's stripe cache against RAM: pages per member plus md's own, at most half of RAM. */
+static void test_stripe_cache_ram(void)
+{
+	static const struct {
+		long long entries;
+		int members;
+		double mem;
+		int rc;
+	} rows[] = {
+		{ 32768, 3, 512.0 * (1 << 20), -1 },  /* 448 MiB: the kernel deadlocked on it */
+		{ 32768, 3, 1024.0 * (1 << 20), 0 },  /* 448 of 1024: under half */
+		{ 32768, 12, 64.0 * (1 << 30), 0 },   /* the twelve-disk server: 1.7 GiB */
+		{ 4096, 3, 512.0 * (1 << 20), 0 },
+		{ 18724, 3, 512.0 * (1 << 20), 0 },   /* the most 3 members take in 512 MiB */
+		{ 18725, 3, 512.0 * (1 << 20), -1 },
+		{ 256, 4, 0, 0 },                     /* RAM unknown: nothing refused */
+	};
+	CHECK(tun_stripe_cache_bytes(32768, 3) == 448.0 * (1 << 20), "32768 x 3 is 448 MiB: %g",
+	      tun_stripe_cache_bytes(32768, 3));
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char why[256] = "";
+		int rc = tun_stripe_cache_check(rows[i].entries, rows[i].members, rows[i].mem, why,
+						sizeof why);
+		CHECK(rc == rows[i].rc, "row %zu: %d, want %d (%s)", i, rc, rows[i].rc, why);
+	}
+	char why[256];
+	tun_stripe_cache_check(32768, 3, 512.0 * (1 << 20), why, sizeof why);
+	CHECK_STR(why, "stripe_cache_size = 32768 over 3 members would pin ~448 MiB of memory "
+		  "(each entry a 4 KiB page and ~0.5 KiB of md's own per member), more than half "
+		  "of the 512 MiB of RAM");
+}
+
 int main(void)
 {
+	test_stripe_cache_ram();
 	test_write_cache();
 	test_table();
 	test_levels();

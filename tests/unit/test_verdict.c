@@ -162,8 +162,31 @@ static void test_mde(void)
 	CHECK(verdict_mde_pct(&b, 0.05) < verdict_mde_pct(&a, 0.05), "6 repeats see no more than 3");
 }
 
+/* repeat = auto: stable ends a cell; so do two failures with no ok repetition. */
+static void test_auto_stop(void)
+{
+	static const struct {
+		int stable, ok, failed;
+		const char *want;
+	} rows[] = {
+		{ 1, 3, 0, "stable" },
+		{ 0, 2, 0, NULL },
+		{ 0, 0, 1, NULL },          /* one failure may be bad luck */
+		{ 0, 0, 2, "failing" },     /* two in a row, none ok: given up */
+		{ 0, 0, 5, "failing" },
+		{ 0, 1, 2, NULL },          /* it ran ok once: its failures are intermittent */
+		{ 0, 3, 4, NULL },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *got = verdict_auto_stop(rows[i].stable, rows[i].ok, rows[i].failed);
+		CHECK(got == rows[i].want || (got && rows[i].want && strcmp(got, rows[i].want) == 0),
+		      "row %zu: %s, want %s", i, got ? got : "NULL", rows[i].want ? rows[i].want : "NULL");
+	}
+}
+
 int main(void)
 {
+	test_auto_stop();
 	test_mde();
 	test_table();
 	test_cell();
