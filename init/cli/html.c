@@ -103,11 +103,27 @@ static size_t metrics_of(struct rcell **cells, size_t n, const struct metric **m
 	return 0;
 }
 
+/* A Findings line as a list item, its leading blanks dropped (they indent the text report). */
+static void finding_item(void *ctx, const char *s)
+{
+	FILE *f = ctx;
+	fputs("<li>", f);
+	html_escape(f, s + strspn(s, " "));
+	fputs("</li>\n", f);
+}
+
 static void run_section(FILE *f, const struct rrun *r, const struct report_opts *o)
 {
 	fputs("<section>\n<h2>Run ", f);
 	html_escape(f, r->id);
-	fputs("</h2>\n<table class=\"kv\">\n", f);
+	fputs("</h2>\n<h3>Findings</h3>\n<ul class=\"findings\">\n", f);
+	report_findings_lines(r, o, finding_item, f);
+	fputs("</ul>\n", f);
+	struct grid *lg = report_limits_grid(r, o);
+	if (lg)
+		render_html_table(f, lg);
+	grid_free(lg);
+	fputs("<h3>Machine</h3>\n<table class=\"kv\">\n", f);
 	report_header_lines(r, kv_line, f);
 	fputs("</table>\n<h3>Conditions</h3>\n<table class=\"kv\">\n", f);
 	report_conditions_lines(r, kv_line, f);

@@ -133,10 +133,28 @@ static void verdict_line(void *ctx, const char *s)
 	(v->md ? md_line : print_line)(v->f, s);
 }
 
+/* Findings first: what the run says, then the machine it was said on. */
+static void findings(FILE *f, const struct rrun *r, const struct report_opts *o, int md)
+{
+	fputs(md ? "### Findings\n\n" : "Findings\n", f);
+	report_findings_lines(r, o, md ? md_line : print_line, f);
+	struct grid *g = report_limits_grid(r, o);
+	if (g && md)
+		render_md(f, g);
+	else if (g) {
+		fputs("\n", f);
+		render_text(f, g);
+	}
+	grid_free(g);
+	fputs("\n", f);
+}
+
 static void report_run(FILE *f, const struct rrun *r, const struct report_opts *o, int md)
 {
-	if (md) {
+	if (md)
 		fprintf(f, "## Run %s\n\n", r->id);
+	findings(f, r, o, md);
+	if (md) {
 		report_header_lines(r, md_header_line, f);
 		fputs("\n### Conditions\n\n", f);
 		report_conditions_lines(r, md_header_line, f);

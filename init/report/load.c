@@ -40,6 +40,7 @@ static struct rrun *new_run(struct loader *l)
 	r->refs = json_array();
 	r->warmups = json_array();
 	r->stops = json_array();
+	r->speeds = json_array();
 	r->from_console = l->from_console;
 	/* rejected lines before any record belong to the first run of the source */
 	r->rejected_crc = l->rej_crc;
@@ -110,7 +111,7 @@ static void strip_cell(json_t *rec)
 					    "mount_effective", "mount_ignored", "result",
 					    "fingerprint", "devices", "tunables", "tunables_ignored",
 					    "figure", "case", "bitmap", "discarded", "reused",
-					    "reused_from" };
+					    "reused_from", "limit", "efficiency", "bottleneck" };
 	const char *st = json_string_value(json_object_get(rec, "status")), *key;
 	json_t *v;
 	void *tmp;
@@ -178,6 +179,9 @@ static void feed(struct loader *l, json_t *rec)
 		   strcmp(json_string_value(json_object_get(rec, "event")) ?: "", "plan") == 0) {
 		json_decref(l->cur->plan);
 		l->cur->plan = rec;
+	} else if (strcmp(type, "event") == 0 &&
+		   strcmp(json_string_value(json_object_get(rec, "event")) ?: "", "disk-speed") == 0) {
+		json_array_append_new(l->cur->speeds, rec);
 	} else {
 		json_decref(rec);   /* events and summaries: the model recomputes what it shows */
 	}
@@ -570,6 +574,7 @@ void report_free_run(struct rrun *r)
 	json_decref(r->refs);
 	json_decref(r->warmups);
 	json_decref(r->stops);
+	json_decref(r->speeds);
 	json_decref(r->notes);
 }
 

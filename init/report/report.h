@@ -101,6 +101,7 @@ struct rrun {
 	                           boot's "start" */
 	json_t *warmups;        /* the warmup records: listed, never a figure */
 	json_t *stops;          /* repeat = auto: the summaries that ended a cell ("auto") */
+	json_t *speeds;         /* the disk-speed events: the disks' own speed, at each boot */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
@@ -312,6 +313,12 @@ void html_escape(FILE *f, const char *s);
 const char *header_kv(const char *s, size_t *klen, const char **value);
 /* The run header and the problems (errors, skips, missing cells, rejected lines). */
 void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
+/* report/findings.c: the lines of the Findings section (the disks' speed, each streaming cell
+ * against its limit and what held it back, what the run cannot say), and the limits table
+ * (cell, MB/s, limit, of limit, why; NULL when no cell has a limit or a bottleneck). */
+void report_findings_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
+			   void *ctx);
+struct grid *report_limits_grid(const struct rrun *r, const struct report_opts *o);
 void report_problem_lines(const struct rrun *r, const struct report_opts *o,
 			  void (*line)(void *ctx, const char *s), void *ctx);
 /* report/verdicts.c: how many cells are stable, and why each figure marked unstable is so.

@@ -104,6 +104,7 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 	out->refs = json_array();
 	out->warmups = json_array();
 	out->stops = json_array();
+	out->speeds = json_array();
 	json_t *cells = json_array(), *given = json_array();
 	int finished = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -123,6 +124,7 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		json_array_extend(out->refs, m[i]->refs);
 		json_array_extend(out->warmups, m[i]->warmups);
 		json_array_extend(out->stops, m[i]->stops);
+		json_array_extend(out->speeds, m[i]->speeds);
 		json_t *sh = shard_of(m[i]), *c;
 		size_t k;
 		json_array_append_new(given, json_integer(geti(sh, "k")));

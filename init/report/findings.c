@@ -1,0 +1,241 @@
+/* report/findings.c: what a run says before the tables do. The disks' own speed (the
+ * disk-speed event), each streaming cell against the limit its disks set and what held it
+ * back (the cell records' limit, efficiency and bottleneck, over its ok repeats), then what
+ * the run cannot say: figures not stable over their repeats, cells with no limit, a machine
+ * that is a model (qemu). Text, markdown and HTML print the same lines and the same table. */
+#include "report/report.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* What the ok repeats of one cell say of its limit: the median figure and efficiency, the
+ * limit and its rule (the first repeat's), and the kind of bottleneck most of them name
+ * with the evidence of the first that named it. */
+struct cell_answer {
+	int n;                 /* ok repeats with a limit */
+	double figure, limit, efficiency;
+	const char *metric, *direction, *rule, *why_rule;
+	const char *kind, *evidence;
+	int kind_n, judged;    /* repeats naming that kind, repeats judged at all */
+};
+
+static double median_of(double *v, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One ok repeat's answer, as read from its record. */
+struct rep_answer {
+	size_t cell;
+	json_t *rec;
+};
+
+static int cmp_rep(const void *a, const void *b)
+{
+	const struct rep_answer *x = a, *y = b;
+	return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/* The answer of one cell from its ok repeats rep[0..n-1]. */
+static void answer_of(const struct rep_answer *rep, size_t n, double *fig, double *eff,
+		      struct cell_answer *a)
+{
+	const char *kinds[16];
+	int counts[16], nk = 0, ne = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *rec = rep[i].rec;
+		json_t *lim = json_object_get(rec, "limit"), *bn = json_object_get(rec, "bottleneck");
+		if (json_is_object(lim) && !a->rule) {
+			a->rule = report_str(lim, "rule");
+			a->metric = json_string_value(json_object_get(lim, "metric"));
+			a->direction = report_str(lim, "direction");
+			json_t *m = json_object_get(lim, "mbps");
+			a->limit = json_is_number(m) ? json_number_value(m) : NAN;
+		}
+		json_t *e = json_object_get(rec, "efficiency");
+		if (json_is_number(e)) {
+			json_t *v = a->metric ? json_object_get(json_object_get(rec, "result"), a->metric) : NULL;
+			eff[ne] = json_number_value(e);
+			fig[ne++] = json_is_number(v) ? json_number_value(v) : NAN;
+		}
+		if (!json_is_object(bn))
+			continue;
+		const char *k = report_str(bn, "kind");
+		int j = 0;
+		while (j < nk && strcmp(kinds[j], k))
+			j++;
+		if (j == nk && nk < 16) {
+			kinds[nk] = k;
+			counts[nk++] = 0;
+		}
+		a->judged++;
+		if (j < nk && ++counts[j] > a->kind_n) {
+			a->kind_n = counts[j];
+			a->kind = k;
+		}
+	}
+	/* the evidence of the first repeat that named the kind most of them named */
+	for (size_t i = 0; i < n && a->kind; i++) {
+		json_t *bn = json_object_get(rep[i].rec, "bottleneck");
+		if (!strcmp(report_str(bn, "kind"), a->kind)) {
+			a->evidence = report_str(bn, "evidence");
+			break;
+		}
+	}
+	a->n = ne;
+	a->efficiency = median_of(eff, ne);
+	a->figure = median_of(fig, ne);
+}
+
+/* Every cell's answer, in one pass over the records (a run may hold 100,000 of them): the ok
+ * records sorted by their cell, then each cell's run of them. NULL on no memory. */
+static struct cell_answer *answers_of(const struct rrun *r)
+{
+	size_t nrec = json_array_size(r->records), n = 0, i;
+	struct cell_answer *a = calloc(r->ncells + 1, sizeof *a);
+	struct rep_answer *rep = malloc((nrec + 1) * sizeof *rep);
+	double *fig = malloc((nrec + 1) * sizeof *fig), *eff = malloc((nrec + 1) * sizeof *eff);
+	json_t *rec;
+	if (!a || !rep || !fig || !eff) {
+		free(rep), free(fig), free(eff), free(a);
+		return NULL;
+	}
+	json_array_foreach(r->records, i, rec) {
+		json_t *ix = json_object_get(r->cell_ix, report_str(rec, "cell"));
+		if (json_is_integer(ix) && !strcmp(report_str(rec, "status"), "ok"))
+			rep[n++] = (struct rep_answer){ (size_t)json_integer_value(ix), rec };
+	}
+	qsort(rep, n, sizeof *rep, cmp_rep);   /* equal cells keep no order: answers are medians */
+	for (size_t k = 0; k < r->ncells; k++)
+		a[k].figure = a[k].limit = a[k].efficiency = NAN;
+	for (size_t s = 0, e; s < n; s = e) {
+		for (e = s; e < n && rep[e].cell == rep[s].cell; e++)
+			;
+		if (rep[s].cell < r->ncells)
+			answer_of(rep + s, e - s, fig, eff, &a[rep[s].cell]);
+	}
+	free(rep), free(fig), free(eff);
+	return a;
+}
+
+/* The disk-speed events of the run, one line each (a resumed run measures at every boot). */
+static void speed_lines(const struct rrun *r, report_line_fn line, void *ctx)
+{
+	size_t i, j;
+	json_t *ev, *d;
+	json_array_foreach(r->speeds, i, ev) {
+		char buf[2048];
+		size_t n = 0;
+		json_array_foreach(json_object_get(ev, "disks"), j, d) {
+			json_t *w = json_object_get(json_object_get(d, "write"), "mbps");
+			json_t *rd = json_object_get(json_object_get(d, "read"), "mbps");
+			if (n < sizeof buf)
+				n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s %.1f/%.1f", j ? ", " : "",
+						      report_str(d, "name"), json_number_value(w),
+						      json_number_value(rd));
+		}
+		json_t *ag = json_object_get(ev, "aggregate");
+		report_line(line, ctx, "  disks: each alone, write/read MB/s: %s; all %zu at once: write "
+			    "%.1f, read %.1f MB/s", buf, json_array_size(json_object_get(ev, "disks")),
+			    json_number_value(json_object_get(ag, "write_mbps")),
+			    json_number_value(json_object_get(ag, "read_mbps")));
+	}
+}
+
+void report_findings_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
+			   void *ctx)
+{
+	speed_lines(r, line, ctx);
+	int limited = 0, unlimited = 0, unstable = 0, judged = 0;
+	struct cell_answer *all = answers_of(r);
+	for (size_t i = 0; all && i < r->ncells; i++) {
+		const struct rcell *c = &r->cells[i];
+		if (!report_cell_selected(o, c) || !c->ok)
+			continue;
+		int shaky = c->verdict.n >= 2 && !c->verdict.stable;
+		unstable += shaky;
+		struct cell_answer a = all[i];
+		if (a.kind)
+			judged++;
+		if (!a.rule)
+			continue;
+		if (!(a.limit > 0)) {
+			unlimited += a.direction && *a.direction;
+			continue;
+		}
+		limited++;
+		report_line(line, ctx, "  %s: %.1f MB/s %s, %.0f%% of the limit its disks set (%.1f "
+			    "MB/s: %s)%s", c->id, a.figure, a.direction, 100 * a.efficiency, a.limit,
+			    a.rule, shaky ? "; not stable over its repeats" : "");
+		if (a.kind)
+			report_line(line, ctx, "    held back by: %s (%d of %d repeats): %s", a.kind,
+				    a.kind_n, a.judged, a.evidence ? a.evidence : "");
+	}
+	free(all);
+	if (!limited && !json_array_size(r->speeds))
+		report_line(line, ctx, "  no limit: the disks' own speed was not measured (disk_speed "
+			    "= off, or a run from before it was measured)");
+	else if (unlimited)
+		report_line(line, ctx, "  %d streaming %s no limit: a member's speed was not measured",
+			    unlimited, unlimited == 1 ? "cell has" : "cells have");
+	if (unstable)
+		report_line(line, ctx, "  cannot say: %d %s not stable over %s repeats (~ in the "
+			    "tables): differences within their spread are not findings", unstable,
+			    unstable == 1 ? "cell is" : "cells are", unstable == 1 ? "its" : "their");
+	if (strstr(report_str(json_object_get(r->header, "cpu"), "model"), "QEMU"))
+		report_line(line, ctx, "  cannot say: the machine is qemu (%s): its figures are a model, "
+			    "whatever held them back is the emulator's as much as the stack's",
+			    report_str(json_object_get(r->header, "cpu"), "model"));
+	(void)judged;
+}
+
+struct grid *report_limits_grid(const struct rrun *r, const struct report_opts *o)
+{
+	struct grid *g = NULL;
+	struct cell_answer *all = answers_of(r);
+	for (size_t i = 0; all && i < r->ncells; i++) {
+		const struct rcell *c = &r->cells[i];
+		if (!report_cell_selected(o, c) || !c->ok)
+			continue;
+		struct cell_answer a = all[i];
+		if (!a.rule && !a.kind)
+			continue;
+		if (!g) {
+			g = grid_new("limits: each cell against what its disks could stream, and why", 5);
+			grid_set(g, 0, 0, "cell");
+			grid_set(g, 0, 1, "MB/s");
+			grid_set(g, 0, 2, "limit");
+			grid_set(g, 0, 3, "of limit");
+			grid_set(g, 0, 4, "why");
+		}
+		grid_add_row(g);
+		size_t row = g->nrows - 1;
+		grid_set(g, row, 0, "%s", c->id);
+		if (a.limit > 0) {
+			grid_set(g, row, 1, "%.1f", a.figure);
+			grid_set(g, row, 2, "%.1f", a.limit);
+			grid_set(g, row, 3, "%.0f%%", 100 * a.efficiency);
+		} else {
+			grid_set(g, row, 1, "-");
+			grid_set(g, row, 2, "-");
+			grid_set(g, row, 3, "-");
+		}
+		grid_set(g, row, 4, "%s", a.kind ? a.kind : "-");
+		if (a.evidence)
+			grid_tip(g, row, 4, a.evidence);
+	}
+	free(all);
+	if (g)
+		grid_legend(g, "limit: the MB/s the array could stream from its members' own speed, measured at boot (rule in Findings); why: the bottleneck most repeats named");
+	return g;
+}
