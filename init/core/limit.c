@@ -109,13 +109,15 @@ int limit_of(int level, int devices, int missing, const char *layout, const doub
 		snprintf(shape, sizeof shape, "one disk");
 	if (!isnan(by_all) && by_all < by_member) {
 		out->mbps = by_all;
-		snprintf(out->rule, sizeof out->rule, "%s: %g streams x what the %d members moved at "
-			 "once (%.1f MB/s %s), less than %g x the slowest alone", shape, streams, n,
-			 aggregate_mbps, dir_name(dir), streams);
+		snprintf(out->rule, sizeof out->rule, "%s: %g stream%s x what the %d member%s moved "
+			 "at once (%.1f MB/s %s), less than %g x the slowest alone", shape, streams,
+			 streams == 1 ? "" : "s", n, n == 1 ? "" : "s", aggregate_mbps, dir_name(dir),
+			 streams);
 	} else {
 		out->mbps = by_member;
-		snprintf(out->rule, sizeof out->rule, "%s: %g streams x the slowest member %s (%.1f "
-			 "MB/s %s)", shape, streams, names[slow], member_mbps[slow], dir_name(dir));
+		snprintf(out->rule, sizeof out->rule, "%s: %g stream%s x the slowest member %s (%.1f "
+			 "MB/s %s)", shape, streams, streams == 1 ? "" : "s", names[slow],
+			 member_mbps[slow], dir_name(dir));
 	}
 	return 0;
 }

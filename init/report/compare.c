@@ -415,6 +415,63 @@ struct grid *compare_grid(const struct comparison *c, const char *workload)
 	return g;
 }
 
+/* One side's answer as text: "at 77% of its limit (24.0 MB/s), read-modify-write: members
+ * read 20% of what they wrote ...". */
+static void side_answer(const struct cell_answer *x, char *out, size_t len)
+{
+	size_t n = 0;
+	if (x && x->limit > 0)
+		n = (size_t)snprintf(out, len, "at %.0f%% of its limit (%.1f MB/s)", 100 * x->efficiency,
+				     x->limit);
+	else
+		n = (size_t)snprintf(out, len, "no limit");
+	if (x && x->kind && n < len)
+		snprintf(out + n, len - n, ", %s: %s", x->kind, x->evidence ? x->evidence : "");
+}
+
+/* The row of a significant difference on a cell's main streaming figure (its limit's metric,
+ * else its first), or NULL. */
+static const struct row *significant(const struct comparison *c, const char *id, const char *metric)
+{
+	size_t n;
+	const struct row *rs = rows_of(c, id, &n), *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (rs[i].v != V_FASTER && rs[i].v != V_SLOWER)
+			continue;
+		if (metric && rs[i].m && strcmp(rs[i].m->key, metric) == 0)
+			return &rs[i];
+		if (!first)
+			first = &rs[i];
+	}
+	return first;
+}
+
+/* Each cell with a limit or a bottleneck on a side: both sides' efficiency and what held them
+ * back, and for a significant difference, that it is one: what differs in the bottleneck
+ * and its evidence is the first place to look for why. */
+static void why_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx)
+{
+	struct cell_answer *aa = report_answers(c->a), *ab = report_answers(c->b);
+	char sa[600], sb[600], buf[1400];
+	for (size_t i = 0; aa && ab && i < c->a->ncells; i++) {
+		const struct rcell *ca = &c->a->cells[i], *cb = find(c->b, ca->id);
+		const struct cell_answer *xa = &aa[i], *xb = cb ? &ab[cb - c->b->cells] : NULL;
+		if (!cb || !report_cell_selected(c->o, ca) || (!xa->rule && !xa->kind && !xb->rule && !xb->kind))
+			continue;
+		side_answer(xa, sa, sizeof sa);
+		side_answer(xb, sb, sizeof sb);
+		const struct row *r = significant(c, ca->id, xa->metric ? xa->metric : xb->metric);
+		if (r)
+			snprintf(buf, sizeof buf, "why %s: B %s (%+.1f%% %s); A %s; B %s", ca->id,
+				 outcome_text[r->v], r->change, r->m ? r->m->label : "", sa, sb);
+		else
+			snprintf(buf, sizeof buf, "limits %s: A %s; B %s", ca->id, sa, sb);
+		line(ctx, buf);
+	}
+	free(aa);
+	free(ab);
+}
+
 void compare_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx)
 {
 	char buf[1024];
@@ -478,4 +535,5 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 		}
 	}
 	free(cells);
+	why_lines(c, line, ctx);
 }

@@ -15,16 +15,6 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* What the ok repeats of one cell say of its limit: the median figure and efficiency, the
- * limit and its rule (the first repeat's), and the kind of bottleneck most of them name
- * with the evidence of the first that named it. */
-struct cell_answer {
-	int n;                 /* ok repeats with a limit */
-	double figure, limit, efficiency;
-	const char *metric, *direction, *rule, *why_rule;
-	const char *kind, *evidence;
-	int kind_n, judged;    /* repeats naming that kind, repeats judged at all */
-};
 
 static double median_of(double *v, int n)
 {
@@ -99,7 +89,7 @@ static void answer_of(const struct rep_answer *rep, size_t n, double *fig, doubl
 
 /* Every cell's answer, in one pass over the records (a run may hold 100,000 of them): the ok
  * records sorted by their cell, then each cell's run of them. NULL on no memory. */
-static struct cell_answer *answers_of(const struct rrun *r)
+struct cell_answer *report_answers(const struct rrun *r)
 {
 	size_t nrec = json_array_size(r->records), n = 0, i;
 	struct cell_answer *a = calloc(r->ncells + 1, sizeof *a);
@@ -157,7 +147,7 @@ void report_findings_lines(const struct rrun *r, const struct report_opts *o, re
 {
 	speed_lines(r, line, ctx);
 	int limited = 0, unlimited = 0, unstable = 0, judged = 0;
-	struct cell_answer *all = answers_of(r);
+	struct cell_answer *all = report_answers(r);
 	for (size_t i = 0; all && i < r->ncells; i++) {
 		const struct rcell *c = &r->cells[i];
 		if (!report_cell_selected(o, c) || !c->ok)
@@ -202,7 +192,7 @@ void report_findings_lines(const struct rrun *r, const struct report_opts *o, re
 struct grid *report_limits_grid(const struct rrun *r, const struct report_opts *o)
 {
 	struct grid *g = NULL;
-	struct cell_answer *all = answers_of(r);
+	struct cell_answer *all = report_answers(r);
 	for (size_t i = 0; all && i < r->ncells; i++) {
 		const struct rcell *c = &r->cells[i];
 		if (!report_cell_selected(o, c) || !c->ok)

@@ -313,6 +313,19 @@ void html_escape(FILE *f, const char *s);
 const char *header_kv(const char *s, size_t *klen, const char **value);
 /* The run header and the problems (errors, skips, missing cells, rejected lines). */
 void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
+/* What the ok repeats of one cell say of its limit: the median figure and efficiency, the
+ * limit and its rule (the first repeat's), and the kind of bottleneck most of them name
+ * with the evidence of the first that named it. */
+struct cell_answer {
+	int n;                 /* ok repeats with a limit */
+	double figure, limit, efficiency;
+	const char *metric, *direction, *rule;
+	const char *kind, *evidence;
+	int kind_n, judged;    /* repeats naming that kind, repeats judged at all */
+};
+/* Every cell's answer (indexed as r->cells), from one pass over the records; free() it. NULL
+ * on no memory. */
+struct cell_answer *report_answers(const struct rrun *r);
 /* report/findings.c: the lines of the Findings section (the disks' speed, each streaming cell
  * against its limit and what held it back, what the run cannot say), and the limits table
  * (cell, MB/s, limit, of limit, why; NULL when no cell has a limit or a bottleneck). */

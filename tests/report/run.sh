@@ -69,6 +69,12 @@ golden text-truncated    truncated.txt         3 report "$F/truncated.jsonl"
 golden text-unusable     unusable.txt          4 report "$F/unusable.jsonl"
 golden text-ignored      ignored.txt           0 report "$F/ignored.jsonl"
 golden compare-ignored   compare-ignored.txt   0 compare "$F/ignored-old.jsonl" "$F/ignored.jsonl"
+# Disks of known speed (rootfs/plans/calibration.ini at 8 MB/s a disk, 2026-12-04; series and
+# long fields dropped): Findings open the report with each cell's limit and bottleneck; a
+# compare explains the one significant difference by what differs in them (A wrote a file of
+# 341 and a third stripes and read back 20% of it, B whole stripes at its limit).
+golden limits-report     limits-report.txt     0 report "$F/limits-a.jsonl"
+golden limits-compare    limits-compare.txt    0 compare "$F/limits-a.jsonl" "$F/limits-b.jsonl"
 # A warm-up record (shaped as a cell record, before the first cell) is listed and is in no
 # figure: run-a with one whose figures are far off reports, sorts and compares as run-a does,
 # with one more header line.

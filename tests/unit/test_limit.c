@@ -50,12 +50,12 @@ static const struct {
 	double aggregate, want;
 	const char *rule;
 } rows[] = {
-	{ LEVEL_NONE, 1, 0, "", LIMIT_WRITE, { 8 }, 1, NAN, 8, "one disk: 1 streams x the slowest member d0 (8.0 MB/s write)" },
+	{ LEVEL_NONE, 1, 0, "", LIMIT_WRITE, { 8 }, 1, NAN, 8, "one disk: 1 stream x the slowest member d0 (8.0 MB/s write)" },
 	{ 0, 4, 0, "", LIMIT_WRITE, { 8, 8, 8, 8 }, 4, NAN, 32, "raid0 of 4, 0 missing: 4 streams x the slowest member d0 (8.0 MB/s write)" },
 	{ 0, 4, 0, "", LIMIT_READ, { 8, 8, 8, 4 }, 4, NAN, 16, "raid0 of 4, 0 missing: 4 streams x the slowest member d3 (4.0 MB/s read)" },
 	/* a shared bus: the members moved 20 MB/s at once, less than 4 x 8 */
 	{ 0, 4, 0, "", LIMIT_WRITE, { 8, 8, 8, 8 }, 4, 20, 20, "raid0 of 4, 0 missing: 4 streams x what the 4 members moved at once (20.0 MB/s write), less than 4 x the slowest alone" },
-	{ 1, 2, 0, "", LIMIT_WRITE, { 8, 6 }, 2, NAN, 6, "raid1 of 2, 0 missing: 1 streams x the slowest member d1 (6.0 MB/s write)" },
+	{ 1, 2, 0, "", LIMIT_WRITE, { 8, 6 }, 2, NAN, 6, "raid1 of 2, 0 missing: 1 stream x the slowest member d1 (6.0 MB/s write)" },
 	{ 1, 3, 0, "", LIMIT_READ, { 8, 8, 8 }, 3, NAN, 8, NULL },
 	{ 5, 4, 0, "", LIMIT_WRITE, { 8, 8, 8, 4 }, 4, NAN, 12, "raid5 of 4, 0 missing: 3 streams x the slowest member d3 (4.0 MB/s write)" },
 	/* parity moves member bytes too: 4 members at 32 MB/s at once carry 24 of data */
