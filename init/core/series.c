@@ -272,6 +272,11 @@ void series_steady(const double *t, const double *v, size_t n, struct series_ste
 			 n == 1 ? "" : "s", SERIES_STEADY_WINDOWS);
 		return;
 	}
+	if (span < SERIES_STEADY_MIN_S) {
+		snprintf(out->why, sizeof out->why, "a stream of %.1f s: under %.0f s, too short to judge",
+			 span, SERIES_STEADY_MIN_S);
+		return;
+	}
 	double w = span / SERIES_STEADY_WINDOWS, m[SERIES_STEADY_WINDOWS] = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		double a = i ? t[i - 1] : 0, b = t[i];

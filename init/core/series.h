@@ -88,8 +88,12 @@ void series_figures(const double *t, const double *write, const double *dirty,
 #define SERIES_STEADY_LAST 5
 #define SERIES_STEADY_RANGE_PCT 20.0
 #define SERIES_STEADY_SLOPE_PCT 10.0
+/* A shorter stream is not judged: its windows (a tenth of it) would be shorter than the
+ * writeback bursts of the page cache, a stream of 2.5 s "never steady" by construction. */
+#define SERIES_STEADY_MIN_S 10.0
 struct series_steady {
-	int judged;           /* 0: too short to judge (fewer rows than windows), see why */
+	int judged;           /* 0: too short to judge (fewer rows than windows, or a span
+	                         under SERIES_STEADY_MIN_S), see why */
 	int steady;
 	double mean, range_pct, slope_pct;   /* over the last windows */
 	char why[120];

@@ -237,13 +237,14 @@ static void test_figures(void)
 }
 
 /* SNIA's rule over the last 5 of 10 windows: a flat rate is steady; one that still climbs,
- * or swings, is not; a series shorter than 10 rows is not judged. */
+ * or swings, is not; a series shorter than 10 rows, or than SERIES_STEADY_MIN_S, is not
+ * judged. */
 static void test_steady(void)
 {
 	double t[40], v[40];
 	struct series_steady st;
 	for (int i = 0; i < 40; i++) {
-		t[i] = 0.1 * (i + 1);
+		t[i] = 0.4 * (i + 1);                   /* 16 s */
 		v[i] = 100 + (i % 2 ? 3 : -3);          /* 100 +- 3%: steady */
 	}
 	series_steady(t, v, 40, &st);
@@ -265,10 +266,10 @@ static void test_steady(void)
 	series_steady(t, v, 40, &st);
 	CHECK(st.steady, "%s", st.why);
 	/* rows of unequal length: each weighs by its time in the window */
-	double t2[12] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.05, 2.0 };
+	double t2[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10.5, 20 };
 	double v2[12] = { 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 10 };
 	series_steady(t2, v2, 12, &st);
-	CHECK(st.judged && !st.steady, "%s", st.why);   /* the last 0.95 s at 10 MB/s */
+	CHECK(st.judged && !st.steady, "%s", st.why);   /* the last 9.5 s at 10 MB/s */
 	series_steady(t, v, 9, &st);
 	CHECK(!st.judged, "judged %d", st.judged);
 	CHECK(strstr(st.why, "too few") != NULL, "%s", st.why);
@@ -276,6 +277,14 @@ static void test_steady(void)
 		v[i] = i < 20 ? 100 : 0;                /* nothing written in the second half */
 	series_steady(t, v, 40, &st);
 	CHECK(st.judged && !st.steady && strstr(st.why, "nothing moved") != NULL, "%s", st.why);
+	/* the default plan's stream of 2.5 s: its windows are the page cache's bursts */
+	for (int i = 0; i < 40; i++) {
+		t[i] = 0.0625 * (i + 1);
+		v[i] = i % 4 ? 0 : 800;
+	}
+	series_steady(t, v, 40, &st);
+	CHECK(!st.judged, "judged %d", st.judged);
+	CHECK_STR(st.why, "a stream of 2.5 s: under 10 s, too short to judge");
 }
 
 int main(void)
