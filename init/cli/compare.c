@@ -94,7 +94,7 @@ static int compare_print(const struct rrun *a, const struct rrun *b, const struc
 /* compare --by kernel RUN: the run's first two kernels as A and B (report/split.c). */
 static int compare_kernels(const char *src, struct report_opts *o)
 {
-	struct runset rs = { 0 };
+	struct runset rs = { .no_charts = 1 };
 	const char *k[8];
 	int rc = 1;
 	if (report_load(src, &rs) != 0 || report_merge_shards(&rs, 0) < 0)
@@ -116,7 +116,7 @@ static int compare_kernels(const char *src, struct report_opts *o)
 		fprintf(stderr, "fsmatrix: compare: out of memory\n");
 		goto out;
 	}
-	if (report_where_check("compare", &(struct runset){ (struct rrun[]){ a, b }, 2 }, o) == 0)
+	if (report_where_check("compare", &(struct runset){ .run = (struct rrun[]){ a, b }, .n = 2 }, o) == 0)
 		rc = compare_print(&a, &b, o);
 	report_split_free(&a);
 	report_split_free(&b);
@@ -138,13 +138,13 @@ int host_cmd_compare(int argc, char **argv)
 		return compare_kernels(src[0], &o);
 	if (nsrc < 2)
 		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
-	struct runset ra = { 0 }, rb = { 0 };
+	struct runset ra = { .no_charts = 1 }, rb = { .no_charts = 1 };
 	if (load_sides(src, nsrc, &ra, &rb) != 0)
 		return 1;
 	struct rrun *a = &ra.run[0], *b = &rb.run[0];
 	report_model(a);
 	report_model(b);
-	struct runset both = { (struct rrun[]){ *a, *b }, 2 };
+	struct runset both = { .run = (struct rrun[]){ *a, *b }, .n = 2 };
 	if (report_where_check("compare", &both, &o)) {
 		report_free(&ra);
 		report_free(&rb);

@@ -229,7 +229,7 @@ int host_cmd_report(int argc, char **argv)
 	if (fi == 4)
 		return host_usage_error("report", "unknown format \"%s\" (text, md, csv or json)",
 					o.format);
-	struct runset rs = { 0 };
+	struct runset rs = { .no_charts = 1 };
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;

@@ -184,6 +184,48 @@ int json_member(const char *obj, size_t len, const char *key, const char **val, 
 	}
 }
 
+int json_next_member(const char *obj, size_t len, size_t *pos, const char **key, size_t *klen,
+		     const char **val, size_t *vlen)
+{
+	struct js j = { obj + *pos, obj + len, 1 };
+	blanks(&j);
+	if (*pos == 0) {
+		if (j.s >= j.end || *j.s++ != '{')
+			return -1;
+		blanks(&j);
+		if (j.s < j.end && *j.s == '}') {
+			*pos = (size_t)(j.s + 1 - obj);
+			return 0;
+		}
+	} else {
+		if (j.s >= j.end)
+			return -1;
+		char c = *j.s++;
+		if (c == '}') {
+			*pos = (size_t)(j.s - obj);
+			return 0;
+		}
+		if (c != ',')
+			return -1;
+		blanks(&j);
+	}
+	const char *k = j.s;
+	if (skip_string(&j) < 0)
+		return -1;
+	*key = k + 1;
+	*klen = (size_t)(j.s - k) - 2;
+	blanks(&j);
+	if (j.s >= j.end || *j.s++ != ':')
+		return -1;
+	blanks(&j);
+	*val = j.s;
+	if (skip_value(&j) < 0)
+		return -1;
+	*vlen = (size_t)(j.s - *val);
+	*pos = (size_t)(j.s - obj);
+	return 1;
+}
+
 int json_item(const char *arr, size_t len, int i, const char **val, size_t *vlen)
 {
 	struct js j = { arr, arr + len, 0 };

@@ -16,6 +16,13 @@ int json_valid(const char *text, size_t len);
  * only): *val and *vlen span its text. Returns 0, or -1 if there is none. */
 int json_member(const char *obj, size_t len, const char *key, const char **val, size_t *vlen);
 
+/* The members of an object in order, checking its syntax as it goes: *pos starts at 0 and
+ * is advanced past each member. Returns 1 with *key (the key's text without its quotes,
+ * escapes as written) and *val spanning one member, 0 past the closing brace (*pos just after
+ * it), -1 when the text is no object or is invalid before that point. */
+int json_next_member(const char *obj, size_t len, size_t *pos, const char **key, size_t *klen,
+		     const char **val, size_t *vlen);
+
 /* Item i (0-based) of a valid array. Returns 0, or -1 past its end. */
 int json_item(const char *arr, size_t len, int i, const char **val, size_t *vlen);
 

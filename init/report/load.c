@@ -4,6 +4,7 @@
 #include "report/report.h"
 #include "lib/file.h"
 #include "report/lavalog.h"
+#include "report/lean.h"
 #include "lib/record.h"
 #include "core/mbr.h"
 
@@ -24,6 +25,8 @@ struct loader {
 	int rej_crc, rej_trunc, rej_json, rej_long;   /* lines rejected before the first record */
 	int last_bad;   /* the line just read was rejected (a .jsonl's last one is torn, not bad) */
 	char *lava;     /* a LAVA log line's console text (REPORT_LINE_MAX), once one is seen */
+	struct series_rows rows;   /* the series record just read's rows, when has_rows */
+	int has_rows;
 };
 
 static struct rrun *new_run(struct loader *l)
@@ -100,32 +103,6 @@ static void reference_record(struct rrun *r, json_t *rec)
 	json_array_append_new(r->refs, rec);
 }
 
-/* An ok cell record keeps only the fields a report reads (the model, the Conditions, the
- * CSV's mount_effective): the steps, the filesystem's and the array's own descriptions, df
- * and queue settings are most of a record, and are dropped as it is read so that a run's
- * memory stays near the size of its file. A record that is not ok is kept whole. */
-static void strip_cell(json_t *rec)
-{
-	static const char *const read[] = { "type", "cell", "rep", "reps", "index", "total",
-					    "attempt", "axes", "status", "error", "warnings",
-					    "mount_effective", "mount_ignored", "result",
-					    "fingerprint", "devices", "tunables", "tunables_ignored",
-					    "figure", "case", "bitmap", "discarded", "reused",
-					    "reused_from", "limit", "efficiency", "bottleneck" };
-	const char *st = json_string_value(json_object_get(rec, "status")), *key;
-	json_t *v;
-	void *tmp;
-	if (!st || strcmp(st, "ok") != 0)
-		return;
-	json_object_foreach_safe(rec, tmp, key, v) {
-		size_t i;
-		for (i = 0; i < sizeof read / sizeof read[0] && strcmp(read[i], key); i++)
-			;
-		if (i == sizeof read / sizeof read[0])
-			json_object_del(rec, key);
-	}
-}
-
 /* One record; a header opens a new run, unless the current one has no header and no cells,
  * or is the same run resumed. */
 static void feed(struct loader *l, json_t *rec)
@@ -158,11 +135,10 @@ static void feed(struct loader *l, json_t *rec)
 	if (!l->cur)
 		new_run(l);
 	if (strcmp(type, "cell") == 0) {
-		strip_cell(rec);
 		report_series_note_cell(l->cur, rec);
 		json_array_append_new(l->cur->records, rec);
 	} else if (strcmp(type, "series") == 0) {
-		report_series_take(l->cur, rec);
+		report_series_take(l->cur, rec, l->has_rows ? &l->rows : NULL, !l->rs->no_charts);
 		json_decref(rec);
 	} else if (strcmp(type, "reference") == 0) {
 		reference_record(l->cur, rec);
@@ -221,7 +197,7 @@ static void console_line(struct loader *l, const char *line, size_t n)
 		json_decref(t);
 		return;
 	}
-	json_t *rec = json_loadb(js, jl, 0, NULL);
+	json_t *rec = report_parse_record(js, jl, &l->rows, &l->has_rows);
 	if (!rec || !json_is_object(rec)) {
 		json_decref(rec);
 		count_reject(l, 'j');
@@ -236,7 +212,7 @@ static void jsonl_line(struct loader *l, const char *line, size_t n)
 		n--;
 	if (n == 0)
 		return;
-	json_t *rec = json_loadb(line, n, 0, NULL);
+	json_t *rec = report_parse_record(line, n, &l->rows, &l->has_rows);
 	if (!rec || !json_is_object(rec)) {
 		json_decref(rec);
 		count_reject(l, 'j');   /* 't' if it turns out to be the last line: see read_lines */
@@ -509,6 +485,7 @@ int report_load(const char *source, struct runset *rs)
 	struct loader l = { .rs = rs, .source = source };
 	int rc = load_source(&l, source);
 	free(l.lava);
+	free(l.rows.v);
 	return rc;
 }
 
@@ -542,7 +519,7 @@ void report_free_run(struct rrun *r)
 	for (size_t c = 0; c < r->ncells; c++) {
 		struct rcell *x = &r->cells[c];
 		free(x->id);
-		for (size_t a = 0; x->axis && a < report_naxes; a++)
+		for (size_t a = 0; x->axis && x->axis[a]; a++)
 			free(x->axis[a]);
 		free(x->axis);
 		json_decref(x->axes);

@@ -4,6 +4,7 @@
 #include "core/tunable.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,11 +87,36 @@ void axis_text(json_t *axes, const char *axis, char *out, size_t len)
 	}
 }
 
+/* The axes whose text a cell keeps: the record's, each tunable's, the kernel set's. */
+#define NKEPT (report_naxes + TUN_COUNT + 1)
+static const char *kept_axis(size_t a)
+{
+	return a < report_naxes ? report_axes[a]
+	       : a < report_naxes + TUN_COUNT ? tun_rows[a - report_naxes].name : "kernel";
+}
+
+/* The index of a kept axis, or -1. A sort asks this of every cell for each axis in turn:
+ * the last few names asked are remembered by address, and checked. */
+static long kept_index(const char *axis)
+{
+	static struct { const char *p; long i; } seen[8];
+	size_t h = ((uintptr_t)axis >> 3) % 8;
+	if (seen[h].p == axis && strcmp(kept_axis((size_t)seen[h].i), axis) == 0)
+		return seen[h].i;
+	for (size_t a = 0; a < NKEPT; a++)
+		if (strcmp(kept_axis(a), axis) == 0) {
+			seen[h].p = axis;
+			seen[h].i = (long)a;
+			return (long)a;
+		}
+	return -1;
+}
+
 const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf, size_t len)
 {
-	for (size_t a = 0; c->axis && a < report_naxes; a++)
-		if (strcmp(report_axes[a], axis) == 0)
-			return c->axis[a];
+	long a = c->axis ? kept_index(axis) : -1;
+	if (a >= 0)
+		return c->axis[a];
 	axis_text(c->axes, axis, buf, len);
 	return buf;
 }
@@ -181,7 +207,9 @@ static struct rcell *find_cell(struct rrun *r, const char *id)
 
 static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
 {
-	r->cells = realloc(r->cells, (r->ncells + 1) * sizeof *r->cells);
+	/* doubled at each power of two: a copy per cell would make a large run quadratic */
+	if ((r->ncells & (r->ncells - 1)) == 0)
+		r->cells = realloc(r->cells, (r->ncells ? 2 * r->ncells : 1) * sizeof *r->cells);
 	struct rcell *c = &r->cells[r->ncells];
 	memset(c, 0, sizeof *c);
 	c->id = strdup(id);
@@ -403,9 +431,9 @@ void report_model(struct rrun *r)
 	for (i = 0; i < r->ncells; i++) {
 		struct rcell *c = &r->cells[i];
 		char v[256];
-		c->axis = malloc(report_naxes * sizeof *c->axis);
-		for (size_t a = 0; a < report_naxes; a++) {
-			axis_text(c->axes, report_axes[a], v, sizeof v);
+		c->axis = calloc(NKEPT + 1, sizeof *c->axis);
+		for (size_t a = 0; a < NKEPT; a++) {
+			axis_text(c->axes, kept_axis(a), v, sizeof v);
 			c->axis[a] = strdup(v);
 		}
 	}

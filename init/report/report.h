@@ -60,7 +60,8 @@ struct rcell {
 	json_t *bad;            /* array of the records whose status is not ok */
 	json_t *ignored;        /* mount options the kernel did not apply (mount_ignored), each once */
 	json_t *kernel;         /* the kernel's lines among the warnings ("kernel: ..."), each once */
-	char **axis;            /* axis_text of each of report_axes[] (report_model), NULL before */
+	char **axis;            /* axis_text of each of report_axes[], of each tunable and of the
+	                           kernel set (report_model), NULL-terminated; NULL before */
 	json_t *first;          /* its first record (borrowed from the run's records), or NULL */
 	json_t *device;         /* what the disks said changed during a repeat: "rep 1/3: device:
 	                           nvme0n1: critical_warning gained 0x04 ...", each a Problem */
@@ -129,6 +130,8 @@ struct rrun {
 struct runset {
 	struct rrun *run;
 	size_t n;
+	int no_charts;   /* set before loading when nothing will draw the series (report,
+			    compare): each series keeps its figures, not its columns */
 };
 
 /* What report, compare and html exit with: 0 for a run complete with every cell ok;
@@ -266,8 +269,11 @@ void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 void report_series_attach(struct rrun *r);
 /* A series record (or a cell record) of the run r being read: the series is reduced to what
  * the report shows and appended to r->series; the cell record, when ok, is noted so that
- * the series of its cell that come after it drop their rows. rec stays the caller's. */
-void report_series_take(struct rrun *r, json_t *rec);
+ * the series of its cell that come after it drop their rows. rec stays the caller's; its
+ * rows are in it, or in rows (report/lean.h) when not NULL. Without charts no series keeps
+ * the columns of a chart. */
+struct series_rows;
+void report_series_take(struct rrun *r, json_t *rec, const struct series_rows *rows, int charts);
 void report_series_note_cell(struct rrun *r, json_t *rec);
 void report_series_free(struct rseries *s, size_t n);
 
@@ -288,8 +294,6 @@ const char *report_fingerprint(const struct rrun *r);
 #define REPORT_COND_LINE 300
 int report_conditions_diff(const struct rrun *a, const struct rrun *b,
 			   char (*out)[REPORT_COND_LINE], int max);
-/* Why a series record is not the documented shape, into why; 0 when it is. */
-int report_series_invalid(json_t *rec, char *why, size_t len);
 /* The cell's figures over its repeats: the median of each, but the longest stall of any.
  * Returns 0, or -1 when the cell has no series. busiest gets the busiest member's name. */
 int report_series_cell(const struct rcell *c, struct series_figs *out, char *busiest, size_t len);

@@ -3,26 +3,28 @@
  * p99 write throughput, the longest stall, max Dirty, the busiest member), the cell's
  * figures over its repeats, and the stalls the report lists under Problems. */
 #include "report/report.h"
+#include "report/lean.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The first n values of a series record's column name (malloc'd), or NULL when it has none. */
-static double *series_column(json_t *rec, const char *name, size_t n)
+/* The first n values of a series record's column name (malloc'd; a null as 0), or NULL when
+ * it has none. */
+static double *series_column(json_t *rec, const struct series_rows *m, const char *name, size_t n)
 {
-	json_t *cols = json_object_get(rec, "columns"), *rows = json_object_get(rec, "rows"), *v;
+	json_t *cols = json_object_get(rec, "columns"), *v;
 	size_t i, ci = (size_t)-1;
 	json_array_foreach(cols, i, v)
 		if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
 			ci = i;
-	if (ci == (size_t)-1 || n == 0)
+	if (ci == (size_t)-1 || ci >= m->nc || n == 0)
 		return NULL;
 	double *out = malloc(n * sizeof *out);
 	for (i = 0; out && i < n; i++) {
-		json_t *x = json_array_get(json_array_get(rows, i), ci);
-		out[i] = json_is_number(x) ? json_number_value(x) : 0;
+		double x = m->v[i * m->nc + ci];
+		out[i] = isnan(x) ? 0 : x;
 	}
 	return out;
 }
@@ -31,56 +33,91 @@ static double *series_column(json_t *rec, const char *name, size_t n)
  * to hundreds of digits. */
 #define SERIES_VALUE_BOUND 1e12
 
-/* Why a series record cannot be read as the documented shape (SERIES_ROWS_MAX rows and
- * SERIES_VALUES_MAX numbers at most, every row as long as columns, numbers or null, time
- * never going back), into why; 0 when it can. Such a record gives no figure and is a
- * Problem, rather than a table that vanishes or a figure of 309 digits. */
-int report_series_invalid(json_t *rec, char *why, size_t len)
+/* The columns of a record of nr rows: names, and within the limits; *ti the column of t. */
+static int columns_invalid(json_t *cols, size_t nr, size_t *ti, char *why, size_t len)
 {
-	json_t *cols = json_object_get(rec, "columns"), *rows = json_object_get(rec, "rows"), *row;
-	if (!json_is_array(cols) || !json_is_array(rows)) {
-		snprintf(why, len, "no columns or rows");
-		return -1;
-	}
-	size_t nc = json_array_size(cols), nr = json_array_size(rows), i, k, ti = (size_t)-1;
+	size_t nc = json_array_size(cols), k;
 	json_t *v;
+	*ti = (size_t)-1;
 	json_array_foreach(cols, k, v) {
 		if (!json_is_string(v)) {
 			snprintf(why, len, "column %zu is not a name", k + 1);
 			return -1;
 		}
 		if (strcmp(json_string_value(v), "t") == 0)
-			ti = k;
+			*ti = k;
 	}
 	if (nr > SERIES_ROWS_MAX || nr * nc > SERIES_VALUES_MAX) {
 		snprintf(why, len, "%zu rows of %zu columns, past the limit of %d rows and %d numbers",
 			 nr, nc, SERIES_ROWS_MAX, SERIES_VALUES_MAX);
 		return -1;
 	}
+	return 0;
+}
+
+/* Value x (a number) at row i, column k: plausible, and time never going back. */
+static int value_invalid(json_t *cols, double x, size_t i, size_t k, size_t ti, double *last_t,
+			 char *why, size_t len)
+{
+	if (!isfinite(x) || fabs(x) > SERIES_VALUE_BOUND) {
+		snprintf(why, len, "row %zu, column %s: not a plausible value", i + 1,
+			 json_string_value(json_array_get(cols, k)));
+		return -1;
+	}
+	if (k == ti && x < *last_t) {
+		snprintf(why, len, "time goes back at row %zu (%.3f s after %.3f s)", i + 1, x, *last_t);
+		return -1;
+	}
+	if (k == ti)
+		*last_t = x;
+	return 0;
+}
+
+/* Why a series record cannot be read as the documented shape (SERIES_ROWS_MAX rows and
+ * SERIES_VALUES_MAX numbers at most, every row as long as columns, numbers or null, time
+ * never going back), into why; 0 when it can, with its rows as numbers in *m. Such a record
+ * gives no figure and is a Problem, rather than a table that vanishes or a figure of 309
+ * digits. The rows are in the record, or already numbers in *m (fast: report/lean.h). */
+static int series_invalid(json_t *rec, struct series_rows *m, int fast, char *why, size_t len)
+{
+	json_t *cols = json_object_get(rec, "columns"), *rows = json_object_get(rec, "rows"), *row, *v;
+	if (!json_is_array(cols) || (!fast && !json_is_array(rows))) {
+		snprintf(why, len, "no columns or rows");
+		return -1;
+	}
+	size_t nc = json_array_size(cols), nr = fast ? m->nr : json_array_size(rows), i, k, ti;
 	double last_t = -INFINITY;
-	json_array_foreach(rows, i, row) {
-		if (json_array_size(row) != nc) {
+	if (columns_invalid(cols, nr, &ti, why, len) < 0)
+		return -1;
+	if (fast && nr && m->nc != nc) {
+		snprintf(why, len, "row 1 has %zu values for %zu columns", m->nc, nc);
+		return -1;
+	}
+	if (!fast && !(m->v = malloc((nr * nc + 1) * sizeof *m->v))) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	if (!fast)
+		*m = (struct series_rows){ .nr = nr, .nc = nc, .cap = nr * nc, .v = m->v };
+	for (i = 0; i < nr; i++) {
+		row = fast ? NULL : json_array_get(rows, i);
+		if (!fast && json_array_size(row) != nc) {
 			snprintf(why, len, "row %zu has %zu values for %zu columns", i + 1,
 				 json_array_size(row), nc);
 			return -1;
 		}
-		json_array_foreach(row, k, v) {
-			if (json_is_null(v))
-				continue;
-			double x = json_is_number(v) ? json_number_value(v) : NAN;
-			if (!json_is_number(v) || !isfinite(x) || fabs(x) > SERIES_VALUE_BOUND) {
-				snprintf(why, len, "row %zu, column %s: %s", i + 1,
-					 json_string_value(json_array_get(cols, k)),
-					 json_is_number(v) ? "not a plausible value" : "not a number");
+		for (k = 0; k < nc; k++) {
+			v = fast ? NULL : json_array_get(row, k);
+			if (!fast && !json_is_null(v) && !json_is_number(v)) {
+				snprintf(why, len, "row %zu, column %s: not a number", i + 1,
+					 json_string_value(json_array_get(cols, k)));
 				return -1;
 			}
-			if (k == ti && x < last_t) {
-				snprintf(why, len, "time goes back at row %zu (%.3f s after %.3f s)", i + 1,
-					 x, last_t);
+			double *x = &m->v[i * nc + k];
+			if (!fast)
+				*x = json_is_null(v) ? NAN : json_number_value(v);
+			if (!isnan(*x) && value_invalid(cols, *x, i, k, ti, &last_t, why, len) < 0)
 				return -1;
-			}
-			if (k == ti)
-				last_t = x;
 		}
 	}
 	return 0;
@@ -88,7 +125,7 @@ int report_series_invalid(json_t *rec, char *why, size_t len)
 
 /* Each member's utilisation over the whole series (the target's when there are no
  * members), for the chart's bars. */
-static void chart_members(json_t *rec, struct rchart *ch)
+static void chart_members(json_t *rec, const struct series_rows *rows, struct rchart *ch)
 {
 	json_t *members = json_object_get(rec, "members");
 	size_t nm = json_array_size(members);
@@ -100,7 +137,7 @@ static void chart_members(json_t *rec, struct rchart *ch)
 		const char *name = nm ? json_string_value(json_array_get(members, m))
 				      : json_string_value(json_object_get(rec, "target"));
 		snprintf(col, sizeof col, nm ? "%s:util_pct" : "util_pct", name ? name : "");
-		double *u = series_column(rec, col, ch->n), busy = 0;
+		double *u = series_column(rec, rows, col, ch->n), busy = 0;
 		for (size_t i = 0; u && i < ch->n; i++)
 			busy += u[i] * (ch->t[i] - (i ? ch->t[i - 1] : 0));
 		ch->busy[m] = ch->t[ch->n - 1] > 0 ? busy / ch->t[ch->n - 1] : 0;
@@ -111,13 +148,13 @@ static void chart_members(json_t *rec, struct rchart *ch)
 
 /* The figures of one record, and with keep_chart what its chart draws; -1 when it lacks t
  * or write_mbps. */
-static int record_figs(json_t *rec, struct rseries *s, int keep_chart)
+static int record_figs(json_t *rec, const struct series_rows *rows, struct rseries *s, int keep_chart)
 {
-	size_t n = json_array_size(json_object_get(rec, "rows"));
+	size_t n = rows->nr;
 	json_t *members = json_object_get(rec, "members");
 	size_t nm = json_array_size(members);
-	double *t = series_column(rec, "t", n), *w = series_column(rec, "write_mbps", n);
-	double *d = series_column(rec, "dirty_mb", n), *wb = series_column(rec, "writeback_mb", n);
+	double *t = series_column(rec, rows, "t", n), *w = series_column(rec, rows, "write_mbps", n);
+	double *d = series_column(rec, rows, "dirty_mb", n), *wb = series_column(rec, rows, "writeback_mb", n);
 	double *util[SAMPLE_DISKS_MAX] = { 0 };
 	const char *names[SAMPLE_DISKS_MAX] = { 0 };
 	int nd = 0, rc = -1;
@@ -126,17 +163,17 @@ static int record_figs(json_t *rec, struct rseries *s, int keep_chart)
 	for (size_t m = 0; m < nm && nd < SAMPLE_DISKS_MAX; m++, nd++) {
 		names[nd] = json_string_value(json_array_get(members, m));
 		snprintf(col, sizeof col, "%s:util_pct", names[nd] ? names[nd] : "");
-		util[nd] = series_column(rec, col, n);
+		util[nd] = series_column(rec, rows, col, n);
 	}
 	if (nm == 0) {
 		names[0] = json_string_value(json_object_get(rec, "target"));
-		util[nd++] = series_column(rec, "util_pct", n);
+		util[nd++] = series_column(rec, rows, "util_pct", n);
 	}
 	if (t && w) {
 		if (keep_chart) {
 			s->chart = calloc(1, sizeof *s->chart);
 			*s->chart = (struct rchart){ .n = n, .t = t, .w = w, .d = d, .wb = wb };
-			chart_members(rec, s->chart);
+			chart_members(rec, rows, s->chart);
 		}
 		double *dz = d ? d : calloc(n ? n : 1, sizeof *dz);
 		series_figures(t, w, dz, wb, (const double *const *)util, nd, n, &s->f);
@@ -189,7 +226,7 @@ void report_series_note_cell(struct rrun *r, json_t *rec)
 	free(rep);
 }
 
-void report_series_take(struct rrun *r, json_t *rec)
+void report_series_take(struct rrun *r, json_t *rec, const struct series_rows *fast, int charts)
 {
 	const char *id = json_string_value(json_object_get(rec, "cell"));
 	if (!id)
@@ -197,7 +234,8 @@ void report_series_take(struct rrun *r, json_t *rec)
 	struct rseries s = { .cell = strdup(id), .rep_key = rep_text(rec), .attempt = attempt_of(rec),
 			     .rep = (int)json_integer_value(json_object_get(rec, "rep")) };
 	char why[200];
-	if (report_series_invalid(rec, why, sizeof why) < 0) {
+	struct series_rows rows = fast ? *fast : (struct series_rows){ 0 };
+	if (series_invalid(rec, &rows, fast != NULL, why, sizeof why) < 0) {
 		s.invalid = strdup(why);
 	} else {
 		/* The chart shows a cell's first ok repeat: a later one of a cell whose first ok
@@ -205,13 +243,16 @@ void report_series_take(struct rrun *r, json_t *rec)
 		 * so in a run's own order), a series keeps its columns. */
 		char *k = series_key(id, s.rep_key, s.attempt);
 		int ok = k && json_object_get(r->ok_recs, k);
-		int keep = !ok || !json_object_get(r->charted, id);
-		s.usable = record_figs(rec, &s, keep) == 0;
+		int keep = charts && (!ok || !json_object_get(r->charted, id));
+		s.usable = record_figs(rec, &rows, &s, keep) == 0;
 		if (ok && s.chart)
 			json_object_set_new_nocheck(r->charted, id, json_true());
 		free(k);
 	}
-	r->series = realloc(r->series, (r->nseries + 1) * sizeof *r->series);
+	if (!fast)
+		free(rows.v);
+	if ((r->nseries & (r->nseries - 1)) == 0)   /* doubled at each power of two */
+		r->series = realloc(r->series, (r->nseries ? 2 * r->nseries : 1) * sizeof *r->series);
 	r->series[r->nseries++] = s;
 }
 

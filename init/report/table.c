@@ -142,22 +142,23 @@ static void sort_cells(struct rcell **cells, size_t n, const struct report_opts 
 	for (size_t i = 0; i < NCANON; i++)
 		axes[naxes++] = canon_axis(i);
 	struct ranked *r = malloc((n ? n : 1) * sizeof *r);
+	json_t **f = malloc((n ? n : 1) * sizeof *f);   /* each cell's entry in first */
 	for (size_t i = 0; i < n; i++)
 		r[i].c = cells[i];
 	for (size_t a = 0; a < naxes; a++) {
 		json_t *first = json_object();   /* value -> its earliest order */
 		for (size_t i = 0; i < n; i++) {
 			const char *t = report_cell_axis(cells[i], axes[a], v, sizeof v);
-			json_t *f = json_object_get(first, t);
-			if (!f || json_integer_value(f) > cells[i]->order)
-				json_object_set_new_nocheck(first, t, json_integer(cells[i]->order));
+			if (!(f[i] = json_object_get(first, t)))
+				json_object_set_new_nocheck(first, t, f[i] = json_integer(cells[i]->order));
+			else if (json_integer_value(f[i]) > cells[i]->order)
+				json_integer_set(f[i], cells[i]->order);
 		}
-		for (size_t i = 0; i < n; i++) {
-			const char *t = report_cell_axis(cells[i], axes[a], v, sizeof v);
-			r[i].rank[a] = (long)json_integer_value(json_object_get(first, t));
-		}
+		for (size_t i = 0; i < n; i++)
+			r[i].rank[a] = (long)json_integer_value(f[i]);
 		json_decref(first);
 	}
+	free(f);
 	qsort_r(r, n, sizeof *r, cmp_ranked, &naxes);
 	for (size_t i = 0; i < n; i++)
 		cells[i] = r[i].c;
@@ -179,9 +180,9 @@ size_t report_cells_of(const struct rrun *r, const struct report_opts *o, const 
 static int axis_varies(struct rcell **cells, size_t n, const char *axis)
 {
 	char v[256], w[256];
+	const char *first = n ? report_cell_axis(cells[0], axis, v, sizeof v) : "";
 	for (size_t i = 1; i < n; i++)
-		if (strcmp(report_cell_axis(cells[0], axis, v, sizeof v),
-			   report_cell_axis(cells[i], axis, w, sizeof w)) != 0)
+		if (strcmp(first, report_cell_axis(cells[i], axis, w, sizeof w)) != 0)
 			return 1;
 	return 0;
 }
