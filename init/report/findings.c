@@ -182,6 +182,24 @@ void report_findings_lines(const struct rrun *r, const struct report_opts *o, re
 		report_line(line, ctx, "  cannot say: %d %s not stable over %s repeats (~ in the "
 			    "tables): differences within their spread are not findings", unstable,
 			    unstable == 1 ? "cell is" : "cells are", unstable == 1 ? "its" : "their");
+	/* a stream too short to judge its steady state is not "never steady": say which */
+	int shortn = 0;
+	char names[400] = "";
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct rcell *c = &r->cells[i];
+		int unjudged = 0;
+		for (size_t k = 0; k < c->nser; k++)
+			unjudged |= c->ser[k].usable && !c->ser[k].steady.judged;
+		if (!report_cell_selected(o, c) || strcmp(c->wtype, "seqwrite") || !unjudged)
+			continue;
+		if (shortn++ < 3)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+				 shortn > 1 ? ", " : "", c->id);
+	}
+	if (shortn)
+		report_line(line, ctx, "  cannot say: whether %d stream%s reached a steady rate: %s%s "
+			    "ran under %.0f s, too short to judge (a longer size does)", shortn,
+			    shortn == 1 ? "" : "s", names, shortn > 3 ? " ..." : "", SERIES_STEADY_MIN_S);
 	if (strstr(report_str(json_object_get(r->header, "cpu"), "model"), "QEMU"))
 		report_line(line, ctx, "  cannot say: the machine is qemu (%s): its figures are a model, "
 			    "whatever held them back is the emulator's as much as the stack's",

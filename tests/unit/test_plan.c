@@ -219,7 +219,7 @@ static const struct bad {
 	{ MIN_PLAN "[fs f]\n", "t.ini:8: duplicate section [fs f] (first at line 3)", 1 },
 	/* Keys. */
 	{ "[global]\nrepaet = 2\n" MIN_PLAN, "t.ini:2: unknown key \"repaet\" in [global] (known: "
-	  "name, repeat, repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, governor, turbo, cstates, thp, kernels)", 1 },
+	  "name, repeat, repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, governor, turbo, cstates, thp, kernels)", 1 },
 	{ "[global]\nturbo = maybe\n" MIN_PLAN, "t.ini:2: turbo: expected on or off, or keep "
 	  "(turbo = maybe)", 1 },
 	{ "[global]\ngovernor = Perf!\n" MIN_PLAN, "t.ini:2: governor: expected a cpufreq governor "
@@ -402,7 +402,7 @@ static void test_bad(void)
 	}
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
-		  "repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, governor, turbo, cstates, thp, kernels)");
+		  "repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, governor, turbo, cstates, thp, kernels)");
 }
 
 /* What a user sees after the first error of a line is fixed by adding another. */
