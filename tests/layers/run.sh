@@ -54,7 +54,6 @@ fi
 # is no longer over fails too, so that the list only shrinks.
 declare -A long_ok=(
 	[init/core/cellshow.c:cell_show_in_run]="to split"
-	[init/engines/smallfiles.c:write_pass]="to split"
 	[init/pid1/main.c:main]="to split"
 	[init/pid1/matrix.c:matrix_run]="to split"
 	[init/pid1/plan.c:plan_event]="to split"
