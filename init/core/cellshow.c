@@ -139,6 +139,28 @@ static void estimate_text(const struct cell_est *e, enum plan_reuse reuse, char 
 		snprintf(buf + n, len - n, "%s", took[reuse]);
 }
 
+/* The geometry line: what mkfs was handed for the array's stripe, or why nothing. */
+static void show_geometry(const struct plan_array *ar, const struct plan_fs *f,
+			  const struct geometry *g, show_line_fn out, void *ctx)
+{
+	char chunk[32], text[128];
+	if (!g->valid) {
+		linef(out, ctx, "  %-9s %s: none derived%s", "geometry", level_name(ar->level),
+		      !level_find(ar->level)->striped ? " (no striping)"
+		      : " (no chunk in the plan: mkfs reads md's own from the kernel)");
+		return;
+	}
+	plan_fmt_size(g->chunk, chunk, sizeof chunk);
+	if (f->type == FS_XFS)
+		snprintf(text, sizeof text, "su=%s sw=%d", chunk, g->data_disks);
+	else
+		snprintf(text, sizeof text, "stride=%u stripe_width=%u (%u-byte blocks)",
+			 g->stride, g->stripe_width, g->block_size);
+	linef(out, ctx, "  %-9s %s, %d devices (%d missing), %d data disks, chunk %s: %s",
+	      "geometry", level_name(ar->level), ar->devices, ar->missing, g->data_disks, chunk,
+	      text);
+}
+
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx)
@@ -180,22 +202,7 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 		linef(out, ctx, "  error     %s", err);
 		return -1;
 	}
-	if (g.valid) {
-		char chunk[32];
-		plan_fmt_size(g.chunk, chunk, sizeof chunk);
-		if (f->type == FS_XFS)
-			snprintf(text, sizeof text, "su=%s sw=%d", chunk, g.data_disks);
-		else
-			snprintf(text, sizeof text, "stride=%u stripe_width=%u (%u-byte blocks)",
-				 g.stride, g.stripe_width, g.block_size);
-		linef(out, ctx, "  %-9s %s, %d devices (%d missing), %d data disks, chunk %s: %s",
-		      "geometry", level_name(ar->level), ar->devices, ar->missing,
-		      g.data_disks, chunk, text);
-	} else {
-		linef(out, ctx, "  %-9s %s: none derived%s", "geometry", level_name(ar->level),
-		      !level_find(ar->level)->striped ? " (no striping)"
-		      : " (no chunk in the plan: mkfs reads md's own from the kernel)");
-	}
+	show_geometry(ar, f, &g, out, ctx);
 	if (reuse == REUSE_FS) {
 		linef(out, ctx, "  %-9s none: the filesystem of the cell before is taken over (its "
 		      "files removed, fstrim, sync)", "mkfs");

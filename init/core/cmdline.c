@@ -59,12 +59,33 @@ static const struct param *find_param(const char *key)
 	return NULL;
 }
 
-/* "K/N" with 1 <= K <= N <= SHARD_MAX into shard_k and shard_n (field points at shard_k).
- * Returns NULL, or what was expected. */
-static const char *set_shard(const char *val, int has_val, struct cmdline *out)
+/* Each kind's setter: the value into f, its field in out (has_val 0 for a bare
+ * "fsmatrix.KEY"). Returns NULL, or what was expected (for the error line). */
+typedef const char *(*setter)(const struct param *p, void *f, const char *val, int has_val,
+			      struct cmdline *out);
+
+/* A whole number from min to max into the int at f, no sign. Returns NULL, or want. */
+static const char *set_whole(void *f, const char *val, int has_val, long min, long max,
+			     const char *want)
+{
+	char *end;
+	if (!has_val || !*val || *val == '-' || *val == '+')
+		return want;
+	errno = 0;
+	long v = strtol(val, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return want;
+	*(int *)f = (int)v;
+	return NULL;
+}
+
+/* "K/N" with 1 <= K <= N <= SHARD_MAX into shard_k and shard_n (f points at shard_k). */
+static const char *set_shard(const struct param *p, void *f, const char *val, int has_val,
+			     struct cmdline *out)
 {
 	static const char want[] = "expected K/N, shard K of N with 1 <= K <= N <= 1000";
 	char *end, *slash;
+	(void)p, (void)f;
 	if (!has_val || !*val || *val == '-' || *val == '+')
 		return want;
 	errno = 0;
@@ -79,121 +100,147 @@ static const char *set_shard(const char *val, int has_val, struct cmdline *out)
 	return NULL;
 }
 
+static const char *set_seed(const struct param *p, void *f, const char *val, int has_val,
+			    struct cmdline *out)
+{
+	static const char want[] = "expected a whole number, 0 to 9007199254740991";
+	char *end;
+	(void)p;
+	if (!has_val || *val < '0' || *val > '9')
+		return want;
+	errno = 0;
+	unsigned long long v = strtoull(val, &end, 10);
+	if (errno || *end || v > PLAN_SEED_MAX)
+		return want;
+	*(unsigned long long *)f = v;
+	out->seed_given = 1;
+	return NULL;
+}
+
+static const char *set_control(const struct param *p, void *f, const char *val, int has_val,
+			       struct cmdline *out)
+{
+	static char why[200];
+	(void)out;
+	if (!has_val || cond_check(cond_find(p->key), val, why, sizeof why) < 0)
+		return has_val ? why : "expected a value";
+	snprintf(f, COND_VALUE_MAX, "%s", val);
+	return NULL;
+}
+
+static const char *set_string(const struct param *p, void *f, const char *val, int has_val,
+			      struct cmdline *out)
+{
+	(void)p, (void)out;
+	if (!has_val || !*val)
+		return "expected a value";
+	if (strlen(val) >= CMDLINE_VALUE_MAX)
+		return "value too long";
+	strcpy(f, val);
+	return NULL;
+}
+
+static const char *set_sha256(const struct param *p, void *f, const char *val, int has_val,
+			      struct cmdline *out)
+{
+	/* lower case, as sha256sum and every record print it, so that equal is strcmp */
+	static const char want[] = "expected 64 hex digits, lower case (sha256sum's)";
+	(void)p, (void)out;
+	if (!has_val || strlen(val) != 64 || strspn(val, "0123456789abcdef") != 64)
+		return want;
+	memcpy(f, val, 65);
+	return NULL;
+}
+
+static const char *set_kernel(const struct param *p, void *f, const char *val, int has_val,
+			      struct cmdline *out)
+{
+	(void)p, (void)out;
+	if (!has_val || !kernel_name_ok(val))
+		return "expected a kernel set's name (letters, digits, '.', '_', '-'; at most 31 "
+		       "characters), such as 6.12";
+	snprintf(f, PLAN_KERNEL_NAME_MAX, "%s", val);
+	return NULL;
+}
+
+static const char *set_bool(const struct param *p, void *f, const char *val, int has_val,
+			    struct cmdline *out)
+{
+	(void)p, (void)out;
+	/* A bare flag (fsmatrix.dry) means 1, as for the kernel's own bool parameters. */
+	if (!has_val || strcmp(val, "1") == 0)
+		*(int *)f = 1;
+	else if (strcmp(val, "0") == 0)
+		*(int *)f = 0;
+	else
+		return "expected 0 or 1";
+	return NULL;
+}
+
+static const char *set_shell(const struct param *p, void *f, const char *val, int has_val,
+			     struct cmdline *out)
+{
+	/* "now" is the boot menu's shell entry: a look at the machine, not a run. */
+	if (has_val && strcmp(val, "now") == 0) {
+		*(int *)f = CMDLINE_SHELL_NOW;
+		return NULL;
+	}
+	return set_bool(p, f, val, has_val, out) ? "expected 0, 1 or now" : NULL;
+}
+
+static const char *set_scale(const struct param *p, void *f, const char *val, int has_val,
+			     struct cmdline *out)
+{
+	char *end;
+	(void)p, (void)out;
+	if (!has_val || !*val)
+		return "expected a number greater than 0";
+	errno = 0;
+	double v = strtod(val, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > SCALE_MAX)
+		return "expected a number greater than 0 and at most 1000";
+	*(double *)f = v;
+	return NULL;
+}
+
+static const char *set_ms(const struct param *p, void *f, const char *val, int has_val,
+			  struct cmdline *out)
+{
+	(void)p, (void)out;
+	return set_whole(f, val, has_val, 0, SETTLE_MAX_MS, "expected milliseconds, 0 to 600000");
+}
+
+static const char *set_watchdog(const struct param *p, void *f, const char *val, int has_val,
+				struct cmdline *out)
+{
+	(void)p, (void)out;
+	/* auto: the cell's timeout plus a margin (pid1/watchdog.c); 0: none */
+	if (has_val && strcmp(val, "auto") == 0) {
+		*(int *)f = CMDLINE_WATCHDOG_AUTO;
+		return NULL;
+	}
+	return set_whole(f, val, has_val, 0, WATCHDOG_MAX_S, "expected auto, or seconds 0 to 65535");
+}
+
+static const char *set_cell(const struct param *p, void *f, const char *val, int has_val,
+			    struct cmdline *out)
+{
+	(void)p, (void)out;
+	return set_whole(f, val, has_val, 1, CELL_MAX, "expected a cell number, 1 to 1000000");
+}
+
+static const setter setters[] = {
+	[K_STRING] = set_string, [K_BOOL] = set_bool,     [K_SHELL] = set_shell,
+	[K_SCALE] = set_scale,   [K_MS] = set_ms,         [K_WATCHDOG] = set_watchdog,
+	[K_CELL] = set_cell,     [K_SHARD] = set_shard,   [K_CONTROL] = set_control,
+	[K_SHA256] = set_sha256, [K_SEED] = set_seed,     [K_KERNEL] = set_kernel,
+};
+
 /* One value into its field. Returns NULL, or what was expected (for the error line). */
 static const char *set_value(const struct param *p, const char *val, int has_val,
 			     struct cmdline *out)
 {
-	char *field = (char *)out + p->off;
-	char *end;
-
-	switch (p->kind) {
-	case K_SHARD:
-		return set_shard(val, has_val, out);
-	case K_SEED: {
-		static const char want[] = "expected a whole number, 0 to 9007199254740991";
-		if (!has_val || *val < '0' || *val > '9')
-			return want;
-		errno = 0;
-		unsigned long long v = strtoull(val, &end, 10);
-		if (errno || *end || v > PLAN_SEED_MAX)
-			return want;
-		*(unsigned long long *)field = v;
-		out->seed_given = 1;
-		return NULL;
-	}
-	case K_CONTROL: {
-		static char why[200];
-		if (!has_val || cond_check(cond_find(p->key), val, why, sizeof why) < 0)
-			return has_val ? why : "expected a value";
-		snprintf(field, COND_VALUE_MAX, "%s", val);
-		return NULL;
-	}
-	case K_STRING:
-		if (!has_val || !*val)
-			return "expected a value";
-		if (strlen(val) >= CMDLINE_VALUE_MAX)
-			return "value too long";
-		strcpy(field, val);
-		return NULL;
-	case K_SHA256: {
-		/* lower case, as sha256sum and every record print it, so that equal is strcmp */
-		static const char want[] = "expected 64 hex digits, lower case (sha256sum's)";
-		if (!has_val || strlen(val) != 64 || strspn(val, "0123456789abcdef") != 64)
-			return want;
-		memcpy(field, val, 65);
-		return NULL;
-	}
-	case K_KERNEL:
-		if (!has_val || !kernel_name_ok(val))
-			return "expected a kernel set's name (letters, digits, '.', '_', '-'; at most 31 "
-			       "characters), such as 6.12";
-		snprintf(field, PLAN_KERNEL_NAME_MAX, "%s", val);
-		return NULL;
-	case K_BOOL:
-		/* A bare flag (fsmatrix.dry) means 1, as for the kernel's own bool parameters. */
-		if (!has_val || strcmp(val, "1") == 0)
-			*(int *)field = 1;
-		else if (strcmp(val, "0") == 0)
-			*(int *)field = 0;
-		else
-			return "expected 0 or 1";
-		return NULL;
-	case K_SHELL:
-		/* "now" is the boot menu's shell entry: a look at the machine, not a run. */
-		if (has_val && strcmp(val, "now") == 0) {
-			*(int *)field = CMDLINE_SHELL_NOW;
-			return NULL;
-		}
-		if (!has_val || strcmp(val, "1") == 0)
-			*(int *)field = 1;
-		else if (strcmp(val, "0") == 0)
-			*(int *)field = 0;
-		else
-			return "expected 0, 1 or now";
-		return NULL;
-	case K_SCALE: {
-		if (!has_val || !*val)
-			return "expected a number greater than 0";
-		errno = 0;
-		double v = strtod(val, &end);
-		if (errno || *end || !isfinite(v) || v <= 0 || v > SCALE_MAX)
-			return "expected a number greater than 0 and at most 1000";
-		*(double *)field = v;
-		return NULL;
-	}
-	case K_MS: {
-		if (!has_val || !*val || *val == '-' || *val == '+')
-			return "expected milliseconds, 0 to 600000";
-		errno = 0;
-		long v = strtol(val, &end, 10);
-		if (errno || *end || v < 0 || v > SETTLE_MAX_MS)
-			return "expected milliseconds, 0 to 600000";
-		*(int *)field = (int)v;
-		return NULL;
-	}
-	case K_WATCHDOG:
-		/* auto: the cell's timeout plus a margin (pid1/watchdog.c); 0: none */
-		if (has_val && strcmp(val, "auto") == 0) {
-			*(int *)field = CMDLINE_WATCHDOG_AUTO;
-			return NULL;
-		}
-		/* fall through: seconds */
-		__attribute__((fallthrough));
-	case K_CELL: {
-		const char *want = p->kind == K_CELL ? "expected a cell number, 1 to 1000000"
-						     : "expected auto, or seconds 0 to 65535";
-		if (!has_val || !*val || *val == '-' || *val == '+')
-			return want;
-		errno = 0;
-		long v = strtol(val, &end, 10);
-		if (errno || *end || v < (p->kind == K_CELL) ||
-		    v > (p->kind == K_CELL ? CELL_MAX : WATCHDOG_MAX_S))
-			return want;
-		*(int *)field = (int)v;
-		return NULL;
-	}
-	}
-	return "internal error: unknown parameter kind";
+	return setters[p->kind](p, (char *)out + p->off, val, has_val, out);
 }
 
 /* The next whitespace-separated word, quotes honoured and removed, into word.

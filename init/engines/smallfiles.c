@@ -47,6 +47,26 @@ static int write_file(int fd, const unsigned char *pool, uint64_t off, uint64_t 
 #define WL_PASS_DIR 2   /* dir is a name the caller made up (DIR/pass2), not the user's: a
                            symbolic link there is refused, never followed out of DIR */
 
+/* The pass's directory dir, created if missing, opened (not through a symbolic link under
+ * WL_PASS_DIR). Returns its fd, or -1 with r->err set. */
+static int open_pass_dir(const char *dir, int flags, struct smallfiles_res *r)
+{
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return wl_fail(&r->err, r->errmsg, errno, "create directory %s", dir);
+	int fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC |
+		      (flags & WL_PASS_DIR ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		struct stat st;
+		int e = errno;
+		/* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a link: say what it is */
+		if (flags & WL_PASS_DIR && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+			return wl_fail(&r->err, r->errmsg, ELOOP, "open directory %s, which is a "
+				       "symbolic link (not followed)", dir);
+		return wl_fail(&r->err, r->errmsg, e, "open directory %s", dir);
+	}
+	return fd;
+}
+
 /* One pass: the tree into dir (created if missing; entries must not exist yet) with
  * mkdirat/openat relative to directory fds, one write per file from the shared pool
  * (TREE_POOL bytes of wl_tree_pool, kept by the caller across passes), then a timed syncfs
@@ -60,19 +80,8 @@ static int write_pass(const struct tree *t, const unsigned char *pool, const cha
 
 	memset(r, 0, sizeof *r);
 	r->seed = t->seed;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return wl_fail(&r->err, r->errmsg, errno, "create directory %s", dir);
-	rootfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC |
-		      (flags & WL_PASS_DIR ? O_NOFOLLOW : 0));
-	if (rootfd < 0) {
-		struct stat st;
-		int e = errno;
-		/* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a link: say what it is */
-		if (flags & WL_PASS_DIR && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
-			return wl_fail(&r->err, r->errmsg, ELOOP, "open directory %s, which is a "
-				       "symbolic link (not followed)", dir);
-		return wl_fail(&r->err, r->errmsg, e, "open directory %s", dir);
-	}
+	if ((rootfd = open_pass_dir(dir, flags, r)) < 0)
+		return -1;
 	curfd = rootfd;
 
 	struct wl_cpu_snap cpu;

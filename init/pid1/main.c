@@ -96,15 +96,10 @@ static void step_done(const char *name)
 		boot.steps[boot.nsteps++] = (struct boot_step){ name, boottime_ms() };
 }
 
-int main(void)
+/* What PID 1 sets up for itself before anything else: its memory, its output, its signals,
+ * what must happen before any stop, the PATH of the programs it runs. */
+static void process_setup(void)
 {
-	char err[300];
-
-	if (getpid() != 1) {
-		fprintf(stderr, "fsmatrix: /init runs only as PID 1 in the fsmatrix image (it mounts "
-				"and may destroy disks); on a host, use out/fsmatrix\n");
-		return 2;
-	}
 	static_memory_small_pages();
 	boot.init_ms = boottime_ms();
 	boot.results = -1;
@@ -115,16 +110,12 @@ int main(void)
 	stop_hooks_set((struct stop_hooks){ .quiet = watchdog_stop, .put_back = cell_put_back_devices,
 					    .close = results_close });
 	setenv("PATH", "/sbin:/bin:/usr/sbin:/usr/bin", 1);   /* /usr: the programs' squashfs */
+}
 
-	int mrc = mounts_boot(err, sizeof err);
-	console_fix_fds();
-	say("fsmatrix: /init %s starting, %lld ms after the kernel", FSM_VERSION, boot.init_ms);
-	if (mrc < 0)
-		fatal("%s", err);
-	read_cmdline();
-	make_run_id();
-	say("fsmatrix: run %s%s", boot.run_id, boot.cmd.dry ? " (dry: nothing but results is written)" : "");
-
+/* The drivers the hardware asks for, the entropy pool, and every disk probed once the block
+ * devices stop changing: the boot steps modules_image, drivers, entropy and disks. */
+static void drivers_and_disks(void)
+{
 	/* Without module metadata the drivers may be built in: still wait for their disks. */
 	modules_init();
 	step_done("modules_image");
@@ -145,6 +136,28 @@ int main(void)
 		disks_stage();
 	settle_end(&settle);
 	step_done("disks");
+}
+
+int main(void)
+{
+	char err[300];
+
+	if (getpid() != 1) {
+		fprintf(stderr, "fsmatrix: /init runs only as PID 1 in the fsmatrix image (it mounts "
+				"and may destroy disks); on a host, use out/fsmatrix\n");
+		return 2;
+	}
+	process_setup();
+	int mrc = mounts_boot(err, sizeof err);
+	console_fix_fds();
+	say("fsmatrix: /init %s starting, %lld ms after the kernel", FSM_VERSION, boot.init_ms);
+	if (mrc < 0)
+		fatal("%s", err);
+	read_cmdline();
+	make_run_id();
+	say("fsmatrix: run %s%s", boot.run_id, boot.cmd.dry ? " (dry: nothing but results is written)" : "");
+
+	drivers_and_disks();
 	results_open();   /* mounted; its files are opened by resume_stage() */
 	step_done("results");
 	disks_select();

@@ -304,18 +304,10 @@ void matrix_switch_first(const struct plan *p)
 		kernels_switch(p, c.kernel, i, 0);
 }
 
-void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
+/* The boot's counts from zero and its share of the plan's cells, said. Returns -1 on a dry
+ * run, where no cell runs (the plan event lists them), else 0. */
+static int matrix_begin(const struct plan *p, int total)
 {
-	int total = matrix_count(p), per = matrix_per_rep(p);
-	int nkept = per * (p->nkernels > 0 ? p->nkernels : 1);
-	struct kept *kept = p->repeat > 1 ? calloc((size_t)nkept, sizeof *kept) : NULL;
-	long long start = boottime_ms();
-	const struct run_env *env = cell_env(speeds);
-	struct cell c, prev;
-	struct cell_result r;
-	struct cell_reuse live = { .left = REUSE_NONE };   /* what the last cell left standing */
-	int ran = 0;
-
 	memset(boot.counts, 0, sizeof boot.counts);
 	boot.cells = 0;
 	boot.repeat_auto = p->repeat_auto;
@@ -324,23 +316,64 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 		boot.cells += plan_shard_takes(i);
 	if (boot.cmd.dry) {
 		say("fsmatrix: dry run: no cell runs (the plan event lists them)");
-		return;
+		return -1;
 	}
 	if (boot.cells < total)
 		say("fsmatrix: matrix: %d of the plan's %d cells (fsmatrix.shard=%d/%d)", boot.cells,
 		    total, boot.cmd.shard_k, boot.cmd.shard_n);
 	else
 		say("fsmatrix: matrix: %d cells", total);
-	if (kept)
-		stopped_earlier(p, kept, total);
-	warm_up(env, p, total, kept);
+	return 0;
+}
+
+/* Each position's estimate on this machine, 0 for another shard's, and their sum in *left:
+ * the ETA's basis. NULL (no ETA, *left 0) when there is no memory for it. */
+static double *cell_estimates(const struct plan *p, int total, double *left)
+{
 	struct estimate_model m;
-	double *est = calloc((size_t)total, sizeof *est), est_done = 0, est_left = 0;
+	double *est = calloc((size_t)total, sizeof *est);
 	plan_machine_model(&m);
 	if (est)
 		run_estimate_cells(p, &m, plan_shard_takes, est);
+	*left = 0;
 	for (int i = 0; est && i < total; i++)
-		est_left += est[i];
+		*left += est[i];
+	return est;
+}
+
+/* What cell c at position i takes over from prev, the cell run before it (what that one
+ * left standing; prev NULL for the first of the boot), and what the cell after it will want
+ * of it (core/reuse.h): live's take and keep. */
+static void reuse_around(const struct plan *p, const struct cell *prev, const struct cell *c,
+			 int i, int total, const struct kept *kept, struct cell_reuse *live)
+{
+	struct cell next;
+	int j = next_to_run(p, i + 1, total, kept, &next);
+	enum plan_reuse take = prev ? reuse_from(p, prev, c) : REUSE_NONE;
+	live->take = take < live->left ? take : live->left;
+	/* nothing stands over a kernel switch: the next kernel's boot makes its own */
+	live->keep = j >= 0 && next.kernel == c->kernel ? reuse_from(p, c, &next) : REUSE_NONE;
+}
+
+void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
+{
+	int total = matrix_count(p), per = matrix_per_rep(p);
+	int nkept = per * (p->nkernels > 0 ? p->nkernels : 1);
+	struct kept *kept = p->repeat > 1 ? calloc((size_t)nkept, sizeof *kept) : NULL;
+	long long start;
+	const struct run_env *env = cell_env(speeds);
+	struct cell c, prev;
+	struct cell_result r;
+	struct cell_reuse live = { .left = REUSE_NONE };   /* what the last cell left standing */
+	int ran = 0;
+
+	if (matrix_begin(p, total) < 0)
+		return;
+	if (kept)
+		stopped_earlier(p, kept, total);
+	warm_up(env, p, total, kept);
+	double est_done = 0, est_left;
+	double *est = cell_estimates(p, total, &est_left);
 	start = boottime_ms();
 	for (int i = 0; i < total; i++) {
 		char name[CELL_ID_MAX], eta[48];
@@ -379,14 +412,7 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 			    p->repeat, rs.attempt);
 		else
 			say("[%d/%d] %s rep %d/%d: running", i + 1, total, name, c.rep, p->repeat);
-		/* What it takes over from the cell before (what that one left standing), and what
-		 * the cell after will want of it (core/reuse.h). */
-		struct cell next;
-		int j = next_to_run(p, i + 1, total, kept, &next);
-		enum plan_reuse take = ran ? reuse_from(p, &prev, &c) : REUSE_NONE;
-		live.take = take < live.left ? take : live.left;
-		/* nothing stands over a kernel switch: the next kernel's boot makes its own */
-		live.keep = j >= 0 && next.kernel == c.kernel ? reuse_from(p, &c, &next) : REUSE_NONE;
+		reuse_around(p, ran ? &prev : NULL, &c, i, total, kept, &live);
 		cell_run(env, p, &c, rs.attempt, &live, &r);
 		prev = c;
 		ran = 1;

@@ -370,21 +370,63 @@ static void estimate_json(struct jw *w, const struct plan *p, const struct estim
 	    rs, r.arrays, r.arrays == 1 ? "" : "s", mk, wl);
 }
 
+/* The taken disks as device paths ("/dev/sdb") into disks, in the order of selection.
+ * Returns how many. */
+static int taken_paths(const char *disks[DISK_MAX])
+{
+	static char names[DISK_MAX][48];
+	int n = 0;
+	for (int i = 0; i < boot.ndisks; i++)
+		if (boot.sel[i].verdict == VERDICT_TAKEN) {
+			snprintf(names[n], sizeof names[n], "/dev/%s", boot.disks[i].name);
+			disks[n] = names[n];
+			n++;
+		}
+	return n;
+}
+
+/* A dry run shows what would run, as `fsmatrix check` does, and records it: the plan event's
+ * cell_list. */
+static void dry_run_cells(struct jw *w, const struct plan *p, const struct estimate_model *m,
+			  const char *const *disks, int ndisks)
+{
+	double total = 0;
+	int nwarn = 0;
+	struct cell c, prev;
+	int have_prev = 0;
+	say("fsmatrix: dry run: the cells this plan would run on the taken disks");
+	jw_key(w, "cell_list");
+	jw_arr(w);
+	for (int i = 0; matrix_cell(p, i, &c) == 0; i++) {
+		if (!plan_shard_takes(i))
+			continue;
+		if (ndisks)
+			cell_show_in_run(p, &c, reuse_from(p, have_prev ? &prev : NULL, &c),
+					 disks, ndisks, m, &total, &nwarn, show_say, NULL);
+		else
+			say("cell %d/%d  %s  rep %d: no test disk taken", i + 1,
+			    matrix_count(p), c.id, c.rep);
+		prev = c;
+		have_prev = 1;
+		/* a huge plan's list is cut rather than losing the whole event */
+		if (w->len < w->cap - 8192)
+			dry_cell_json(w, p, &c, disks, ndisks);
+	}
+	jw_end_arr(w);
+	char ts[32];
+	show_secs(total, ts, sizeof ts);
+	say("fsmatrix: dry run: %d cells, %d warnings; estimated ~%s (these disks, the rates "
+	    "measured under qemu TCG)",
+	    matrix_count(p), nwarn, ts);
+}
+
 void plan_event(const struct plan *p)
 {
 	static char buf[200 * 1024];
-	static char names[DISK_MAX][48];
 	const char *disks[DISK_MAX];
-	int ndisks = 0;
+	int ndisks = taken_paths(disks);
 	struct jw w;
-	struct cell c;
 
-	for (int i = 0; i < boot.ndisks; i++)
-		if (boot.sel[i].verdict == VERDICT_TAKEN) {
-			snprintf(names[ndisks], sizeof names[ndisks], "/dev/%s", boot.disks[i].name);
-			disks[ndisks] = names[ndisks];
-			ndisks++;
-		}
 	jw_init(&w, buf, sizeof buf);
 	record_begin(&w, "event");
 	jw_kstr(&w, "event", "plan");
@@ -435,37 +477,8 @@ void plan_event(const struct plan *p)
 	plan_machine_model(&m);
 	estimate_json(&w, p, &m);
 	plan_estimate_warnings(p, &m, EST_KNOWN_MEM | EST_KNOWN_DISK, plan_warning, NULL);
-	if (boot.cmd.dry) {
-		/* A dry run shows what would run, as `fsmatrix check` does, and records it. */
-		double total = 0;
-		int nwarn = 0;
-		struct cell prev;
-		int have_prev = 0;
-		say("fsmatrix: dry run: the cells this plan would run on the taken disks");
-		jw_key(&w, "cell_list");
-		jw_arr(&w);
-		for (int i = 0; matrix_cell(p, i, &c) == 0; i++) {
-			if (!plan_shard_takes(i))
-				continue;
-			if (ndisks)
-				cell_show_in_run(p, &c, reuse_from(p, have_prev ? &prev : NULL, &c),
-						 disks, ndisks, &m, &total, &nwarn, show_say, NULL);
-			else
-				say("cell %d/%d  %s  rep %d: no test disk taken", i + 1,
-				    matrix_count(p), c.id, c.rep);
-			prev = c;
-			have_prev = 1;
-			/* a huge plan's list is cut rather than losing the whole event */
-			if (w.len < sizeof buf - 8192)
-				dry_cell_json(&w, p, &c, disks, ndisks);
-		}
-		jw_end_arr(&w);
-		char ts[32];
-		show_secs(total, ts, sizeof ts);
-		say("fsmatrix: dry run: %d cells, %d warnings; estimated ~%s (these disks, the rates "
-		    "measured under qemu TCG)",
-		    matrix_count(p), nwarn, ts);
-	}
+	if (boot.cmd.dry)
+		dry_run_cells(&w, p, &m, disks, ndisks);
 	jw_end_obj(&w);
 	emit(&w);
 }

@@ -5,8 +5,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 PLAN=$(dirname "$0")/smoke.ini
 boot main --disks 4 --size 256M --timeout 300 --plan "$PLAN"

@@ -5,8 +5,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 # bus and the driver that must have been loaded for it
 for pair in nvme:nvme virtio-scsi:virtio_scsi ahci:ahci ide:ata_piix megasas:megaraid_sas \

@@ -9,8 +9,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 command -v mkfs.ext4 >/dev/null || skip_all "mkfs.ext4 is missing on the host (e2fsprogs)"
 PLAN=$(dirname "$0")/smoke.ini
 

@@ -5,8 +5,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 boot norng --no-rng --timeout 300 --append fsmatrix.dry=1 --plan "$(dirname "$0")/smoke.ini"
 expect_status "a dry run without virtio-rng completes" 0

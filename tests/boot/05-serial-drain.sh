@@ -6,8 +6,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 command -v perl >/dev/null || skip_all "perl is missing (qemu/run --serial-rate needs it)"
 
 boot slow --disks 4 --size 400M --serial-rate 11520 --timeout 300 --append fsmatrix.dry=1 \

@@ -6,8 +6,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 PLANS=$FSM_ROOT/tests/plans
 
 cells='select(.type == "cell")'

@@ -5,10 +5,8 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
-cell() { printf 'select(.type == "cell" and .cell == "%s")' "$1"; }
 boot rejected --disks 1 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/rejected.ini"
 expect_status "the run completes despite the errors (exit 0)" 0
 expect_record "data=bogus: an error cell with mount(2)'s reason and the options" \

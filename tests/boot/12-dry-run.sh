@@ -4,8 +4,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 boot dry --disks 4 --size 400M --keep --timeout 300 --append fsmatrix.dry=1 \
 	--plan "$FSM_ROOT/tests/plans/matrix-stripes.ini"

@@ -5,19 +5,18 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
-cell() { printf 'select(.type == "cell" and .cell == "disk/ext4/defaults/%s")' "$1"; }
+cell_of() { cell "disk/ext4/defaults/$1"; }   # WORKLOAD: its cell on the disk's ext4
 boot faults --disks 1 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/cell-faults.ini"
 expect_status "the run completes (exit 0)" 0
 expect_record "a workload larger than the filesystem: an error cell naming ENOSPC" \
-	"$(cell full) | .status == \"error\" and (.error | test(\"No space left on device \\\\(ENOSPC\\\\)\")) and .result.errno == \"ENOSPC\""
+	"$(cell_of full) | .status == \"error\" and (.error | test(\"No space left on device \\\\(ENOSPC\\\\)\")) and .result.errno == \"ENOSPC\""
 expect_record "a workload past the timeout: a timeout cell, the workload killed" \
-	"$(cell slow) | .status == \"timeout\" and (.error | test(\"did not finish within\"))"
+	"$(cell_of slow) | .status == \"timeout\" and (.error | test(\"did not finish within\"))"
 expect_record "the timed-out cell is torn down: unmounted, then wiped" \
-	"$(cell slow) | [.steps[] | .argv[0]] | .[-2:] == [\"umount(2)\", \"wipe\"]"
-expect_record "the cell after a failure runs: ok" "$(cell seq) | .status == \"ok\" and .result.mbps > 0"
+	"$(cell_of slow) | [.steps[] | .argv[0]] | .[-2:] == [\"umount(2)\", \"wipe\"]"
+expect_record "the cell after a failure runs: ok" "$(cell_of seq) | .status == \"ok\" and .result.mbps > 0"
 expect_record "a summary of the ok cell over both repetitions" \
 	'select(.type == "summary" and .cell == "disk/ext4/defaults/seq") | .n == 2 and .stats.mbps.min <= .stats.mbps.median and .stats.mbps.median <= .stats.mbps.max and (.stats.mbps.cv | type) == "number"'
 expect_record "a summary of a failing cell says none ended ok" \

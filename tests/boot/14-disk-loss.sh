@@ -4,8 +4,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 status_file=$FSM_TEST_RUNS/14-disk-loss.status
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-loss
@@ -31,8 +30,8 @@ BOOT_STATUS=$(cat "$status_file" 2>/dev/null)
 check "fsmtest1 was pulled while the first cell ran" test "$pulled" = yes
 expect_status "the run completes (exit 0)" 0
 expect_record "the cell that lost a disk is an error naming it" \
-	'select(.type == "cell" and .cell == "r1/ext4/defaults/slow") | .status == "error" and (.error | test("^test disk vdc disappeared"))'
+	"$(cell r1/ext4/defaults/slow '.status == "error" and (.error | test("^test disk vdc disappeared"))')"
 expect_record "the next cell needs 2 disks and 1 remains: skipped with that reason" \
-	'select(.type == "cell" and .cell == "r1/ext4/defaults/seq") | .status == "skipped" and .error == "[array r1] needs 2 test disks, 1 remain (gone: vdc)"'
+	"$(cell r1/ext4/defaults/seq '.status == "skipped" and .error == "[array r1] needs 2 test disks, 1 remain (gone: vdc)"')"
 expect_record "the trailer counts 1 error and 1 skipped" \
 	'select(.type == "trailer") | .counts.error == 1 and .counts.skipped == 1'

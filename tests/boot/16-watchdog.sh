@@ -11,8 +11,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 # The same hang twice: once with softdog, once with qemu's i6300esb (qemu/run --watchdog),
 # which /init loads by its modalias and prefers over softdog.

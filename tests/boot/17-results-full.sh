@@ -6,8 +6,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 PLAN=$FSM_ROOT/tests/boot/smoke.ini
 
 boot ro --disks 1 --size 256M --timeout 300 --results-readonly --plan "$PLAN"

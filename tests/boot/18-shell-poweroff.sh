@@ -6,8 +6,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-shell
 rm -rf "$RUN" "$RUN.in"

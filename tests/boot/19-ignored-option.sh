@@ -8,10 +8,8 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
-cell() { printf 'select(.type == "cell" and .cell == "%s")' "$1"; }
 boot ignored --disks 1 --size 400M --timeout 400 --plan "$FSM_ROOT/tests/plans/ignored-options.ini"
 expect_status "the run completes (exit 0)" 0
 expect_record "nobh: the cell names nobh as ignored" \

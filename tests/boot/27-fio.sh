@@ -7,26 +7,25 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
-cell() { printf 'select(.type == "cell" and .cell == "disk/ext4/defaults/%s")' "$1"; }
+cell_of() { cell "disk/ext4/defaults/$1"; }   # WORKLOAD: its cell on the disk's ext4
 boot fio --disks 1 --size 512M --timeout 600 --plan "$FSM_ROOT/tests/plans/fio-engines.ini"
 expect_status "the run completes (exit 0)" 0
 expect_record "the header names the image's fio" \
 	'select(.type == "header") | .tools.fio == "fio-3.33"'
 expect_record "seqread: ok, 32 MiB read back after the write" \
-	"$(cell seqread) | .status == \"ok\" and .result.bytes == 33554432 and .result.mbps > 0 and .result.write_mbps > 0"
+	"$(cell_of seqread) | .status == \"ok\" and .result.bytes == 33554432 and .result.mbps > 0 and .result.write_mbps > 0"
 expect_record "fsync: ok, 64 appends with percentiles in order, the background writer wrote" \
-	"$(cell fsync) | .status == \"ok\" and .result.appends == 64 and .result.background_bytes > 0 and (.result | .lat_p50_us > 0 and .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_max_us)"
+	"$(cell_of fsync) | .status == \"ok\" and .result.appends == 64 and .result.background_bytes > 0 and (.result | .lat_p50_us > 0 and .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_max_us)"
 expect_record "fio job file: ok, fio-3.33, both jobs with read and write p99" \
-	"$(cell fiojob) | .status == \"ok\" and .result.fio_version == \"fio-3.33\" and .result.job_file == \"/plans/randrw.fio\" and (.result.job | test(\"\\\\[randwrite\\\\]\")) and ([.result.jobs[].name] == [\"randread\", \"randwrite\"]) and .result.jobs[0].read.clat_p99_us > 0 and .result.jobs[1].write.clat_p99_us > 0 and .result.read_iops > 0"
+	"$(cell_of fiojob) | .status == \"ok\" and .result.fio_version == \"fio-3.33\" and .result.job_file == \"/plans/randrw.fio\" and (.result.job | test(\"\\\\[randwrite\\\\]\")) and ([.result.jobs[].name] == [\"randread\", \"randwrite\"]) and .result.jobs[0].read.clat_p99_us > 0 and .result.jobs[1].write.clat_p99_us > 0 and .result.read_iops > 0"
 expect_record "fio inline libaio: ok, the command as check prints it, 2048 reads" \
-	"$(cell aio) | .status == \"ok\" and .result.command == \"fio --output-format=json --name=aio --rw=randread --bs=4096 --size=8388608 --ioengine=libaio --iodepth=8 --direct=1\" and .result.jobs[0].read.total_ios == 2048 and .result.read_clat_p99_us > 0 and .result.write_iops == null"
+	"$(cell_of aio) | .status == \"ok\" and .result.command == \"fio --output-format=json --name=aio --rw=randread --bs=4096 --size=8388608 --ioengine=libaio --iodepth=8 --direct=1\" and .result.jobs[0].read.total_ios == 2048 and .result.read_clat_p99_us > 0 and .result.write_iops == null"
 expect_record "fio inline io_uring: ok, 2048 writes with latency percentiles" \
-	"$(cell uring) | .status == \"ok\" and (.result.command | test(\"--ioengine=io_uring\")) and .result.jobs[0].write.total_ios == 2048 and .result.write_clat_p99_us > 0 and .result.write_clat_max_us >= .result.write_clat_p99_us"
+	"$(cell_of uring) | .status == \"ok\" and (.result.command | test(\"--ioengine=io_uring\")) and .result.jobs[0].write.total_ios == 2048 and .result.write_clat_p99_us > 0 and .result.write_clat_max_us >= .result.write_clat_p99_us"
 expect_record "fio with a bad option: an error cell with fio's message" \
-	"$(cell badopt) | .status == \"error\" and (.error | test(\"fio exited 1: fio: failed parsing rw=randomread\"))"
+	"$(cell_of badopt) | .status == \"error\" and (.error | test(\"fio exited 1: fio: failed parsing rw=randomread\"))"
 expect_record "the trailer counts 5 ok and 1 error" \
 	'select(.type == "trailer") | .cells == 6 and .counts.ok == 5 and .counts.error == 1'
 report=$("$FSM_ROOT/out/fsmatrix" report "$RUN" 2>&1)

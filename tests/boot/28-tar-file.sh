@@ -6,8 +6,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 srcs=("$FSM_ROOT"/dl/*.orig.tar.gz "$FSM_ROOT"/dl/*.orig.tar.bz2 "$FSM_ROOT"/dl/*.orig.tar.xz)
 [ -s "${srcs[0]}" ] || skip_all "no pinned sources in dl/ (make userland downloads them)"
 

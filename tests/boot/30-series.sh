@@ -7,8 +7,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 boot series --disks 3 --size 512M --timeout 600 --plan "$FSM_ROOT/tests/plans/series.ini"
 expect_status "the run completes (exit 0)" 0

@@ -6,8 +6,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 command -v script >/dev/null || skip_all "script(1) is missing (util-linux)"
 
 # on_tty NAME TYPESCRIPT [qemu/run flags]: qemu/run on a pseudo-terminal, what it showed there

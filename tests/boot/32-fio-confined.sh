@@ -10,8 +10,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 command -v mdir >/dev/null || skip_all "mdir is missing on the host (mtools)"
 FSM=$FSM_ROOT/out/fsmatrix
 JOBS=$FSM_ROOT/tests/fixtures/fio-hostile
@@ -44,19 +43,19 @@ boot boot --disks 2 --size 256M --reuse --keep --no-select --timeout 900 --plan 
 expect_status "the run completes (exit 0)" 0
 expect_record "fsmtest1 was not handed over" \
 	'select(.type == "header") | .disks[] | select(.serial == "fsmtest1") | .verdict == "not-named"'
-cell() { printf 'select(.type == "cell" and .cell == "disk/ext4/defaults/%s")' "$1"; }
+cell_of() { cell "disk/ext4/defaults/$1"; }   # WORKLOAD: its cell on the disk's ext4
 expect_record "exec engine: an error cell naming exec.fio:3, fio never ran" \
-	"$(cell exec) | .status == \"error\" and (.error | test(\"exec.fio:3: ioengine=exec runs\"))"
+	"$(cell_of exec) | .status == \"error\" and (.error | test(\"exec.fio:3: ioengine=exec runs\"))"
 expect_record "pre-run command: an error cell naming prerun.fio:5" \
-	"$(cell prerun) | .status == \"error\" and (.error | test(\"prerun.fio:5: exec_prerun runs a program\"))"
+	"$(cell_of prerun) | .status == \"error\" and (.error | test(\"prerun.fio:5: exec_prerun runs a program\"))"
 expect_record "control character: an error cell naming control.fio:6" \
-	"$(cell control) | .status == \"error\" and (.error | test(\"control.fio:6: a control character\"))"
+	"$(cell_of control) | .status == \"error\" and (.error | test(\"control.fio:6: a control character\"))"
 for w in dotdot section logs inlinedotdot; do
 	expect_record "$w: fio ran and failed where it tried to leave the cell" \
-		"$(cell $w) | .status == \"error\" and (.error | test(\"\\\\(fio\\\\): fio exited 1: .*(Read-only file system|No such file or directory)\"))"
+		"$(cell_of $w) | .status == \"error\" and (.error | test(\"\\\\(fio\\\\): fio exited 1: .*(Read-only file system|No such file or directory)\"))"
 done
 expect_record "a job that stays in its cell: ok, confined, 2 MiB written" \
-	"$(cell inside) | .status == \"ok\" and .result.command == \"fio --output-format=json /job\" and .result.jobs[0].write.io_bytes == 2097152"
+	"$(cell_of inside) | .status == \"ok\" and .result.command == \"fio --output-format=json /job\" and .result.jobs[0].write.io_bytes == 2097152"
 sha256_unchanged "the disk that was not handed over is byte-identical" "$RUN/disks/fsmtest1.img"
 no_job_files() { # the FAT partition's files, none of them a hostile job's
 	local start l

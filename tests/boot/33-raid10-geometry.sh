@@ -7,8 +7,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 boot layouts --disks 4 --size 256M --timeout 900 --plan "$FSM_ROOT/tests/plans/raid10-layouts.ini"
 expect_status "the run completes (exit 0)" 0

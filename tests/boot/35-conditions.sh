@@ -8,8 +8,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 PLAN=$(dirname "$0")/smoke.ini
 control() { # NAME FILTER: the header's conditions.controls.NAME makes FILTER true
 	printf 'select(.type == "header") | .conditions.controls.%s | %s' "$1" "$2"

@@ -9,8 +9,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 PLAN=$FSM_ROOT/tests/plans/order.ini
 FSM=$FSM_ROOT/out/fsmatrix

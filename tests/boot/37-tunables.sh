@@ -9,12 +9,10 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 C1=r5-c64k-scs256/ext4/defaults/seq
 C2=r5-c64k-scs4096/ext4/defaults/seq
-cell() { printf 'select(.type == "cell" and .cell == "%s") | %s' "$1" "$2"; }
 
 boot tunables --disks 3 --size 256M --timeout 600 --plan "$FSM_ROOT/tests/plans/tunables.ini"
 expect_status "the run completes (exit 0)" 0

@@ -11,8 +11,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 PLAN=$FSM_ROOT/tests/plans/device-health.ini
 dev() { printf 'select(.type == "header") | .devices[0] | %s' "$1"; }
 

@@ -8,8 +8,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 PLAN=$FSM_ROOT/tests/plans/reference-drift.ini
 ref() { printf 'select(.type == "reference" and .phase == "%s") | %s' "$1" "$2"; }
 

@@ -12,10 +12,9 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 PLAN=$FSM_ROOT/tests/plans/write-cache.ini
-cell() { printf 'select(.type == "cell" and .axes.write_cache == "%s") | %s' "$1" "$2"; }
+wc_cell() { printf 'select(.type == "cell" and .axes.write_cache == "%s") | %s' "$1" "$2"; }
 header_wc() { printf 'select(.type == "header") | .devices[0].write_cache.device == "%s"' "$1"; }
 end_wc() { printf 'select(.type == "event" and .event == "devices" and .phase == "end") | (.disks | length == 1) and .disks[0].write_cache == "%s"' "$1"; }
 
@@ -25,9 +24,9 @@ both_ways() { # BUS FOUND: both cells ok, each read back as asked, FOUND put bac
 	expect_status "$bus: the run completes (exit 0)" 0
 	expect_record "$bus: the header finds the write cache $found on the device" "$(header_wc "$found")"
 	expect_record "$bus: write_cache = $other: set through the device, read back $other, no warning" \
-		"$(cell "$other" '.status == "ok" and (.tunables.found.write_cache | to_entries[0].value) == "'"$found"'" and (.tunables.effective.write_cache | to_entries[0].value) == "'"$other"'" and .tunables_ignored == [] and (.cell | test("-wc'"$other"'/"))')"
+		"$(wc_cell "$other" '.status == "ok" and (.tunables.found.write_cache | to_entries[0].value) == "'"$found"'" and (.tunables.effective.write_cache | to_entries[0].value) == "'"$other"'" and .tunables_ignored == [] and (.cell | test("-wc'"$other"'/"))')"
 	expect_record "$bus: write_cache = $found: found as the header found it (put back after the other cell)" \
-		"$(cell "$found" '.status == "ok" and (.tunables.found.write_cache | to_entries[0].value) == "'"$found"'" and (.tunables.effective.write_cache | to_entries[0].value) == "'"$found"'"')"
+		"$(wc_cell "$found" '.status == "ok" and (.tunables.found.write_cache | to_entries[0].value) == "'"$found"'" and (.tunables.effective.write_cache | to_entries[0].value) == "'"$found"'"')"
 	expect_record "$bus: after the last cell the device has its write cache $found again" "$(end_wc "$found")"
 }
 
@@ -40,7 +39,7 @@ boot ahci --disk-bus ahci --disks 2 --size 512M --reuse --keep --no-select --tim
 	--plan "$PLAN" --append "fsmatrix.disks=serial:fsmtest0"
 both_ways ahci on
 expect_record "ahci: the write cache step is in the cell's steps, on the taken disk only" \
-	"$(cell off '[.steps[] | select(.argv[0] == "write_cache")] | length == 1 and .[0].argv[2] == "off" and .[0].status == 0')"
+	"$(wc_cell off '[.steps[] | select(.argv[0] == "write_cache")] | length == 1 and .[0].argv[2] == "off" and .[0].status == 0')"
 sha256_unchanged "ahci: the disk not handed over is byte-identical" "$RUN/disks/fsmtest1.img"
 
 boot megasas --disk-bus megasas --disks 1 --size 512M --timeout 600 --plan "$PLAN" --write-cache off
@@ -52,12 +51,12 @@ both_ways nvme on
 boot nvme-off --disk-bus nvme --disks 1 --size 512M --timeout 600 --plan "$PLAN" --write-cache off
 both_ways nvme-off off
 expect_record "nvme-off: the kernel, which saw a cache present at probe, believes write back: a warning" \
-	"$(cell off '[.warnings[] | select(test("^device: nvme0n1: the device.s write cache is off, the kernel believes .write back."))] | length == 1')"
+	"$(wc_cell off '[.warnings[] | select(test("^device: nvme0n1: the device.s write cache is off, the kernel believes .write back."))] | length == 1')"
 
 boot virtio-fixed --disks 1 --size 512M --timeout 600 --plan "$PLAN" --write-cache-fixed
 expect_status "virtio, cache mode fixed: the run completes (exit 0)" 0
 expect_record "virtio, cache mode fixed: write_cache = off is refused: an error cell with the reason" \
-	"$(cell off '.status == "error" and (.error | test("write_cache = off on vdb: .*read-only: the device does not let its cache mode be changed"))')"
+	"$(wc_cell off '.status == "error" and (.error | test("write_cache = off on vdb: .*read-only: the device does not let its cache mode be changed"))')"
 expect_record "virtio, cache mode fixed: write_cache = on is what the device has: the cell runs" \
-	"$(cell on '.status == "ok" and (.tunables.effective.write_cache.vdb == "on")')"
+	"$(wc_cell on '.status == "ok" and (.tunables.effective.write_cache.vdb == "on")')"
 expect_record "virtio, cache mode fixed: the device is as found after the run" "$(end_wc on)"

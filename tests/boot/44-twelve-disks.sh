@@ -11,8 +11,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 FSM=$FSM_ROOT/out/fsmatrix
 OUT=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}

@@ -13,8 +13,7 @@
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
-[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
-[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+need_image
 
 PLAN=$FSM_ROOT/tests/plans/repeat-auto-throttle.ini
 FSM=$FSM_ROOT/out/fsmatrix

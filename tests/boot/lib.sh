@@ -18,6 +18,9 @@
 #   check CHECK COMMAND...           any command; its last output line is the failure reason
 #   ok CHECK / fail CHECK REASON / skip CHECK REASON   report directly
 #   skip_all REASON                  the whole file cannot run here: one skip line, exit
+#   need_image                       skip_all unless KERNEL and INITRD are there
+#   cell ID [FILTER]                 prints the jq filter of the cell record ID, piped into
+#                                    FILTER if given: expect_record NAME "$(cell ID '.status')"
 #   hello_initrd                     prints the path of a tiny initramfs with out/hello-init
 #
 # KERNEL and INITRD are the image (out/vmlinuz, out/initramfs.img; FSM_TEST_KERNEL and
@@ -53,6 +56,10 @@ fail() {
 	[ "$FSM_TEST_OUT" != /dev/null ] || [ -z "$RUN" ] || tail -n 15 "$RUN/console.log" 2>/dev/null | sed 's/^/#   /' >&3
 }
 skip_all() { _report "skip - $FSM_TEST_NAME: $1"; exit 0; }
+need_image() {
+	[ -s "$KERNEL" ] || skip_all "$KERNEL is missing (make image)"
+	[ -s "$INITRD" ] || skip_all "$INITRD is missing (make image)"
+}
 
 boot() { # NAME [qemu/run flags...]
 	local name=$1 a reuse=0
@@ -161,6 +168,10 @@ _expect_in() { # CHECK FILTER SOURCE-FUNCTION WHERE
 }
 expect_record() { _expect_in "$1" "$2" records_console console; }
 expect_result_record() { _expect_in "$1" "$2" records_results "results disk"; }
+cell() { # ID [FILTER]
+	printf 'select(.type == "cell" and .cell == "%s")' "$1"
+	[ $# -lt 2 ] || printf ' | %s' "$2"
+}
 
 expect_file() { # CHECK GLOB
 	local f
