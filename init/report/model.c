@@ -345,21 +345,25 @@ static void fill_axes(struct rrun *r)
 		json_decref(first[k]);
 }
 
-void report_model(struct rrun *r)
+/* A run with no header is named after its file. */
+static void name_run(struct rrun *r)
+{
+	if (r->id)
+		return;
+	const char *b = strrchr(r->source, '/');
+	b = b && b[1] ? b + 1 : r->source;
+	r->id = strdup(b);
+	char *dot = strstr(r->id, ".jsonl");
+	if (dot)
+		*dot = 0;
+}
+
+/* The records into cells; returns the largest planned count they carry ("total"). */
+static int fold_records(struct rrun *r)
 {
 	size_t i;
 	json_t *rec;
 	int total = 0;
-
-	if (!r->id) {
-		/* no header: name the run after its file */
-		const char *b = strrchr(r->source, '/');
-		b = b && b[1] ? b + 1 : r->source;
-		r->id = strdup(b);
-		char *dot = strstr(r->id, ".jsonl");
-		if (dot)
-			*dot = 0;
-	}
 	json_array_foreach(r->records, i, rec) {
 		const char *id = json_string_value(json_object_get(rec, "cell"));
 		if (!id)
@@ -374,30 +378,37 @@ void report_model(struct rrun *r)
 		if (t > total)
 			total = (int)t;
 	}
-	for (i = 0; i < r->ncells; i++) {
-		struct rcell *c = &r->cells[i];
-		for (size_t k = 0; c->ok == 0 && k < json_array_size(c->bad); k++) {
-			const char *st = json_string_value(json_object_get(json_array_get(c->bad, k), "status"));
-			if (!c->status || strcmp(c->status, "ok") == 0 ||
-			    (strcmp(c->status, "interrupted") == 0 && st))
-				c->status = st;
-			if (st && strcmp(st, "interrupted") != 0)
-				break;
-		}
-		if (!c->status)
-			c->status = "error";
-		if (c->reps < c->seen)
-			c->reps = c->seen;
-		for (size_t m = 0; m < c->nm; m++) {
-			c->has[m] = stats_cell_summary(&c->fig, m, &c->st[m]) == 0;
-			verdict_of(c->fig.v[m], c->fig.rep[m], c->fig.nv[m], &c->vd[m]);
-		}
-		/* the same choice of figure, and the same verdict, as the summary record's */
-		c->verdict_metric = verdict_cell(&c->fig, kind_of(c->wtype), &c->verdict);
-	}
+	return total;
+}
 
-	/* Planned cells: a list of ids when the header or the plan event (of a dry run) carries
-	 * one, else positions 1..total that no record took. */
+/* A cell's status over its records, and its statistics and verdicts. */
+static void judge_cell(struct rcell *c)
+{
+	for (size_t k = 0; c->ok == 0 && k < json_array_size(c->bad); k++) {
+		const char *st = json_string_value(json_object_get(json_array_get(c->bad, k), "status"));
+		if (!c->status || strcmp(c->status, "ok") == 0 ||
+		    (strcmp(c->status, "interrupted") == 0 && st))
+			c->status = st;
+		if (st && strcmp(st, "interrupted") != 0)
+			break;
+	}
+	if (!c->status)
+		c->status = "error";
+	if (c->reps < c->seen)
+		c->reps = c->seen;
+	for (size_t m = 0; m < c->nm; m++) {
+		c->has[m] = stats_cell_summary(&c->fig, m, &c->st[m]) == 0;
+		verdict_of(c->fig.v[m], c->fig.rep[m], c->fig.nv[m], &c->vd[m]);
+	}
+	/* the same choice of figure, and the same verdict, as the summary record's */
+	c->verdict_metric = verdict_cell(&c->fig, kind_of(c->wtype), &c->verdict);
+}
+
+/* Planned cells: a list of ids when the header or the plan event (of a dry run) carries
+ * one, else positions 1..total that no record took. */
+static void planned_cells(struct rrun *r, int total)
+{
+	size_t i;
 	json_t *planned = json_object_get(r->header, "cells");
 	if (!json_is_array(planned))
 		planned = json_object_get(r->plan, "cell_list");
@@ -428,7 +439,16 @@ void report_model(struct rrun *r)
 	}
 	/* with a list of planned ids the missing cells have their names already */
 	report_positions(r, !json_is_array(planned));
-	for (i = 0; i < r->ncells; i++) {
+}
+
+void report_model(struct rrun *r)
+{
+	name_run(r);
+	int total = fold_records(r);
+	for (size_t i = 0; i < r->ncells; i++)
+		judge_cell(&r->cells[i]);
+	planned_cells(r, total);
+	for (size_t i = 0; i < r->ncells; i++) {
 		struct rcell *c = &r->cells[i];
 		char v[256];
 		c->axis = calloc(NKEPT + 1, sizeof *c->axis);
@@ -469,101 +489,6 @@ int report_ignored_text(const struct rcell *c, char *out, size_t len)
 		snprintf(out + k, len - k, " %s ignored by the kernel: the cell measured %s",
 			 n == 1 ? "was" : "were", only ? "the defaults" : n == 1 ? "the mount without it"
 			 : "the mount without them");
-	return 1;
-}
-
-int report_opts_axes(struct report_opts *o, const char *list)
-{
-	char *s = strdup(list), *save = NULL;
-	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (o->nby == REPORT_MAX_AXES)
-			return -1;
-		o->by[o->nby++] = strdup(t);
-	}
-	free(s);
-	return 0;
-}
-
-int report_opts_where(struct report_opts *o, const char *expr)
-{
-	const char *eq = strchr(expr, '=');
-	/* An empty value is a mistake, not a filter: a cell without the axis has "". */
-	if (!eq || eq == expr || !eq[1] || o->nwhere == REPORT_MAX_AXES)
-		return -1;
-	o->where_axis[o->nwhere] = strndup(expr, (size_t)(eq - expr));
-	o->where_val[o->nwhere++] = eq + 1;
-	return 0;
-}
-
-/* Whether cell c passes --where number i. */
-static int where_holds(const struct report_opts *o, size_t i, const struct rcell *c)
-{
-	char v[256];
-	json_t *raw = json_object_get(c->axes, o->where_axis[i]);
-	axis_text(c->axes, o->where_axis[i], v, sizeof v);
-	if (strcmp(v, o->where_val[i]) == 0)
-		return 1;
-	/* chunk=65536 and chunk=64k both select a 64 KiB chunk */
-	char rawv[64];
-	if (!json_is_integer(raw))
-		return 0;
-	snprintf(rawv, sizeof rawv, "%lld", (long long)json_integer_value(raw));
-	return strcmp(rawv, o->where_val[i]) == 0;
-}
-
-int report_cell_selected(const struct report_opts *o, const struct rcell *c)
-{
-	for (size_t i = 0; i < o->nwhere; i++)
-		if (!where_holds(o, i, c))
-			return 0;
-	return 1;
-}
-
-/* After "no cell matches": for a --where whose value no cell has at all (a typo, most
- * likely), the values the cells do have, in the order they come: " (known fs: ext4, xfs)". */
-static void known_values(const struct runset *rs, const struct report_opts *o, size_t w)
-{
-	json_t *seen = json_array();
-	char v[256], list[400];
-	size_t k = 0, i;
-	json_t *x;
-	for (size_t r = 0; r < rs->n; r++)
-		for (size_t c = 0; c < rs->run[r].ncells; c++) {
-			if (where_holds(o, w, &rs->run[r].cells[c]))
-				goto out;   /* the value is there: the combination is not */
-			axis_text(rs->run[r].cells[c].axes, o->where_axis[w], v, sizeof v);
-			int dup = !v[0];
-			json_array_foreach(seen, i, x)
-				dup |= strcmp(json_string_value(x), v) == 0;
-			if (!dup)
-				json_array_append_new(seen, json_string(v));
-		}
-	list[0] = '\0';
-	json_array_foreach(seen, i, x)
-		if (k < sizeof list)
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
-					      json_string_value(x));
-	if (k >= sizeof list)
-		strcpy(list + sizeof list - 4, "...");
-	fprintf(stderr, " (known %s: %s)", o->where_axis[w], list[0] ? list : "none");
-out:
-	json_decref(seen);
-}
-
-int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o)
-{
-	if (!o->nwhere)
-		return 0;
-	for (size_t r = 0; r < rs->n; r++)
-		for (size_t i = 0; i < rs->run[r].ncells; i++)
-			if (report_cell_selected(o, &rs->run[r].cells[i]))
-				return 0;
-	fprintf(stderr, "fsmatrix %s: no cell matches", cmd);
-	for (size_t i = 0; i < o->nwhere; i++)
-		fprintf(stderr, " --where %s=%s", o->where_axis[i], o->where_val[i]);
-	for (size_t i = 0; i < o->nwhere; i++)
-		known_values(rs, o, i);
-	fprintf(stderr, "\n");
 	return 1;
 }
 
