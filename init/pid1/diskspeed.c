@@ -2,7 +2,8 @@
  * what each cell's limit is computed from (core/limit.h). Each disk alone, then all at once
  * (a controller or a bus they share shows there): 1 MiB blocks with O_DIRECT, written in the
  * middle of the disk as the reference set does, then read back, each direction for
- * plan.disk_speed_ms and at most DS_MAX_BLOCKS blocks. Only taken disks are written: they
+ * plan.disk_speed_ms and at most DS_MAX_BLOCKS blocks (256 MiB: a boot of many fast disks
+ * stays short; a throttled or slow disk is bounded by the time). Only taken disks are written: they
  * were handed over, and every cell wipes and remakes them. A "disk-speed" record. */
 #include "pid1/pid1.h"
 #include "core/limit.h"
@@ -23,7 +24,7 @@
 #endif
 
 #define DS_BLOCK (1u << 20)
-#define DS_MAX_BLOCKS 1024
+#define DS_MAX_BLOCKS 256
 
 struct ds_result {
 	struct speed_fig write, read;
