@@ -1,4 +1,5 @@
-# aa: the rig checks its own false positives (aa_false_positive_rate, first_cell_ratio).
+# aa: the rig checks its own false positives on unthrottled disks
+# (aa_false_positive_rate_unthrottled, first_cell_ratio; on disks of known speed: phantom.sh).
 # tests/bench/aa.ini (12 cells x 5 repeats) boots twice under the same conditions and
 # `fsmatrix compare` judges the two runs: every metric it calls faster or slower is a false
 # positive, since nothing changed; the figure is their share of the metrics it tested, to set
@@ -46,7 +47,7 @@ bench_aa() {
 	mkdir -p "$BENCH_DIR/runs"
 	sed 's/^repeat = 5$/repeat = 5\norder = sequential\nwarmup = 0/' "$plan" >"$seq"
 	a=$(_aa_boot a1 "$plan") && b=$(_aa_boot a2 "$plan") || {
-		unmeasured aa_false_positive_rate "a boot of tests/bench/aa.ini did not complete (build/bench/runs/aa-a*.out)"
+		unmeasured aa_false_positive_rate_unthrottled "a boot of tests/bench/aa.ini did not complete (build/bench/runs/aa-a*.out)"
 		unmeasured first_cell_ratio "a boot did not complete"
 		return
 	}
@@ -55,10 +56,10 @@ bench_aa() {
 	def=$(_aa_rate "$a" "$b")
 	seqr=null
 	[ -z "$c" ] || seqr=$(_aa_rate "$c" "$d")
-	figure aa_false_positive_rate "$(jq -n --argjson d "$def" --argjson s "$seqr" \
+	figure aa_false_positive_rate_unthrottled "$(jq -n --argjson d "$def" --argjson s "$seqr" \
 		'{value: $d.rate, goal: "<= 0.05 (the alpha, before Holm-Bonferroni; corrected it should be near 0)",
 		  default: $d, sequential_no_warmup: $s, plan: "tests/bench/aa.ini", runs: "build/bench/runs/aa-*"}')"
-	show aa_false_positive_rate "$(fmt "$(jq .rate <<<"$def")")  ($(jq -r '"\(.significant) of \(.tested) metrics tested called different, \(.untested) not tested"' <<<"$def"); goal <= 0.05)"
+	show aa_false_positive_rate_unthrottled "$(fmt "$(jq .rate <<<"$def")")  ($(jq -r '"\(.significant) of \(.tested) metrics tested called different, \(.untested) not tested"' <<<"$def"); goal <= 0.05)"
 	note "interleave, warmup 1: $(jq -r .line <<<"$def")"
 	note "sequential, warmup 0: $(jq -r 'if . == null then "not measured" else .line end' <<<"$seqr")"
 	fw=$(jq -s '[.[] | select(. != null)]' <(_aa_first "$a") <(_aa_first "$b"))
