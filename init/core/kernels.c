@@ -172,3 +172,11 @@ int bzimage_is(const char *kernel_version, const char *release, const char *vers
 	return r && strncmp(kernel_version, release, r) == 0 && kernel_version[r] == ' ' &&
 	       n >= r + v && strcmp(kernel_version + n - v, version) == 0;
 }
+
+int kernel_name_fits_release(const char *name, const char *release)
+{
+	size_t n = strlen(name);
+	if (!n || strspn(name, "0123456789.") != n || name[0] == '.' || name[n - 1] == '.')
+		return -1;
+	return strncmp(release, name, n) == 0 && strchr(".-+", release[n]) && release[n] != '\0';
+}

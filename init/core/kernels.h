@@ -59,5 +59,10 @@ int bzimage_version(const unsigned char *hdr, size_t len, char *out, size_t outl
 /* 1 when a bzImage's kernel_version string names the kernel running: its first word is
  * release and it ends with version (uname's). */
 int bzimage_is(const char *kernel_version, const char *release, const char *version);
+/* Whether a set's name that is a version ("6.1", "6.12") names the kernel release running
+ * ("6.1.0-57-amd64", "6.12.57+deb12-amd64"): the release starts with it and a '.', '-' or
+ * '+' follows ("6.1" is not "6.12.57"). 1 it does, 0 it does not, -1 the name is no version
+ * ("mine"): it cannot be told from the release. */
+int kernel_name_fits_release(const char *name, const char *release);
 
 #endif

@@ -43,13 +43,30 @@ static int running_is(const struct plan *p, int k, char *seen, size_t len)
 	return bzimage_is(seen, u.release, u.version);
 }
 
+/* A plan that names no kernels, booted with fsmatrix.kernel=NAME (qemu/run --kernel NAME):
+ * the name labels every record, so a version that is not the kernel running is dropped,
+ * said on the console; a name that is no version ("mine") cannot be told and is kept. */
+static void check_label(void)
+{
+	struct utsname u;
+	if (!boot.cmd.kernel[0] || uname(&u) < 0 ||
+	    kernel_name_fits_release(boot.cmd.kernel, u.release) != 0)
+		return;
+	say("fsmatrix: kernels: fsmatrix.kernel=%s, but the kernel running is %s: the name is "
+	    "dropped (no record is labelled with a kernel it did not run under)", boot.cmd.kernel,
+	    u.release);
+	boot.cmd.kernel[0] = '\0';
+}
+
 void kernels_stage(const struct plan *p)
 {
 	char path[300], seen[256], why[400];
 	ks.p = p;
 	ks.booted = -1;
-	if (!p->nkernels)
+	if (!p->nkernels) {
+		check_label();
 		return;
+	}
 	for (int k = 0; k < p->nkernels; k++)
 		if (strcmp(p->kernels[k], boot.cmd.kernel) == 0)
 			ks.booted = k;

@@ -5,7 +5,9 @@
 # wipe: Resource busy". Each timed-out cell now names the fio it killed, and the cell after
 # it runs ok on the same disks. raid0 at the default resync (wait) runs: a level without
 # redundancy has no resync (and no sync_action to wait on). A third disk, not handed over,
-# stays byte-identical.
+# stays byte-identical. Then the 6.1 image booted with fsmatrix.kernel=6.12 and a plan that
+# names no kernels: the label is dropped, said on the console, and no record carries it
+# (every record of the boot was labelled 6.12 before).
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -32,3 +34,13 @@ expect_record "raid0 at the default resync: created, nothing waited on, resync_s
 expect_record "the trailer counts 2 ok and 2 timeouts" \
 	'select(.type == "trailer") | .cells == 4 and .counts.ok == 2 and .counts.timeout == 2'
 sha256_unchanged "the disk that was not handed over is byte-identical" "$RUN/disks/fsmtest2.img"
+
+boot label --disks 1 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/boot/smoke.ini" \
+	--append "fsmatrix.kernel=6.12"
+expect_status "fsmatrix.kernel=6.12 on 6.1: the run completes (exit 0)" 0
+expect_console "the name that is not the kernel running is dropped, on the console" \
+	'^fsmatrix: kernels: fsmatrix.kernel=6.12, but the kernel running is 6\.1\.[^ ]+: the name is dropped'
+expect_record "the smoke cell runs ok under 6.1" \
+	'select(.type == "trailer") | .counts.ok >= 1'
+check "no record carries axes.kernel 6.12" \
+	bash -c '! "$1" "$2/console.log" | jq -e "select(.type == \"cell\" and .axes.kernel == \"6.12\")" >/dev/null' _ "$RECORDS" "$RUN"

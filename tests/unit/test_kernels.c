@@ -252,8 +252,29 @@ static void test_set_unreadable(void)
 	CHECK_STR(kernel_set_files[1], "initramfs.img");
 }
 
+/* A set's name against the release running, when the plan names no kernels and the boot
+ * only says fsmatrix.kernel=: a label that is not the kernel running is not kept. */
+static void test_name_fits_release(void)
+{
+	static const struct { const char *name, *release; int want; } rows[] = {
+		{ "6.1", "6.1.0-57-amd64", 1 },
+		{ "6.12", "6.12.57+deb12-amd64", 1 },
+		{ "6.12", "6.1.0-57-amd64", 0 },
+		{ "6.1", "6.12.57+deb12-amd64", 0 },
+		{ "6.1.0", "6.1.0-57-amd64", 1 },
+		{ "6.1", "6.1", 0 },
+		{ "mine", "6.1.0-57-amd64", -1 },
+		{ "", "6.1.0-57-amd64", -1 },
+		{ "6.", "6.1.0-57-amd64", -1 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		CHECK(kernel_name_fits_release(rows[i].name, rows[i].release) == rows[i].want,
+		      "%s against %s", rows[i].name, rows[i].release);
+}
+
 int main(void)
 {
+	test_name_fits_release();
 	test_set_unreadable();
 	test_bzimage();
 	test_matrix();
