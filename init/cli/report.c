@@ -75,6 +75,10 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 			 (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
 			o->across_conditions = 1;
 			takes = 0;
+		} else if (strcmp(a, "--across-workloads") == 0 &&
+			   (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
+			o->across_workloads = 1;
+			takes = 0;
 		} else if (strcmp(a, "-o") == 0 && outfile)
 			*outfile = val;
 		else if (a[0] == '-' && a[1]) {

@@ -72,9 +72,12 @@ golden compare-ignored   compare-ignored.txt   0 compare "$F/ignored-old.jsonl" 
 # Disks of known speed (rootfs/plans/calibration.ini at 8 MB/s a disk, 2026-12-04; series and
 # long fields dropped): Findings open the report with each cell's limit and bottleneck; a
 # compare explains the one significant difference by what differs in them (A wrote a file of
-# 341 and a third stripes and read back 20% of it, B whole stripes at its limit).
+# 341 and a third stripes and read back 20% of it, B whole stripes at its limit)...
 golden limits-report     limits-report.txt     0 report "$F/limits-a.jsonl"
-golden limits-compare    limits-compare.txt    0 compare "$F/limits-a.jsonl" "$F/limits-b.jsonl"
+golden limits-compare    limits-compare.txt    0 compare --across-workloads "$F/limits-a.jsonl" "$F/limits-b.jsonl"
+# ... whose writers' files differ (64m in A, 48m in B: the point of that pair), which compare
+# says, and tests nothing, without --across-workloads
+golden limits-compare-workloads limits-compare-workloads.txt 0 compare "$F/limits-a.jsonl" "$F/limits-b.jsonl"
 # A warm-up record (shaped as a cell record, before the first cell) is listed and is in no
 # figure: run-a with one whose figures are far off reports, sorts and compares as run-a does,
 # with one more header line.
@@ -257,6 +260,15 @@ golden text-conditions     conditions.txt          0 report "$CB"
 golden md-conditions       conditions.md           0 report --format md "$CB"
 golden compare-conditions  compare-conditions.txt  0 compare "$CA" "$CB"
 golden compare-across      compare-across.txt      0 compare --across-conditions "$CA" "$CB"
+# Workloads (issue 41): cells that share an id but not the workload (B's seqwrite cells wrote
+# 192m where A's wrote 256m, and one of them in 4k blocks) are not tested against each other:
+# compare names what differs, marks those rows, and tests the rest (smallfiles, the same in
+# both); --across-workloads tests them anyway and says so.
+jq -c 'if .type == "cell" and .axes.wtype == "seqwrite" then .result.bytes = 201326592 |
+	(if .cell == "md1/xfs/noatime/seqwrite" then .result.bs = 4096 else . end) else . end' \
+	"$F/run-b.jsonl" >build/tests/report-work-b.jsonl
+golden compare-workloads   compare-workloads.txt   4 compare "$F/run-a.jsonl" build/tests/report-work-b.jsonl
+golden compare-across-workloads compare-across-workloads.txt 4 compare --across-workloads "$F/run-a.jsonl" build/tests/report-work-b.jsonl
 # Kernels as an axis: kern-a ran under the kernel set 6.1, kern-b and kern-c under 6.12. The
 # kernel's release and the image's manifest are the point of such a comparison: compare
 # tests kern-a against kern-b (one cell 20% faster) and refuses kern-c only for its write
