@@ -170,6 +170,27 @@ if [ "$rc" = 1 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
 else
 	fail lava-two-runs-refused "status $rc, stderr: $(head -c 300 "$TMP/err")"
 fi
+# A results directory of one machine (issue 41): shard 1/2 stopped part way, then run again
+# whole after a boot given another fsmatrix.shard= had abandoned it. The shard's finished run
+# is used, and a line each says which run was used and which left out, and why.
+D=build/tests/report-shard-dir
+rm -rf "$D" && mkdir -p "$D"
+sh='.shard = {k: 1, n: 2, per_rep: 8, cells: [1,2,3,4,5,6,7,8]} | .run_group = "5e1f0c2a9b7d4e6f"'
+jq -c "if .type == \"header\" then $sh else . end | if .run then .run = \"20260101-110000-x1x1x1\" else . end" \
+	"$F/run-a.jsonl" | head -n 12 >"$D/20260101-110000-x1x1x1.jsonl"
+jq -c "if .type == \"header\" then $sh else . end" "$F/run-a.jsonl" >"$D/20260101-120000-a1a1a1.jsonl"
+golden shard-dir         shard-dir.txt         3 report "$D"
+# ... and runs that no run group joins are each reported, and said to be on stderr
+mkdir -p "$D-two"
+cp "$F/run-a.jsonl" "$D-two/20260101-120000-a1a1a1.jsonl"
+cp "$F/run-b.jsonl" "$D-two/20260102-120000-b2b2b2.jsonl"
+"$FSM" report "$D-two" >"$TMP/out" 2>"$TMP/err"
+if [ "$(grep -c '^Run ' "$TMP/out")" = 2 ] && grep -q '^fsmatrix: the sources hold 2 runs that are not shards of one run group' "$TMP/err" &&
+	[ "$(grep -c '^fsmatrix:   run 2026010[12]-120000-.*: complete$' "$TMP/err")" = 2 ]; then
+	ok several-runs-said
+else
+	fail several-runs-said "stderr: $(head -c 300 "$TMP/err")"
+fi
 golden by          run-b-by.txt          4 report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    4 report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        0 report "$F/real-smoke"
