@@ -13,7 +13,8 @@ static void print_line(void *ctx, const char *s)
 }
 
 const char host_compare_usage[] =
-	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... [--across-conditions] A B\n"
+	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... [--across-conditions]\n"
+	"                        [--across-workloads] A B\n"
 	"       fsmatrix compare [--format text|md] --by kernel RUN\n"
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
 	"         (more sources: the shards of a run merge, and they must make two runs)\n"
@@ -22,7 +23,8 @@ const char host_compare_usage[] =
 	"  every metric: medians, B/A, change; where both sides are stable over 3 or more repeats,\n"
 	"  Welch's t-test and a 95% confidence interval of the change\n"
 	"  --across-conditions  test also when the runs' conditions fingerprints differ (by\n"
-	"         default no difference is called significant then; what differs is listed)\n"
+	"         default no difference is called significant then; what differs is listed)\n"	"  --across-workloads  test also the cells whose workloads differ (size, bs, the fio\n"
+	"         command...: by default those cells are not tested; what differs is listed)\n"
 	"  exit status as fsmatrix report's: 3 a run incomplete, 4 a cell not ok (after the output)\n";
 
 /* A and B: the first run of each of two sources, or, from more sources (the shards of

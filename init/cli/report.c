@@ -75,6 +75,10 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 			 (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
 			o->across_conditions = 1;
 			takes = 0;
+		} else if (strcmp(a, "--across-workloads") == 0 &&
+			   (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
+			o->across_workloads = 1;
+			takes = 0;
 		} else if (strcmp(a, "-o") == 0 && outfile)
 			*outfile = val;
 		else if (a[0] == '-' && a[1]) {
@@ -213,6 +217,28 @@ static void report_run(FILE *f, const struct rrun *r, const struct report_opts *
 	fputs("\n", f);
 }
 
+/* Several runs that are not shards of one run group are reported one after the other,
+ * never merged: said on stderr, a line each, so that a results directory holding older runs
+ * beside the one looked for (an abandoned run, a run of another shard or plan) is not read
+ * as one run. */
+static void say_runs(const struct runset *rs)
+{
+	if (rs->n < 2)
+		return;
+	fprintf(stderr, "fsmatrix: the sources hold %zu runs that are not shards of one run group: "
+		"each is reported on its own, in turn\n", rs->n);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rrun *r = &rs->run[i];
+		json_t *sh = json_object_get(r->header, "shard");
+		char shard[64] = "";
+		if (json_is_object(sh))   /* merged (report_merge_shards): the group's shards */
+			snprintf(shard, sizeof shard, ", shards of run group %.12s",
+				 json_string_value(json_object_get(r->header, "run_group")) ?: "?");
+		fprintf(stderr, "fsmatrix:   run %s from %s: %s%s\n", r->id, r->source,
+			r->trailer ? "complete" : "incomplete", shard);
+	}
+}
+
 int host_cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .format = "text" };
@@ -233,6 +259,7 @@ int host_cmd_report(int argc, char **argv)
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)
 		return 1;
+	say_runs(&rs);
 	if (report_where_check("report", &rs, &o)) {
 		report_free(&rs);
 		return 1;

@@ -201,11 +201,20 @@ int journal_resumable(const struct journal *j, const char *plan_sha256, const ch
 	else if (strcmp(j->scale, scale) != 0)
 		snprintf(why, len, "run %s ran the plan at scale %s, this boot at %s", j->run, j->scale,
 			 scale);
-	else if (strcmp(j->shard, shard) != 0)
-		snprintf(why, len, "run %s ran %s%s, this boot %s%s", j->run,
-			 j->shard[0] ? "shard " : "every cell", j->shard, shard[0] ? "shard " : "every cell",
-			 shard);
-	else
+	else if (strcmp(j->shard, shard) != 0) {
+		/* the same plan and scale, stopped part way: the shard typed is most likely a
+		 * mistake, and a new run would leave this one unfinished for good */
+		char ran[40], asked[40], fix[64];
+		snprintf(ran, sizeof ran, "%s%s", j->shard[0] ? "shard " : "every cell", j->shard);
+		snprintf(asked, sizeof asked, "%s%s", shard[0] ? "shard " : "every cell", shard);
+		snprintf(fix, sizeof fix, j->shard[0] ? "fsmatrix.shard=%s" : "no fsmatrix.shard=",
+			 j->shard);
+		snprintf(why, len, "run %s of this plan ran %s and stopped part way, and this boot "
+			 "asks %s: refusing to leave it unfinished (boot with %s to resume it, or move "
+			 "fsmatrix/results/%s.jsonl aside to start %s afresh; nothing was written to "
+			 "any test disk)", j->run, ran, asked, fix, j->run, asked);
+		return -2;
+	} else
 		return 0;
 	return -1;
 }

@@ -59,7 +59,10 @@ void journal_scan(const char *text, size_t len, struct journal *j, struct resume
 
 /* 0 when this boot may go on with the journal's run: a header, no trailer, the same plan
  * sha256, scale text and shard ("K/N", or "" for every cell). Otherwise -1 and why (for the
- * console). */
+ * console): this boot starts a new run. -2 when only the shard differs: the journal's run,
+ * of this plan and scale, stopped part way under another shard than this boot's, and why is
+ * the boot's refusal naming both shards and the way out of either (a new run would leave the
+ * interrupted one unfinished; resuming it would run cells the command line did not ask). */
 int journal_resumable(const struct journal *j, const char *plan_sha256, const char *scale,
 		      const char *shard, char *why, size_t len);
 

@@ -213,19 +213,21 @@ static int fio_check(const struct plan_workload *w,
 
 const struct wl_kind wl_kinds[] = {
 	[WL_SEQWRITE] = { "seqwrite", WL_SEQWRITE, "size bs direct fallocate data seed", "size",
-			  seqwrite_metrics, seqwrite_estimate, seqwrite_describe, NULL },
+			  seqwrite_metrics, seqwrite_estimate, seqwrite_describe, NULL,
+			  "bytes bs direct fallocate data" },
 	[WL_SMALLFILES] = { "smallfiles", WL_SMALLFILES, "size passes sync seed files", "size",
-			    smallfiles_metrics, smallfiles_estimate, smallfiles_describe, NULL },
+			    smallfiles_metrics, smallfiles_estimate, smallfiles_describe, NULL,
+			    "bytes files dirs" },
 	[WL_TAR] = { "tar", WL_TAR, "sync file", "file", tar_metrics, tar_estimate, tar_describe,
-		     NULL },
+		     NULL, "bytes files" },
 	[WL_SEQREAD] = { "seqread", WL_SEQREAD, "size bs direct data seed", "size", seqread_metrics,
-			 seqread_estimate, seqread_describe, NULL },
+			 seqread_estimate, seqread_describe, NULL, "bytes bs direct data" },
 	[WL_FSYNC] = { "fsync", WL_FSYNC, "size bs background", "size bs", fsync_metrics,
-		       fsync_estimate, fsync_describe, NULL },
+		       fsync_estimate, fsync_describe, NULL, "bytes bs background" },
 	[WL_FIO] = { "fio", WL_FIO, "job rw bs size iodepth numjobs ioengine direct fsync runtime "
 		     "time_based options", "", fio_metrics, fio_estimate, fio_describe,
-		     fio_check },
-	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL },
+		     fio_check, "command job" },
+	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct wl_kind *wl_kind_of(int type)

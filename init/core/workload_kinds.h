@@ -37,6 +37,10 @@ struct wl_kind {
 	int (*check)(const struct plan_workload *w,
 		     int (*given)(const struct plan_workload *w, const char *key), char *kbuf,
 		     size_t klen, char *msg, size_t mlen);
+	/* The fields of its record's "result" that say what it ran rather than what it
+	 * measured, space-separated: two cells that differ in one ran another workload, and
+	 * compare does not test one against the other (report/workdiff.c). */
+	const char *defines;
 };
 
 /* Indexed by enum wl_type; a row with name NULL ends it. */

@@ -110,7 +110,7 @@ static void retake_disks(void)
 
 void resume_stage(const struct plan *p)
 {
-	char path[300], why[300], scale[24];
+	char path[300], why[512], scale[24];
 	char **names = NULL;
 	int n = 0;
 
@@ -138,7 +138,10 @@ void resume_stage(const struct plan *p)
 	if (boot.cmd.shard_n)
 		snprintf(shard, sizeof shard, "%d/%d", boot.cmd.shard_k, boot.cmd.shard_n);
 	unsigned long long seed = 0;
-	if (journal_resumable(&journal, boot.plan_sha256, scale, shard, why, sizeof why) < 0 ||
+	int resumable = journal_resumable(&journal, boot.plan_sha256, scale, shard, why, sizeof why);
+	if (resumable == -2)
+		fatal("%s", why);   /* before any test disk is written, or the results attached */
+	if (resumable < 0 ||
 	    (p->order == ORDER_SHUFFLE &&
 	     journal_seed(&journal, boot.cmd.seed_given, boot.cmd.seed, &seed, why, sizeof why) < 0)) {
 		if (journal.run[0] && !journal.trailer)

@@ -59,6 +59,9 @@ struct comparison {
 	size_t tests;                  /* rows tested: Holm's m */
 	char cond[8][REPORT_COND_LINE];  /* what differs between A's and B's conditions */
 	int ncond;
+	char work[8][REPORT_COND_LINE];  /* "stream: size 64m / 48m": what differs in a workload */
+	int nwork, work_more;            /* its lines; cells whose difference found no line free */
+	int work_untested;               /* metrics not tested for that alone */
 	char legend_holm[256], legend_mde[400];
 };
 
@@ -129,14 +132,28 @@ static void judge(struct row *r)
 /* Figures measured under different conditions (another write cache, kernel, governor)
  * differ by those conditions as much as by the cell's own options: no test, unless the
  * user asks for one (--across-conditions). */
-static void untest_across(struct row *r)
+static void untest(struct row *r, const char *why)
 {
-	if (!r->tested)
-		return;
 	r->tested = 0;
 	r->v = V_UNTESTED;
 	r->p = r->df = r->se = r->ci_lo = r->ci_hi = NAN;
-	snprintf(r->why, sizeof r->why, "conditions differ (above)");
+	snprintf(r->why, sizeof r->why, "%s", why);
+}
+
+/* Cells of one id that ran different workloads (report_workload_differs) differ by the
+ * workload: every metric of theirs is left untested, unless --across-workloads. Each
+ * difference is said once above the tables. */
+static void note_workload(struct comparison *c, const char *workload, const char *what)
+{
+	char line[REPORT_COND_LINE];
+	snprintf(line, sizeof line, "%s: %s", workload, what);
+	for (int i = 0; i < c->nwork; i++)
+		if (strcmp(c->work[i], line) == 0)
+			return;
+	if (c->nwork < 8)
+		memcpy(c->work[c->nwork++], line, sizeof line);
+	else
+		c->work_more++;
 }
 
 /* Holm-Bonferroni over every tested row of the comparison, whatever its workload: a row is
@@ -239,6 +256,11 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 		const struct rcell *ca = find(a, cells[i]->id), *cb = find(b, cells[i]->id);
 		const struct metric *ms[REPORT_MAX_METRICS];
 		size_t nm = metrics_of(ca, cb, cells[i], ms);
+		char wd[REPORT_COND_LINE - 64] = "", why[REPORT_COND_LINE];
+		int wdiff = ca && cb && report_workload_differs(ca, cb, wd, sizeof wd);
+		if (wdiff)
+			note_workload(c, cells[i]->workload, wd);
+		snprintf(why, sizeof why, "the workloads differ (%s)", wd);
 		if (!ca || !cb)
 			c->only[ca ? 0 : 1]++;
 		for (size_t m = 0; m < (nm ? nm : 1); m++) {
@@ -252,8 +274,12 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 				r->v = V_FAILED;
 			else {
 				judge(r);
-				if (c->ncond && !o->across_conditions)
-					untest_across(r);
+				if (c->ncond && !o->across_conditions && r->tested)
+					untest(r, "conditions differ (above)");
+				if (wdiff && !o->across_workloads && r->v != V_FAILED) {
+					untest(r, why);
+					c->work_untested++;
+				}
 			}
 		}
 	}
@@ -472,6 +498,27 @@ static void why_lines(const struct comparison *c, void (*line)(void *ctx, const 
 	free(ab);
 }
 
+/* What differs in the workloads of cells of one id, each difference once (note_workload). */
+static void workload_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx)
+{
+	char buf[REPORT_COND_LINE + 32];
+	for (int i = 0; i < c->nwork; i++) {
+		snprintf(buf, sizeof buf, "workloads differ: %s", c->work[i]);
+		line(ctx, buf);
+	}
+	if (c->work_more) {
+		snprintf(buf, sizeof buf, "workloads differ: and in %d more cell%s", c->work_more,
+			 c->work_more == 1 ? "" : "s");
+		line(ctx, buf);
+	}
+	if (c->nwork)
+		line(ctx, c->o->across_workloads
+			  ? "Tested across different workloads (--across-workloads): a difference may come "
+			    "from the workloads as much as from the cells' options."
+			  : "No difference is called significant between cells whose workloads differ: "
+			    "the figures would differ by the workload too (--across-workloads tests anyway).");
+}
+
 void compare_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx)
 {
 	char buf[1024];
@@ -484,7 +531,9 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 	snprintf(buf, sizeof buf, "metrics: %d faster, %d slower, %d no significant difference, "
 		 "%d not tested (%s), %d without figures on a side; cells only in A: %d, only in B: %d",
 		 count[V_FASTER], count[V_SLOWER], count[V_SAME], count[V_UNTESTED],
-		 across ? "the runs' conditions differ" : "a side not stable, or with fewer than 3 repeats",
+		 across ? "the runs' conditions differ" : c->work_untested
+			? "the workloads differ, or a side not stable or with fewer than 3 repeats"
+			: "a side not stable, or with fewer than 3 repeats",
 		 count[V_FAILED], c->only[0], c->only[1]);
 	line(ctx, buf);
 	for (int i = 0; i < c->ncond; i++) {
@@ -497,6 +546,7 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 			    "come from the conditions as much as from the cells' options."
 			  : "No difference is called significant across different conditions: the "
 			    "figures would differ by them too (--across-conditions tests anyway).");
+	workload_lines(c, line, ctx);
 	/* a run whose machine drifted under it measured the drift too, in the cells it names */
 	report_drift_lines(c->a, "note: in A, ", line, ctx);
 	report_drift_lines(c->b, "note: in B, ", line, ctx);
@@ -509,13 +559,14 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 			 c->tests, ALPHA);
 		line(ctx, buf);
 	}
-	if (across)
-		;   /* said above */
-	else if (count[V_UNTESTED] && !count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])
+	int unstable = count[V_UNTESTED] - c->work_untested;
+	if (across || !unstable)
+		;   /* said above, or nothing else is untested */
+	else if (!count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])
 		line(ctx, "No difference is tested: every metric has a side that is not stable over its "
 			  "repeats or has fewer than 3 of them (repeat = 3 or more in the plan); the "
 			  "verdict column says which side and why.");
-	else if (count[V_UNTESTED])
+	else
 		line(ctx, "Metrics with a side not stable over its repeats, or with fewer than 3 of them, "
 			  "are not tested: the verdict column says which side and why.");
 	/* a side that measured without an option it asked for compares something else */

@@ -14,7 +14,8 @@ static const char *const cell_read[] = { "type", "cell", "rep", "reps", "index",
 					 "mount_effective", "mount_ignored", "result",
 					 "fingerprint", "devices", "tunables", "tunables_ignored",
 					 "figure", "case", "bitmap", "discarded", "reused",
-					 "reused_from", "limit", "efficiency", "bottleneck" };
+					 "reused_from", "limit", "efficiency", "bottleneck",
+					 "size" };
 
 static int cell_reads(const char *key, size_t n)
 {

@@ -284,6 +284,8 @@ static void add_record(struct rcell *c, json_t *rec)
 		return;
 	}
 	c->ok++;
+	if (!c->first_ok)
+		c->first_ok = rec;
 	if (c->nm == 0)
 		c->nm = report_metrics(c->wtype, result, c->m, REPORT_MAX_METRICS);
 	/* Every metric is added each time, in c->m's order, so that its index in c->fig is

@@ -63,6 +63,7 @@ struct rcell {
 	char **axis;            /* axis_text of each of report_axes[], of each tunable and of the
 	                           kernel set (report_model), NULL-terminated; NULL before */
 	json_t *first;          /* its first record (borrowed from the run's records), or NULL */
+	json_t *first_ok;       /* its first ok record (borrowed), or NULL: what its workload was */
 	json_t *device;         /* what the disks said changed during a repeat: "rep 1/3: device:
 	                           nvme0n1: critical_warning gained 0x04 ...", each a Problem */
 	json_t *tun_ignored;    /* tunables the kernel refused or changed (tunables_ignored), each once */
@@ -188,6 +189,7 @@ struct report_opts {
 	size_t nwhere;
 	const char *group_by;             /* html charts */
 	int across_conditions;            /* compare: test across different conditions too */
+	int across_workloads;             /* compare: test cells whose workloads differ too */
 };
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
 int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v, v not "" */
@@ -254,6 +256,13 @@ int report_ignored_text(const struct rcell *c, char *out, size_t len);
 /* What one cell's arrays in two runs differed in that its id does not say: md's bitmap, the
  * discard before the workload. 1 with the text in why. */
 int report_array_differs(const struct rcell *a, const struct rcell *b, char *why, size_t len);
+/* report/workdiff.c: what the two sides' cells ran differently although their ids are the
+ * same (the plan's size, bs or fio job edited between the runs): the result fields of their
+ * type's "defines" (core/workload_kinds.h) in their first ok records, "size 64m / 48m; bs 1m
+ * / 4k" (A's, then B's). A relative size (size = 2x ram) that both resolved from the same
+ * formula and scale is the same workload whatever the bytes: a machine with more RAM is a
+ * condition, not another plan. 1 with the text in why. */
+int report_workload_differs(const struct rcell *a, const struct rcell *b, char *why, size_t len);
 
 /* report/series.c: each cell's time series. Attaches to every cell the series records of
  * its ok repeats with their figures (called by report_model). */

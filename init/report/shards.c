@@ -159,6 +159,65 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		out->trailer = sum_trailers(m, n);
 }
 
+static int in_shard(const struct rrun *r, const char *gid, int k)
+{
+	return shard_of(r) && strcmp(group_of(r), gid) == 0 && geti(shard_of(r), "k") == k;
+}
+
+/* Whether run r gives its shard better than run b: a run that finished before one that
+ * stopped part way (a boot given another fsmatrix.shard= abandons an interrupted run, and
+ * the shard is then run again whole), then the one with more cell records, then the newer
+ * (run ids sort by time); the same run given twice keeps the first. */
+static int better(const struct rrun *r, const struct rrun *b)
+{
+	if ((r->trailer != NULL) != (b->trailer != NULL))
+		return r->trailer != NULL;
+	size_t nr = json_array_size(r->records), nb = json_array_size(b->records);
+	if (nr != nb)
+		return nr > nb;
+	return r->id && b->id && strcmp(r->id, b->id) > 0;
+}
+
+/* "run X from SRC: finished, 24 cell records" */
+static json_t *run_text(const struct rrun *r)
+{
+	return json_sprintf("run %s from %s: %s, %zu cell record%s", r->id ? r->id : "?", r->source,
+			    r->trailer ? "finished" : "stopped part way (no trailer)",
+			    json_array_size(r->records), json_array_size(r->records) == 1 ? "" : "s");
+}
+
+/* The run of rs (from first on) that gives shard k of group gid, or NULL. When several do,
+ * one line each goes to notes: the one used and why, each one left out and why. */
+static struct rrun *pick_shard(struct runset *rs, size_t first, const char *gid, int k,
+			       int nshards, json_t *notes)
+{
+	struct rrun *best = NULL;
+	size_t count = 0;
+	for (size_t i = first; i < rs->n; i++)
+		if (in_shard(&rs->run[i], gid, k) && (count++, !best || better(&rs->run[i], best)))
+			best = &rs->run[i];
+	if (count < 2)
+		return best;
+	json_t *t = run_text(best);
+	json_array_append_new(notes, json_sprintf("shard %d/%d given %zu times: used %s", k, nshards,
+						  count, json_string_value(t)));
+	json_decref(t);
+	for (size_t i = first; i < rs->n; i++) {
+		struct rrun *r = &rs->run[i];
+		if (!in_shard(r, gid, k) || r == best)
+			continue;
+		t = run_text(r);
+		json_array_append_new(notes, json_sprintf("shard %d/%d given %zu times: left out %s (%s)",
+			k, nshards, count, json_string_value(t),
+			r->id && best->id && !strcmp(r->id, best->id) ? "the same run again"
+			: best->trailer && !r->trailer ? "the run used finished the shard"
+			: best->trailer ? "the run used is newer: give a run's files alone to report it"
+			: "the run used has more records"));
+		json_decref(t);
+	}
+	return best;
+}
+
 /* One group: the runs of rs holding the run group of rs->run[first], from there on, become
  * one run in its place (the others are freed and taken out). */
 static void merge_group(struct runset *rs, size_t first)
@@ -169,19 +228,10 @@ static void merge_group(struct runset *rs, size_t first)
 	size_t n = 0;
 	char *gid = strdup(group);
 	json_t *dups = json_array();
-	/* by shard number; a second run of a shard already given is left out */
+	/* by shard number; of the runs of one shard, one is used (pick_shard) */
 	for (int k = 1; k <= nshards; k++)
-		for (size_t i = first; i < rs->n; i++) {
-			struct rrun *r = &rs->run[i];
-			if (!shard_of(r) || strcmp(group_of(r), gid) || geti(shard_of(r), "k") != k)
-				continue;
-			if (n && geti(shard_of(m[n - 1]), "k") == k) {
-				json_array_append_new(dups, json_sprintf("shard %d/%d given twice: %s is left "
-					"out, %s is used", k, nshards, r->source, m[n - 1]->source));
-				continue;
-			}
-			m[n++] = r;
-		}
+		if ((m[n] = pick_shard(rs, first, gid, k, nshards, dups)))
+			n++;
 	merge_into(&merged, m, n, nshards);
 	size_t i;
 	json_t *d;

@@ -72,9 +72,12 @@ golden compare-ignored   compare-ignored.txt   0 compare "$F/ignored-old.jsonl" 
 # Disks of known speed (rootfs/plans/calibration.ini at 8 MB/s a disk, 2026-12-04; series and
 # long fields dropped): Findings open the report with each cell's limit and bottleneck; a
 # compare explains the one significant difference by what differs in them (A wrote a file of
-# 341 and a third stripes and read back 20% of it, B whole stripes at its limit).
+# 341 and a third stripes and read back 20% of it, B whole stripes at its limit)...
 golden limits-report     limits-report.txt     0 report "$F/limits-a.jsonl"
-golden limits-compare    limits-compare.txt    0 compare "$F/limits-a.jsonl" "$F/limits-b.jsonl"
+golden limits-compare    limits-compare.txt    0 compare --across-workloads "$F/limits-a.jsonl" "$F/limits-b.jsonl"
+# ... whose writers' files differ (64m in A, 48m in B: the point of that pair), which compare
+# says, and tests nothing, without --across-workloads
+golden limits-compare-workloads limits-compare-workloads.txt 0 compare "$F/limits-a.jsonl" "$F/limits-b.jsonl"
 # A warm-up record (shaped as a cell record, before the first cell) is listed and is in no
 # figure: run-a with one whose figures are far off reports, sorts and compares as run-a does,
 # with one more header line.
@@ -167,6 +170,27 @@ if [ "$rc" = 1 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
 else
 	fail lava-two-runs-refused "status $rc, stderr: $(head -c 300 "$TMP/err")"
 fi
+# A results directory of one machine (issue 41): shard 1/2 stopped part way, then run again
+# whole after a boot given another fsmatrix.shard= had abandoned it. The shard's finished run
+# is used, and a line each says which run was used and which left out, and why.
+D=build/tests/report-shard-dir
+rm -rf "$D" && mkdir -p "$D"
+sh='.shard = {k: 1, n: 2, per_rep: 8, cells: [1,2,3,4,5,6,7,8]} | .run_group = "5e1f0c2a9b7d4e6f"'
+jq -c "if .type == \"header\" then $sh else . end | if .run then .run = \"20260101-110000-x1x1x1\" else . end" \
+	"$F/run-a.jsonl" | head -n 12 >"$D/20260101-110000-x1x1x1.jsonl"
+jq -c "if .type == \"header\" then $sh else . end" "$F/run-a.jsonl" >"$D/20260101-120000-a1a1a1.jsonl"
+golden shard-dir         shard-dir.txt         3 report "$D"
+# ... and runs that no run group joins are each reported, and said to be on stderr
+mkdir -p "$D-two"
+cp "$F/run-a.jsonl" "$D-two/20260101-120000-a1a1a1.jsonl"
+cp "$F/run-b.jsonl" "$D-two/20260102-120000-b2b2b2.jsonl"
+"$FSM" report "$D-two" >"$TMP/out" 2>"$TMP/err"
+if [ "$(grep -c '^Run ' "$TMP/out")" = 2 ] && grep -q '^fsmatrix: the sources hold 2 runs that are not shards of one run group' "$TMP/err" &&
+	[ "$(grep -c '^fsmatrix:   run 2026010[12]-120000-.*: complete$' "$TMP/err")" = 2 ]; then
+	ok several-runs-said
+else
+	fail several-runs-said "stderr: $(head -c 300 "$TMP/err")"
+fi
 golden by          run-b-by.txt          4 report --by mount,fs "$F/run-b.jsonl"
 golden by-where          run-b-by-where.txt    4 report --by mount,fs --where fs=ext4 "$F/run-b.jsonl"
 golden real-run-dir      real-smoke.txt        0 report "$F/real-smoke"
@@ -257,6 +281,15 @@ golden text-conditions     conditions.txt          0 report "$CB"
 golden md-conditions       conditions.md           0 report --format md "$CB"
 golden compare-conditions  compare-conditions.txt  0 compare "$CA" "$CB"
 golden compare-across      compare-across.txt      0 compare --across-conditions "$CA" "$CB"
+# Workloads (issue 41): cells that share an id but not the workload (B's seqwrite cells wrote
+# 192m where A's wrote 256m, and one of them in 4k blocks) are not tested against each other:
+# compare names what differs, marks those rows, and tests the rest (smallfiles, the same in
+# both); --across-workloads tests them anyway and says so.
+jq -c 'if .type == "cell" and .axes.wtype == "seqwrite" then .result.bytes = 201326592 |
+	(if .cell == "md1/xfs/noatime/seqwrite" then .result.bs = 4096 else . end) else . end' \
+	"$F/run-b.jsonl" >build/tests/report-work-b.jsonl
+golden compare-workloads   compare-workloads.txt   4 compare "$F/run-a.jsonl" build/tests/report-work-b.jsonl
+golden compare-across-workloads compare-across-workloads.txt 4 compare --across-workloads "$F/run-a.jsonl" build/tests/report-work-b.jsonl
 # Kernels as an axis: kern-a ran under the kernel set 6.1, kern-b and kern-c under 6.12. The
 # kernel's release and the image's manifest are the point of such a comparison: compare
 # tests kern-a against kern-b (one cell 20% faster) and refuses kern-c only for its write

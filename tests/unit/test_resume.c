@@ -142,30 +142,47 @@ static void test_journals(void)
 }
 
 /* A shard's journal resumes only under the same shard: the same plan and scale are not
- * enough, since every shard of a run shares them. */
+ * enough, since every shard of a run shares them. A boot of that plan and scale under
+ * another shard is refused (-2), naming both, rather than leaving the run unfinished. */
 static void test_shard(void)
 {
 #define SHDR(sh) "{\"v\":1,\"type\":\"header\",\"run\":\"R1\",\"plan\":{\"sha256\":\"" SHA \
 	"\",\"scale\":1.0000},\"run_group\":\"g\",\"shard\":" sh "}\n"
-	static const struct { const char *text, *shard; int ok; const char *why; } rows[] = {
-		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "1/2", 1, "" },
-		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "2/2", 0,
-		  "run R1 ran shard 1/2, this boot shard 2/2" },
-		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "1/3", 0,
-		  "run R1 ran shard 1/2, this boot shard 1/3" },
-		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "", 0,
-		  "run R1 ran shard 1/2, this boot every cell" },
-		{ SHDR("null"), "1/2", 0, "run R1 ran every cell, this boot shard 1/2" },
-		{ SHDR("null"), "", 1, "" },
-		{ HDR, "", 1, "" },
+	static const struct { const char *text, *shard; int rc; const char *why; } rows[] = {
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "1/2", 0, "" },
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "2/2", -2,
+		  "run R1 of this plan ran shard 1/2 and stopped part way, and this boot asks shard "
+		  "2/2: refusing to leave it unfinished (boot with fsmatrix.shard=1/2 to resume it, or "
+		  "move fsmatrix/results/R1.jsonl aside to start shard 2/2 afresh; nothing was written "
+		  "to any test disk)" },
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "1/3", -2,
+		  "run R1 of this plan ran shard 1/2 and stopped part way, and this boot asks shard "
+		  "1/3: refusing to leave it unfinished (boot with fsmatrix.shard=1/2 to resume it, or "
+		  "move fsmatrix/results/R1.jsonl aside to start shard 1/3 afresh; nothing was written "
+		  "to any test disk)" },
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}"), "", -2,
+		  "run R1 of this plan ran shard 1/2 and stopped part way, and this boot asks every "
+		  "cell: refusing to leave it unfinished (boot with fsmatrix.shard=1/2 to resume it, or "
+		  "move fsmatrix/results/R1.jsonl aside to start every cell afresh; nothing was "
+		  "written to any test disk)" },
+		{ SHDR("null"), "1/2", -2,
+		  "run R1 of this plan ran every cell and stopped part way, and this boot asks shard "
+		  "1/2: refusing to leave it unfinished (boot with no fsmatrix.shard= to resume it, or "
+		  "move fsmatrix/results/R1.jsonl aside to start shard 1/2 afresh; nothing was written "
+		  "to any test disk)" },
+		{ SHDR("null"), "", 0, "" },
+		{ HDR, "", 0, "" },
+		/* a finished run, another plan or scale: a new run, as before */
+		{ SHDR("{\"k\":1,\"n\":2,\"cells\":[1,3]}") "{\"v\":1,\"type\":\"trailer\"}\n", "2/2",
+		  -1, "run R1 finished (it has a trailer)" },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct journal j;
 		struct resume_cell c[NC];
-		char why[200] = "";
+		char why[512] = "";
 		journal_scan(rows[i].text, strlen(rows[i].text), &j, c, NC);
-		int ok = journal_resumable(&j, SHA, "1.0000", rows[i].shard, why, sizeof why) == 0;
-		CHECK(ok == rows[i].ok, "row %zu: resumable %d (%s)", i, ok, why);
+		int rc = journal_resumable(&j, SHA, "1.0000", rows[i].shard, why, sizeof why);
+		CHECK(rc == rows[i].rc, "row %zu: journal_resumable %d (%s)", i, rc, why);
 		CHECK_STR(why, rows[i].why);
 	}
 }

@@ -45,6 +45,12 @@ static void test_rows(void)
 			while (*s == ' ')
 				s++;
 		}
+		/* what it ran, which compare holds two cells of one id to (report/workdiff.c):
+		 * no metric is among it, or a changed figure would read as another workload */
+		CHECK(k->defines && k->defines[0], "%s: no result field defines it", k->name);
+		for (const struct metric *m = k->metrics; k->defines && m->key; m++)
+			CHECK(!wl_kind_has(k->defines, m->key), "%s: %s is measured, not a definition",
+			      k->name, m->key);
 		/* the report's columns: 1, 2, ... each once */
 		int cols = 0, seen[16] = { 0 };
 		for (const struct metric *m = k->metrics; m->key; m++) {
