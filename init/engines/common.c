@@ -205,20 +205,55 @@ void wl_fill_random(void *buf, size_t len, uint64_t seed)
 	}
 }
 
-void wl_random_block(void *buf, size_t len, const uint64_t *pool, uint64_t seed,
-		     uint64_t block)
+/* One 16-byte stamp per 4 KiB of the file, where the chunk begins: two bijective hashes of
+ * the chunk's number, so no two chunks of a run share one. Overwritten rather than XORed
+ * into the pool's bytes: re-stamping the one buffer in place for each block needs neither
+ * the last block's key nor a pristine copy, and the bytes stay a function of (seed, offset).
+ * Only the stamp's bytes inside [off, off + len) are written: a block may begin or end
+ * inside one. */
+static void stamp_chunks(unsigned char *p, uint64_t off, size_t len, const struct wl_stream *d)
 {
-	uint64_t h = wl_mix64(seed ^ wl_mix64(block + 1));
-	size_t words = (len + 7) / 8;
-	const uint64_t *from = pool + (size_t)(h % words);
-	uint64_t key = wl_mix64(h), w;
-	unsigned char *p = buf;
-	for (size_t i = 0; i + 1 < words; i++) {
-		w = from[i] ^ key;
-		memcpy(p + 8 * i, &w, 8);
+	uint64_t end = off + len;
+	for (uint64_t c = off / WL_STREAM_CHUNK; c * WL_STREAM_CHUNK < end; c++) {
+		uint64_t at = c * WL_STREAM_CHUNK, s[2] = { wl_mix64(c ^ d->k0), wl_mix64(c ^ d->k1) };
+		if (at >= off && at + sizeof s <= end) {
+			memcpy(p + (at - off), s, sizeof s);
+			continue;
+		}
+		for (unsigned j = 0; j < sizeof s; j++)
+			if (at + j >= off && at + j < end)
+				p[at + j - off] = ((const unsigned char *)s)[j];
 	}
-	w = from[words - 1] ^ key;   /* the last word: the block's tail, up to 8 bytes */
-	memcpy(p + 8 * (words - 1), &w, len - 8 * (words - 1));
+}
+
+int wl_stream_init(struct wl_stream *d, size_t bs, uint64_t seed)
+{
+	memset(d, 0, sizeof *d);
+	d->size = WL_STREAM_POOL + bs;
+	/* 4096 suits O_DIRECT on every logical block size the kernel supports */
+	if ((errno = posix_memalign((void **)&d->win, 4096, d->size)) != 0) {
+		d->win = NULL;
+		return -1;
+	}
+	wl_fill_random(d->win, WL_STREAM_POOL, seed);
+	for (size_t at = WL_STREAM_POOL; at < d->size; at += WL_STREAM_POOL)
+		memcpy(d->win + at, d->win, d->size - at < WL_STREAM_POOL ? d->size - at : WL_STREAM_POOL);
+	d->k0 = wl_mix64(seed ^ 0x5354414d50303030ull);   /* "STAMP000" */
+	d->k1 = wl_mix64(seed ^ 0x5354414d50313131ull);   /* "STAMP111" */
+	return 0;
+}
+
+const void *wl_stream_at(struct wl_stream *d, uint64_t off, size_t len)
+{
+	unsigned char *p = d->win + off % WL_STREAM_POOL;
+	stamp_chunks(p, off, len, d);
+	return p;
+}
+
+void wl_stream_free(struct wl_stream *d)
+{
+	free(d->win);
+	d->win = NULL;
 }
 
 int wl_fail(int *err, char *msg, int e, const char *fmt, ...)

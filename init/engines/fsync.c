@@ -60,15 +60,16 @@ static int open_in(const char *dir, const char *name, int *err, char *msg)
  * as its exit status, which the appends' side reports. */
 static _Noreturn void background(int fd, uint64_t size, volatile uint64_t *written)
 {
-	static char buf[BG_BLOCK];
-	wl_fill_random(buf, sizeof buf, 0xb6b6b6b6u);
+	struct wl_stream data;
+	if (wl_stream_init(&data, BG_BLOCK, 0xb6b6b6b6u) < 0)
+		_exit(ENOMEM);
 	for (uint64_t off = 0;;) {
 		if (off + BG_BLOCK > size) {
 			if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
 				_exit(errno & 0xff);
 			off = 0;
 		}
-		ssize_t n = write(fd, buf, sizeof buf);
+		ssize_t n = write(fd, wl_stream_at(&data, off, BG_BLOCK), BG_BLOCK);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -99,12 +100,14 @@ static int start_background(const char *dir, uint64_t size, volatile uint64_t *w
 	return 0;
 }
 
-/* The appends; lat[] gets each one's latency in microseconds. */
-static uint64_t appends(int fd, const char *dir, const void *buf, uint64_t bs, uint64_t n,
+/* The appends, each the stream's bytes at its offset (stamped before its clock starts);
+ * lat[] gets each one's latency in microseconds. */
+static uint64_t appends(int fd, const char *dir, struct wl_stream *data, uint64_t bs, uint64_t n,
 			double *lat, struct fsync_res *r)
 {
 	uint64_t i = 0;
 	for (; i < n; i++) {
+		const void *buf = wl_stream_at(data, i * bs, (size_t)bs);
 		double t0 = mono_s();
 		size_t off = 0;
 		while (off < bs) {
@@ -136,16 +139,16 @@ static int fsync_run(const char *dir, uint64_t size, uint64_t bs, uint64_t bg, s
 			       "(1 to %u appends)", (unsigned long long)size, (unsigned long long)bs,
 			       FSYNC_MAX_APPENDS);
 	double *lat = malloc(n * sizeof *lat);
-	void *buf = malloc(bs);
+	struct wl_stream data;
+	int nodata = wl_stream_init(&data, (size_t)bs, 0xf5f5f5f5u) < 0;
 	volatile uint64_t *written = mmap(NULL, sizeof *written, PROT_READ | PROT_WRITE,
 					  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pid_t pid = -1;
 	int fd = -1;
-	if (!lat || !buf || written == MAP_FAILED) {
+	if (!lat || nodata || written == MAP_FAILED) {
 		wl_fail(&r->err, r->errmsg, ENOMEM, "allocate room for %llu latencies", (unsigned long long)n);
 		goto out;
 	}
-	wl_fill_random(buf, bs, 0xf5f5f5f5u);
 	if ((fd = open_in(dir, "fsync.dat", &r->err, r->errmsg)) < 0)
 		goto out;
 	if (bg && start_background(dir, bg, written, &pid, r) < 0)
@@ -154,7 +157,7 @@ static int fsync_run(const char *dir, uint64_t size, uint64_t bs, uint64_t bg, s
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
 	double t0 = mono_s();
-	r->appends = appends(fd, dir, buf, bs, n, lat, r);
+	r->appends = appends(fd, dir, &data, bs, n, lat, r);
 	r->time_s = mono_s() - t0;
 	wl_cpu_end(&cpu, &r->cpu);
 	r->background_bytes = __atomic_load_n(written, __ATOMIC_RELAXED) - bg0;
@@ -185,7 +188,7 @@ out:
 	if (written != MAP_FAILED)
 		munmap((void *)written, sizeof *written);
 	free(lat);
-	free(buf);
+	wl_stream_free(&data);
 	return r->err ? -1 : 0;
 }
 

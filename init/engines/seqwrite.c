@@ -1,6 +1,6 @@
 /* engines/seqwrite.c: one file written sequentially, as `fio --rw=write --end_fsync=1` does,
- * then fdatasync in the timed region. Random data is a fresh block each time, made from a
- * pool filled before timing (wl_random_block); zero data one zeroed buffer. */
+ * then fdatasync in the timed region. Random data is the seed's (wl_stream_at): one pool filled
+ * before timing, each 4 KiB of the file stamped with its number; zero data one zeroed buffer. */
 #include "engines/engine.h"
 #include "engines/workload.h"
 #include <errno.h>
@@ -36,20 +36,20 @@ static int open_target(const char *path, const struct wl_seqwrite_opts *o,
 	return fd;
 }
 
-/* size bytes in blocks of bs from buf; with a pool, each block made afresh from it first.
- * A short write (a signal, or a full disk about to report ENOSPC) goes on where it stopped;
- * the next call then reports the real error. Returns the bytes written; r->err set on a
- * failure. */
-static uint64_t write_blocks(int fd, const char *path, void *buf, const uint64_t *pool,
+/* size bytes in blocks of bs from buf, or with data from the seed's data at each block's
+ * offset. A short write (a signal, or a full disk about to report ENOSPC) goes on where it
+ * stopped; the next call then reports the real error. Returns the bytes written; r->err set
+ * on a failure. */
+static uint64_t write_blocks(int fd, const char *path, const void *buf, struct wl_stream *data,
 			     uint64_t size, uint64_t bs, struct wl_seqwrite_res *r)
 {
 	uint64_t done = 0;
-	for (uint64_t block = 0; done < size; block++) {
+	while (done < size) {
 		uint64_t left = size - done;
 		size_t want = left < bs ? (size_t)left : (size_t)bs;
 		size_t off = 0;
-		if (pool)
-			wl_random_block(buf, (size_t)bs, pool, r->seed, block);
+		if (data)
+			buf = wl_stream_at(data, done, want);
 		while (off < want) {
 			ssize_t n = write(fd, (const char *)buf + off, want - off);
 			if (n < 0 && errno == EINTR)
@@ -69,7 +69,7 @@ static uint64_t write_blocks(int fd, const char *path, void *buf, const uint64_t
 int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_seqwrite_res *r)
 {
 	void *buf = NULL;
-	uint64_t *pool = NULL;
+	struct wl_stream data = { 0 }, *dp = o->zero ? NULL : &data;
 
 	memset(r, 0, sizeof *r);
 	r->bs = o->bs;
@@ -81,21 +81,15 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 		return wl_fail(&r->err, r->errmsg, EINVAL, "write %s with a block size of %llu bytes",
 			    path, (unsigned long long)o->bs);
 	/* 4096 suits O_DIRECT on every logical block size the kernel supports */
-	if ((errno = posix_memalign(&buf, 4096, o->bs)) != 0)
+	if (o->zero ? (errno = posix_memalign(&buf, 4096, o->bs)) != 0
+		    : wl_stream_init(&data, (size_t)o->bs, r->seed) < 0)
 		return wl_fail(&r->err, r->errmsg, errno, "allocate a %llu-byte buffer",
 			    (unsigned long long)o->bs);
-	size_t pool_bytes = 2 * ((o->bs + 7) / 8 * 8);
 	if (o->zero)
 		memset(buf, 0, o->bs);
-	else if (!(pool = malloc(pool_bytes))) {
-		free(buf);
-		return wl_fail(&r->err, r->errmsg, ENOMEM, "allocate a %zu-byte random pool",
-			       pool_bytes);
-	} else
-		wl_fill_random(pool, pool_bytes, r->seed);
 	int fd = open_target(path, o, r);
 	if (fd < 0) {
-		free(pool);
+		wl_stream_free(&data);
 		free(buf);
 		return -1;
 	}
@@ -112,7 +106,7 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 			close(fd);
 			if (!o->keep)
 				unlink(path);
-			free(pool);
+			wl_stream_free(&data);
 			free(buf);
 			return -1;
 		}
@@ -120,7 +114,7 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 	struct wl_cpu_snap cpu;
 	wl_cpu_begin(&cpu);
 	double t0 = mono_s();
-	uint64_t done = write_blocks(fd, path, buf, pool, o->size, o->bs, r);
+	uint64_t done = write_blocks(fd, path, buf, dp, o->size, o->bs, r);
 	double t1 = mono_s();
 	if (!r->err && fdatasync(fd) < 0)
 		wl_fail(&r->err, r->errmsg, errno, "fdatasync %s", path);
@@ -130,7 +124,7 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 		wl_fail(&r->err, r->errmsg, errno, "close %s", path);
 	if (!o->keep)
 		unlink(path);
-	free(pool);
+	wl_stream_free(&data);
 	free(buf);
 
 	r->bytes = done;

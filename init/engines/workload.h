@@ -108,9 +108,9 @@ struct wl_seqwrite_res {
 };
 
 /* Creates (O_CREAT|O_TRUNC|O_WRONLY) path, writes size bytes in bs blocks from one aligned
- * buffer, then fdatasync inside the timed region, as fio's end_fsync=1. Random data is a
- * fresh block each time (wl_random_block): no two blocks alike, so a layer that deduplicates
- * or compresses sees none of it; zero data is one zeroed buffer. Open happens before,
+ * buffer, then fdatasync inside the timed region, as fio's end_fsync=1. Random data is the
+ * seed's (wl_stream_at): no two 4 KiB of the file alike, so a layer that deduplicates or
+ * compresses sees none of it; zero data is one zeroed buffer. Open happens before,
  * close and unlink after the timed region.
  * Returns 0, or -1 with res->err and res->errmsg set. */
 int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_seqwrite_res *r);
@@ -119,12 +119,26 @@ int wl_seqwrite(const char *path, const struct wl_seqwrite_opts *o, struct wl_se
 void wl_fill_random(void *buf, size_t len, uint64_t seed);
 /* splitmix64's output for x: one step of the stream, a 64-bit hash of x. */
 uint64_t wl_mix64(uint64_t x);
-/* Block number block of a seed's random data, len bytes into buf, from pool (2 * len bytes
- * of wl_fill_random, rounded up to 8, filled once): the pool's words from an offset the
- * block's number picks, each XORed with a key from it. Every block differs from every
- * other at every 8-byte alignment and none compresses, for one pass over the block. */
-void wl_random_block(void *buf, size_t len, const uint64_t *pool, uint64_t seed,
-		     uint64_t block);
+/* A seed's random data as a function of the file offset: byte X is the pool's byte X mod
+ * WL_STREAM_POOL (WL_STREAM_POOL bytes of wl_fill_random, filled once), except the first 16
+ * bytes of every 4 KiB of the file (X a multiple of WL_STREAM_CHUNK), which carry a stamp
+ * made from the chunk's number and the seed. No two 4 KiB chunks of a run alike (the stamp
+ * is a bijection of the number), none compressible, and a block costs 16 bytes stamped per
+ * 4 KiB instead of a pass over it: fio's scramble_buffers, which stamps the offset and time
+ * into each 512 bytes of one buffer, is the model. */
+#define WL_STREAM_POOL (1u << 20)
+#define WL_STREAM_CHUNK 4096u
+struct wl_stream {
+	unsigned char *win;        /* the pool, then repeated up to size: a block never wraps */
+	size_t size;               /* WL_STREAM_POOL + the largest block asked for */
+	uint64_t k0, k1;           /* the stamps' keys, from the seed */
+};
+/* A window for blocks of at most bs bytes (4096-aligned). 0, or -1 with errno (ENOMEM). */
+int wl_stream_init(struct wl_stream *d, size_t bs, uint64_t seed);
+/* The data of [off, off + len), len <= the init's bs: a pointer into the window, stamped in
+ * place (valid until the next call). Aligned as off is, to 4096 at most. */
+const void *wl_stream_at(struct wl_stream *d, uint64_t off, size_t len);
+void wl_stream_free(struct wl_stream *d);
 
 /* ---------------------------------------------------------------- the file set */
 

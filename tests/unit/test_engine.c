@@ -158,6 +158,19 @@ static void test_cells(void)
 	CHECK(strstr(j, "\"background\":0,\"background_bytes\":0,") != NULL, "no writer: %s", j);
 	CHECK(strstr(j, "\"lat_p99_us\":null") == NULL, "latencies measured: %s", j);
 	CHECK(starts(head, "p99 ") && strstr(head, " fsyncs/s"), "fsync headline: %s", head);
+	/* each append is the stream's bytes at its offset: no two 4 KiB alike */
+	static unsigned char appended[16][4096];
+	char path[128];
+	snprintf(path, sizeof path, "%s/fsync.dat", tmp);
+	FILE *f = fopen(path, "rb");
+	CHECK(f && fread(appended, 4096, 16, f) == 16, "read back %s", path);
+	if (f)
+		fclose(f);
+	int alike = 0;
+	for (int a = 0; a < 16; a++)
+		for (int b = a + 1; b < 16; b++)
+			alike += memcmp(appended[a], appended[b], 4096) == 0;
+	CHECK_INT(alike, 0);
 	w.background = 4 << 20;
 	j = cell(engine_of(WL_FSYNC), &w, &env, &err, msg, head);
 	CHECK_INT(err, 0);

@@ -8,6 +8,7 @@
 #include "core/plan.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
+#include "lib/sha256.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -64,13 +65,10 @@ static void test_seqwrite(void)
 		CHECK(pread(fd, first, sizeof first, 0) == (ssize_t)sizeof first, "read back");
 		close(fd);
 		if (!rows[i].zero) {
-			size_t words = (size_t)(rows[i].bs + 7) / 8;
-			uint64_t *pool = malloc(16 * words), *block = malloc(8 * words);
-			wl_fill_random(pool, 16 * words, PLAN_DEFAULT_SEED);
-			wl_random_block(block, (size_t)rows[i].bs, pool, PLAN_DEFAULT_SEED, 1);
-			memcpy(want, block, sizeof want);
-			free(pool);
-			free(block);
+			struct wl_stream d;
+			CHECK_INT(wl_stream_init(&d, sizeof want, PLAN_DEFAULT_SEED), 0);
+			memcpy(want, wl_stream_at(&d, rows[i].bs, sizeof want), sizeof want);
+			wl_stream_free(&d);
 			CHECK_INT(r.seed, PLAN_DEFAULT_SEED);
 			CHECK(memcmp(got, first, sizeof got) != 0, "block 1 differs from block 0");
 		}
@@ -84,52 +82,74 @@ static void test_seqwrite(void)
 	CHECK(access(at("gone"), F_OK) < 0, "file removed");
 }
 
-/* data = random defeats a layer that deduplicates: 256 blocks of 64 KiB cut into 4 KiB
- * chunks at every 8-byte shift of the cut hold no chunk twice; it does not compress (each
- * byte value about as frequent as any other); the same seed and number give the same block,
- * a short block (not a multiple of 8) included. */
-static void test_random_blocks(void)
+/* The stream's bytes [off, off + len) as a writer in blocks of bs gets them, into out. */
+static void stream_blocks(unsigned char *out, uint64_t len, uint64_t bs, uint64_t seed)
 {
-	enum { BS = 64 * 1024, NB = 256, CH = 4096 };
-	static uint64_t pool[2 * BS / 8];
-	static unsigned char data[NB][BS];
-	wl_fill_random(pool, sizeof pool, 42);
-	for (int b = 0; b < NB; b++)
-		wl_random_block(data[b], BS, pool, 42, (uint64_t)b);
-	/* 4 KiB chunks by their first 16 bytes (collisions of random 128-bit keys: none) */
-	static uint64_t keys[NB * (BS / CH) * 2][2];
+	struct wl_stream d;
+	CHECK_INT(wl_stream_init(&d, (size_t)bs, seed), 0);
+	for (uint64_t off = 0; off < len; off += bs) {
+		size_t n = len - off < bs ? (size_t)(len - off) : (size_t)bs;
+		memcpy(out + off, wl_stream_at(&d, off, n), n);
+	}
+	wl_stream_free(&d);
+}
+
+static void digest(const void *p, size_t len, unsigned char out[32])
+{
+	struct sha256 s;
+	sha256_init(&s);
+	sha256_update(&s, p, len);
+	sha256_final(&s, out);
+}
+
+static int cmp_digest(const void *a, const void *b) { return memcmp(a, b, 32); }
+
+/* data = random defeats a layer that deduplicates or compresses: over 64 MiB written in 1 MiB
+ * blocks no 4 KiB of the stream's (sha256 of each, sorted) is there twice, nor at a shift of
+ * 8 bytes, and in the pool each byte value is about as frequent as any other; the bytes are a function of
+ * (seed, offset): the same seed gives the same bytes in blocks of 1m, 4k, 1000 bytes and 4104
+ * (a block that begins 8 bytes into a chunk's stamp), another seed others. */
+static void test_random_stream(void)
+{
+	enum { LEN = 64 * MiB, CH = 4096, NCH = LEN / CH };
+	unsigned char *data = malloc(LEN), *again = malloc(LEN);
+	unsigned char (*dig)[32] = malloc((size_t)2 * NCH * 32);
+	stream_blocks(data, LEN, MiB, 42);
 	size_t n = 0, dup = 0;
-	for (int shift = 0; shift <= 8; shift += 8)
-		for (int b = 0; b < NB; b++)
-			for (int c = 0; c + 1 < BS / CH || (c < BS / CH && !shift); c++) {
-				memcpy(keys[n], data[b] + c * CH + shift, 16);
-				n++;
-			}
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n && j < i + 4096; j++)
-			dup += memcmp(keys[i], keys[j], 16) == 0;
+	for (size_t c = 0; c < NCH; c++)
+		digest(data + c * CH, CH, dig[n++]);
+	for (size_t c = 0; c + 1 < NCH; c++)
+		digest(data + c * CH + 8, CH, dig[n++]);
+	qsort(dig, n, 32, cmp_digest);
+	for (size_t i = 1; i < n; i++)
+		dup += memcmp(dig[i - 1], dig[i], 32) == 0;
 	CHECK_INT(dup, 0);
 	unsigned long hist[256] = { 0 };
-	for (int b = 0; b < NB; b++)
-		for (int i = 0; i < BS; i++)
-			hist[data[b][i]]++;
+	for (size_t i = 0; i < WL_STREAM_POOL; i++)
+		hist[data[i]]++;
 	unsigned long lo = hist[0], hi = hist[0];
 	for (int i = 1; i < 256; i++) {
 		lo = hist[i] < lo ? hist[i] : lo;
 		hi = hist[i] > hi ? hist[i] : hi;
 	}
-	/* 65,536 expected per value; a repeated block would not move this, the chunk test does */
-	CHECK(lo > 63000 && hi < 68000, "byte values %lu..%lu", lo, hi);
-	unsigned char again[BS], tail[13], tail2[13];
-	wl_random_block(again, BS, pool, 42, 7);
-	CHECK(memcmp(again, data[7], BS) == 0, "block 7 again");
-	wl_random_block(again, BS, pool, 43, 7);
-	CHECK(memcmp(again, data[7], BS) != 0, "another seed, another block");
-	uint64_t small_pool[4];
-	wl_fill_random(small_pool, sizeof small_pool, 42);
-	wl_random_block(tail, sizeof tail, small_pool, 42, 3);
-	wl_random_block(tail2, sizeof tail2, small_pool, 42, 3);
-	CHECK(memcmp(tail, tail2, sizeof tail) == 0, "a 13-byte block, twice");
+	/* 4,096 expected per value in the pool's 1 MiB (the run repeats it, stamps apart) */
+	CHECK(lo > 3700 && hi < 4500, "byte values %lu..%lu", lo, hi);
+	static const uint64_t bss[] = { MiB, 4096, 1000, 4104, 3 * MiB };
+	for (size_t i = 0; i < sizeof bss / sizeof bss[0]; i++) {
+		uint64_t len = bss[i] < 4104 ? 4 * MiB : LEN;
+		memset(again, 0, len);
+		stream_blocks(again, len, bss[i], 42);
+		CHECK(memcmp(again, data, len) == 0, "the same bytes in blocks of %llu",
+		      (unsigned long long)bss[i]);
+	}
+	stream_blocks(again, MiB, MiB, 43);
+	size_t same = 0;
+	for (size_t c = 0; c < MiB / CH; c++)
+		same += memcmp(again + c * CH, data + c * CH, CH) == 0;
+	CHECK_INT(same, 0);
+	free(dig);
+	free(again);
+	free(data);
 }
 
 static void test_seqwrite_errors(void)
@@ -516,7 +536,7 @@ int main(void)
 		return 1;
 	}
 	test_seqwrite();
-	test_random_blocks();
+	test_random_stream();
 	test_seqwrite_errors();
 	test_tree();
 	test_smallfiles_write();
