@@ -1,6 +1,7 @@
 # 25-shard-resume: a shard of a run (fsmatrix.shard=1/2 of tests/plans/resume.ini, whose
-# shard 1 is its second cell, the slow one) killed while its cell runs, then booted again
-# as the same shard: the run resumes under its first id, runs only its own cell again (attempt
+# shard 1 is its second cell, the slow one) killed while its cell runs; booted as shard 2/2
+# by mistake, it stops with one line naming both shards and leaves the journal as it was;
+# then booted again as the same shard: the run resumes under its first id, runs only its own cell again (attempt
 # 2), writes nothing for the other shard's cells, and its trailer counts its one cell. The
 # header of each boot records the shard and the run group `fsmatrix check --shards 2` shows.
 # shellcheck shell=bash
@@ -21,11 +22,21 @@ check "the first boot started cell 2 and no other" test "$(jq -r -s \
 	'[.[] | select(.type == "event" and .event == "cell-start") | .index] | map(tostring) | join(",")' \
 	"$RUN/results/$id.jsonl" 2>/dev/null)" = 2
 
+# the wrong shard typed after the power cut: refused, the interrupted run left as it was
+before=$(sha256sum <"$RUN/results/$id.jsonl")
+boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=2/2
+expect_status "a boot asking shard 2/2 stops without a trailer (exit 2)" 2
+expect_console "it refuses to leave shard 1/2's run unfinished, naming both shards" \
+	"^fsmatrix: fatal: run $id of this plan ran shard 1/2 and stopped part way, and this boot asks shard 2/2: refusing"
+check "the interrupted run's journal is unchanged" test "$(sha256sum <"$RUN/results/$id.jsonl")" = "$before"
+
 boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=1/2
 expect_status "the second boot completes the shard (exit 0)" 0
 expect_console "it resumes the first boot's run" "fsmatrix: resuming run $id"
 after=$RUN/results/$id.jsonl
-check "one journal for the run" test "$(ls "$RUN"/results/*.jsonl | wc -l)" = 1
+check "one journal for the run; the refused boot's file holds its fatal event alone" bash -c '
+	test "$(grep -l "\"type\":\"header\"" "$1"/results/*.jsonl | wc -l)" = 1 &&
+	test "$(cat "$1"/results/*.jsonl | jq -s "[.[] | select(.run != \"$2\") | .type + \" \" + (.event // \"\")] | join(\",\")" -r)" = "event fatal"' _ "$RUN" "$id"
 check "the shard's records: cell 2 interrupted, then ok as attempt 2; none of cells 1 and 3" \
 	test "$(jq -r -s '[.[] | select(.type == "cell") | "\(.index) \(.status) \(.attempt)"] | join(",")' "$after")" = "2 interrupted 1,2 ok 2"
 check "each attempt a test case of its own: rep1, then rep1/attempt2; the run's ran" test "$(jq -r -s \
