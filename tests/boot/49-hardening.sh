@@ -7,7 +7,9 @@
 # redundancy has no resync (and no sync_action to wait on). A third disk, not handed over,
 # stays byte-identical. Then the 6.1 image booted with fsmatrix.kernel=6.12 and a plan that
 # names no kernels: the label is dropped, said on the console, and no record carries it
-# (every record of the boot was labelled 6.12 before).
+# (every record of the boot was labelled 6.12 before). Last, a stripe cache of 32768 entries
+# over 3 members in a 512 MiB guest (it panicked the kernel): refused before it is written,
+# the cell an error saying why, the run completes.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -44,3 +46,8 @@ expect_record "the smoke cell runs ok under 6.1" \
 	'select(.type == "trailer") | .counts.ok >= 1'
 check "no record carries axes.kernel 6.12" \
 	bash -c '"$1" "$2/console.log" | jq -se "map(select(.type == \"cell\" or .type == \"warmup\")) | length > 0 and all(.[]; .axes.kernel != \"6.12\")" >/dev/null' _ "$RECORDS" "$RUN"
+
+boot ram --disks 3 --size 256M --mem 512M --timeout 300 --plan "$FSM_ROOT/tests/plans/stripe-cache-ram.ini"
+expect_status "stripe_cache_size beyond the RAM: the run completes (exit 0), no panic" 0
+expect_record "the cell is an error saying the RAM cannot hold it, before it was written" \
+	"$(cell r5-c64k/ext4/defaults/seq) | .status == \"error\" and (.error | test(\"refusing stripe_cache_size = 32768 over 3 members would pin ~448 MiB\"))"
