@@ -19,12 +19,12 @@ static int cell_limit(const struct cell_ctx *x, enum limit_dir dir, struct limit
 	const struct plan_array *a = &x->p->arrays[x->c->array];
 	double alone[PLAN_DEVICES_MAX], together = 0;
 	const char *names[PLAN_DEVICES_MAX];
-	if (!sp || !sp->n) {
+	if (dir != LIMIT_NONE && (!sp || !sp->n)) {
 		l->mbps = NAN;
 		snprintf(l->rule, sizeof l->rule, "no limit measured (disk_speed = off)");
-		return dir == LIMIT_NONE ? limit_of(0, 0, 0, "", NULL, NULL, 0, NAN, dir, l) : -1;
+		return -1;
 	}
-	for (int i = 0; i < x->n; i++) {
+	for (int i = 0; dir != LIMIT_NONE && i < x->n; i++) {
 		int k = speeds_find(sp, x->names[i]);
 		const struct speed_fig *f = k < 0 ? NULL : dir == LIMIT_READ ? &sp->read[k] : &sp->write[k];
 		const struct speed_fig *t = k < 0 ? NULL : dir == LIMIT_READ ? &sp->together_read[k] :

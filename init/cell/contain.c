@@ -20,18 +20,6 @@
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP_DIR CGROUP_ROOT "/fsmatrix-workload"
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, s, strlen(s));
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 int contain_ready(void)
 {
 	if (access(CGROUP_ROOT "/cgroup.controllers", F_OK) < 0)
@@ -43,7 +31,7 @@ int contain_ready(void)
 
 int contain_join(void)
 {
-	return write_str(CGROUP_DIR "/cgroup.procs", "0");
+	return file_put_value(CGROUP_DIR "/cgroup.procs", "0");
 }
 
 /* Whether any process is left in the group: cgroup.events says "populated 0" once the last
@@ -92,7 +80,7 @@ int contain_end(char *left, size_t len, int wait_ms)
 	if (!populated())
 		return 0;
 	list_left(left, len);
-	if (write_str(CGROUP_DIR "/cgroup.kill", "1") < 0)
+	if (file_put_value(CGROUP_DIR "/cgroup.kill", "1") < 0)
 		return -1;
 	for (int waited = 0; populated(); waited += 50) {
 		if (waited >= wait_ms)

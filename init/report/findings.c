@@ -146,7 +146,7 @@ void report_findings_lines(const struct rrun *r, const struct report_opts *o, re
 			   void *ctx)
 {
 	speed_lines(r, line, ctx);
-	int limited = 0, unlimited = 0, unstable = 0, judged = 0;
+	int limited = 0, unlimited = 0, unstable = 0;
 	struct cell_answer *all = report_answers(r);
 	for (size_t i = 0; all && i < r->ncells; i++) {
 		const struct rcell *c = &r->cells[i];
@@ -155,8 +155,6 @@ void report_findings_lines(const struct rrun *r, const struct report_opts *o, re
 		int shaky = c->verdict.n >= 2 && !c->verdict.stable;
 		unstable += shaky;
 		struct cell_answer a = all[i];
-		if (a.kind)
-			judged++;
 		if (!a.rule)
 			continue;
 		if (!(a.limit > 0)) {
@@ -204,7 +202,6 @@ void report_findings_lines(const struct rrun *r, const struct report_opts *o, re
 		report_line(line, ctx, "  cannot say: the machine is qemu (%s): its figures are a model, "
 			    "whatever held them back is the emulator's as much as the stack's",
 			    report_str(json_object_get(r->header, "cpu"), "model"));
-	(void)judged;
 }
 
 struct grid *report_limits_grid(const struct rrun *r, const struct report_opts *o)
