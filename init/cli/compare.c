@@ -15,9 +15,12 @@ static void print_line(void *ctx, const char *s)
 const char host_compare_usage[] =
 	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... [--across-conditions]\n"
 	"                        [--across-workloads] A B\n"
+	"       fsmatrix compare [OPTIONS] A1 A2... --vs B1 B2...\n"
 	"       fsmatrix compare [--format text|md] --by kernel RUN\n"
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
 	"         (more sources: the shards of a run merge, and they must make two runs)\n"
+	"  --vs   the runs before it are A's boots, those after B's (boots of one plan a side):\n"
+	"         each run's mean one observation, so the test weighs the spread between boots\n"
 	"  RUN    one run under two kernels (kernels = in its plan): the first kernel's cells are\n"
 	"         A, the second's B, each cell against itself under the other kernel\n"
 	"  every metric: medians, B/A, change; where both sides are stable over 3 or more repeats,\n"
@@ -127,6 +130,44 @@ out:
 	return rc;
 }
 
+/* compare A1 A2... --vs B1 B2...: each side's sources loaded and their shards merged, the
+ * runs of each side pooled into one view (report/boots.c). */
+static int compare_boots(const char *const *src, size_t nsrc, struct report_opts *o)
+{
+	struct runset rs[2] = { { .no_charts = 1 }, { .no_charts = 1 } };
+	struct rrun view[2] = { { 0 } };
+	size_t from[3] = { 0, o->vs_at, nsrc };
+	char msg[400];
+	int rc = 1, pooled = 0;
+	if (nsrc == o->vs_at) {
+		host_usage_error("compare", "--vs wants B's sources after it");
+		return 2;
+	}
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = from[s]; i < from[s + 1]; i++)
+			if (report_load(src[i], &rs[s]) != 0)
+				goto out;
+		if (report_merge_shards(&rs[s], 0) < 0)
+			goto out;
+		for (size_t i = 0; i < rs[s].n; i++)
+			report_model(&rs[s].run[i]);
+	}
+	for (int s = 0; s < 2; s++, pooled++)
+		if (report_pool_view(rs[s].run, rs[s].n, &view[s], msg, sizeof msg) != 0) {
+			fprintf(stderr, "fsmatrix: compare: %c: %s\n", "AB"[s], msg);
+			goto out;
+		}
+	struct runset both = { .run = view, .n = 2 };
+	if (report_where_check("compare", &both, o) == 0)
+		rc = compare_print(&view[0], &view[1], o);
+out:
+	while (pooled--)
+		report_pool_free(&view[pooled]);
+	report_free(&rs[0]);
+	report_free(&rs[1]);
+	return rc;
+}
+
 int host_cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .format = "text" };
@@ -138,6 +179,8 @@ int host_cmd_compare(int argc, char **argv)
 		return host_usage_error("compare", "unknown format \"%s\" (text or md)", o.format);
 	if (nsrc == 1 && o.nby == 1 && strcmp(o.by[0], "kernel") == 0)
 		return compare_kernels(src[0], &o);
+	if (o.vs_at)
+		return compare_boots(src, nsrc, &o);
 	if (nsrc < 2)
 		return host_usage_error("compare", "expected two sources, A and B, not %zu", nsrc);
 	struct runset ra = { .no_charts = 1 }, rb = { .no_charts = 1 };

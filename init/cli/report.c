@@ -79,6 +79,14 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 			   (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
 			o->across_workloads = 1;
 			takes = 0;
+		} else if (strcmp(a, "--vs") == 0 && strcmp(argv[0], "compare") == 0) {
+			if (o->vs_at || !*nsrc) {
+				host_usage_error(argv[0], "--vs %s", o->vs_at ? "given twice" :
+						 "wants A's sources before it");
+				return -1;
+			}
+			o->vs_at = *nsrc;
+			takes = 0;
 		} else if (strcmp(a, "-o") == 0 && outfile)
 			*outfile = val;
 		else if (a[0] == '-' && a[1]) {

@@ -416,7 +416,9 @@ struct grid *compare_grid(const struct comparison *c, const char *workload)
 						    "p", "p (Holm)", "MDE", "verdict" };
 	for (size_t i = 0; i < C_COUNT; i++)
 		grid_set(g, 0, nl + i, "%s", heads[i]);
-	g->note = strdup("median ±stddev; B/A and change of medians; p: Welch's t-test, two-sided");
+	g->note = strdup(c->a->boots > 1 || c->b->boots > 1
+		? "median of the runs' means ±stddev between runs; B/A and change of medians; p: Welch's t-test, two-sided"
+		: "median ±stddev; B/A and change of medians; p: Welch's t-test, two-sided");
 
 	for (size_t i = 0; i < n; i++) {
 		size_t nr;
@@ -523,9 +525,9 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 {
 	char buf[1024];
 	const int *count = c->count;
-	snprintf(buf, sizeof buf, "A: run %s (from %s)", c->a->id, c->a->source);
+	snprintf(buf, sizeof buf, "A: run%s %s (from %s)", c->a->boots > 1 ? "s" : "", c->a->id, c->a->source);
 	line(ctx, buf);
-	snprintf(buf, sizeof buf, "B: run %s (from %s)", c->b->id, c->b->source);
+	snprintf(buf, sizeof buf, "B: run%s %s (from %s)", c->b->boots > 1 ? "s" : "", c->b->id, c->b->source);
 	line(ctx, buf);
 	int across = c->ncond && !c->o->across_conditions;
 	snprintf(buf, sizeof buf, "metrics: %d faster, %d slower, %d no significant difference, "
@@ -557,6 +559,8 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 			 "them by chance alone (%zu x %g) if nothing had changed", c->tests, ALPHA,
 			 (double)c->tests * ALPHA, (double)c->tests * ALPHA == 1 ? "" : "s",
 			 c->tests, ALPHA);
+		line(ctx, buf);
+		report_spread_text(c->a, c->b, buf, sizeof buf);
 		line(ctx, buf);
 	}
 	int unstable = count[V_UNTESTED] - c->work_untested;

@@ -119,6 +119,8 @@ struct rrun {
 	char *missing_cells, *lost_cells;
 	int ran;                /* positions with a record */
 	json_t *notes;          /* problems of the run as a whole (shards missing or doubled) */
+	int boots;              /* a view of this many runs of one plan (report/boots.c); 0 one run */
+	int interleaved;        /* a view of one kernel of a run under several (report/split.c) */
 };
 
 /* A record line is at most REPORT_LINE_MAX bytes (the largest /init writes holds a few KiB
@@ -190,6 +192,8 @@ struct report_opts {
 	const char *group_by;             /* html charts */
 	int across_conditions;            /* compare: test across different conditions too */
 	int across_workloads;             /* compare: test cells whose workloads differ too */
+	size_t vs_at;                     /* compare --vs: the sources from this one on are B's
+	                                     (0: no --vs) */
 };
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
 int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v, v not "" */
@@ -360,6 +364,15 @@ void report_verdict_lines(const struct rrun *r, const struct report_opts *o,
 size_t report_split_kernels(const struct rrun *r, const char **out, size_t max);
 int report_split_view(const struct rrun *r, const char *kernel, struct rrun *view);
 void report_split_free(struct rrun *view);
+
+/* report/boots.c: n runs of one plan (n boots, modelled) as one side of compare, each run's
+ * mean of its repeats one observation of each metric, stable when 2 or more runs have it and
+ * each run's own figure is stable. Borrows the rest from runs[0] and is freed by
+ * report_pool_free before the runs. 0, or -1 with msg (runs of different plans, no memory).
+ * report_spread_text: the comparison's "spread: ..." line, which spread its tests weigh. */
+int report_pool_view(const struct rrun *runs, size_t n, struct rrun *view, char *msg, size_t mlen);
+void report_pool_free(struct rrun *view);
+void report_spread_text(const struct rrun *a, const struct rrun *b, char *out, size_t len);
 
 /* compare (report/compare.c): two runs judged metric by metric, once; then one grid per
  * workload, and the headline. */

@@ -40,6 +40,7 @@ size_t report_split_kernels(const struct rrun *r, const char **out, size_t max)
 int report_split_view(const struct rrun *r, const char *kernel, struct rrun *view)
 {
 	*view = *r;
+	view->interleaved = 1;
 	view->cells = calloc(r->ncells + 1, sizeof *view->cells);
 	view->ncells = 0;
 	view->cell_ix = json_object();

@@ -4,7 +4,9 @@
 # them is a false positive (aa_false_positive_rate, with its Wilson 95% interval); the same
 # plan at 7.2 MB/s a disk (10% lower) against each A boot: the share of the tested MB/s
 # figures compare calls slower (detection_power_10pct); and each A boot's raid0 limit over the
-# throttles' sum, 32 MB/s (limit_accuracy).
+# throttles' sum, 32 MB/s (limit_accuracy). The same boots, two a side, compared between boots
+# (compare --vs: each run's mean one observation): aa_false_positive_rate_between_boots (a1 a2
+# against a3 a4) and detection_power_10pct_between_boots (a1 a3 against b1 b2).
 # shellcheck shell=bash
 
 # _ph_boot NAME MBPS: one boot of the calibration plan; prints the run directory, or nothing.
@@ -15,16 +17,18 @@ _ph_boot() {
 		--plan "$FSM_ROOT/rootfs/plans/calibration.ini" </dev/null >"$run.out" 2>&1 && echo "$run"
 }
 
-# _ph_counts A B: compare's counts of metrics faster, slower and the same, as JSON.
+# _ph_counts A B (or A1 A2 --vs B1 B2): compare's counts of metrics faster, slower and the
+# same, as JSON.
 _ph_counts() {
-	"$FSM_ROOT/out/fsmatrix" compare "$1" "$2" 2>/dev/null | grep -m1 '^metrics: ' |
+	"$FSM_ROOT/out/fsmatrix" compare "$@" 2>/dev/null | grep -m1 '^metrics: ' |
 		sed -E 's/^metrics: ([0-9]+) faster, ([0-9]+) slower, ([0-9]+) no significant.*/{"faster":\1,"slower":\2,"same":\3}/'
 }
 
-# _ph_mbps A B: of the MB/s rows compare tested, how many it called slower.
+# _ph_mbps A B (or A1 A2 --vs B1 B2): of the MB/s rows compare tested, how many it called
+# slower.
 _ph_mbps() {
 	local out
-	out=$("$FSM_ROOT/out/fsmatrix" compare "$1" "$2" 2>/dev/null | grep ' MB/s ')
+	out=$("$FSM_ROOT/out/fsmatrix" compare "$@" 2>/dev/null | grep ' MB/s ')
 	jq -n --argjson t "$(grep -cE '(slower|faster|no significant difference)$' <<<"$out")" \
 		--argjson s "$(grep -cE 'slower$' <<<"$out")" '{tested: $t, slower: $s}'
 }
@@ -36,6 +40,21 @@ _wilson() {
 		| (($p + $z2 / (2 * $n)) / (1 + $z2 / $n)) as $c
 		| (($z / (1 + $z2 / $n)) * ((($p * (1 - $p) / $n) + $z2 / (4 * $n * $n)) | sqrt)) as $h
 		| [([$c - $h, 0] | max), ([$c + $h, 1] | min)] end'
+}
+
+# _ph_between A1 A2 A3 A4 B1 B2: the between-boots figures, two boots a side.
+_ph_between() {
+	local aa det
+	aa=$(_ph_counts "$1" "$2" --vs "$3" "$4")
+	det=$(_ph_mbps "$1" "$3" --vs "$5" "$6")
+	figure aa_false_positive_rate_between_boots "$(jq -n --argjson c "$aa" '($c.faster + $c.slower) as $k
+		| ($k + $c.same) as $n | {value: (if $n > 0 then $k / $n else null end), n: $n, significant: $k,
+		  goal: "<= 0.05", sides: "a1 a2 --vs a3 a4"}')"
+	show aa_false_positive_rate_between_boots "$(jq -r '($c.faster + $c.slower) as $k | "\($k) of \($k + $c.same) tested metrics called different, two boots a side (compare --vs)"' --argjson c "$aa" -n)"
+	figure detection_power_10pct_between_boots "$(jq -n --argjson d "$det" '{value: (if $d.tested > 0
+		then $d.slower / $d.tested else null end), n: $d.tested, slower: $d.slower, goal: ">= 0.8",
+		sides: "a1 a3 --vs b1 b2"}')"
+	show detection_power_10pct_between_boots "$(jq -r '"\($d.slower) of \($d.tested) tested MB/s figures called slower at 10% less disk speed, two boots a side (compare --vs)"' --argjson d "$det" -n)"
 }
 
 bench_phantom() {
@@ -68,6 +87,7 @@ bench_phantom() {
 			'{value: (if $n > 0 then $k / $n else null end), n: $n, slower: $k, ci95: $ci, goal: ">= 0.8",
 			  plan: "rootfs/plans/calibration.ini, A at 8 MB/s a disk, B at 7.2"}')"
 		show detection_power_10pct "$(fmt "$(jq -n --argjson k "$ks" --argjson n "$ns" 'if $n > 0 then $k / $n else null end')")  ($ks of $ns tested MB/s figures called slower at 10% less disk speed; goal >= 0.8)"
+		_ph_between "$a1" "$a2" "$a3" "$a4" "$b1" "$b2"
 	else
 		unmeasured detection_power_10pct "a boot at 7.2 MB/s did not complete (build/bench/runs/phantom-b*.out)"
 	fi

@@ -220,6 +220,22 @@ has() {
 	fi
 }
 TA=$F/trust-a.jsonl TB=$F/trust-b.jsonl
+# errline NAME REGEX STATUS ARGS...: fsmatrix ARGS exits with STATUS and its stderr has a line
+# matching REGEX
+errline() {
+	local name=$1 re=$2 status=$3
+	shift 3
+	"$FSM" "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" != "$status" ]; then
+		fail "$name" "fsmatrix $* exited with status $rc, want $status"
+	elif grep -Eq -- "$re" "$TMP/err"; then
+		ok "$name"
+	else
+		fail "$name" "no line matches /$re/ on the stderr of fsmatrix $*"
+		sed 's/^/#   /' "$TMP/err" | head -n 5
+	fi
+}
 has verdict-mark        '^  ext4  +[0-9.]+ ±[0-9.]+  +[0-9.]+ ±[0-9.]+ ~$' report "$TB"
 has verdict-legend      '^  ~: not stable over its repeats' report "$TB"
 has verdict-count       '^  5 of 8 cells stable' report "$TB"
@@ -260,6 +276,23 @@ jq -c 'if .type == "cell" and (.cell | startswith("md1/ext4/noatime/")) then .bi
 has compare-bitmap '^note: md1/ext4/noatime/seqwrite: md.s write-intent bitmap none in A, internal in B .*; the blocks discarded before the workload in B only$' \
 	compare "$TMP/bitmap-a.jsonl" "$TMP/bitmap-b.jsonl"
 has compare-mde-legend      "^  MDE: .*80% power.*t_\{1-a/2,df\} \+ t_\{0\.8,df\}" compare "$TA" "$TB"
+# between boots: three boots a side of one plan whose repeats agree within 0.3% while the boots
+# differ by a few %. One boot a side calls the 2% between two boots a change; the runs' means
+# call nothing in the A/A pair and find the real +20% (docs/reports.md, "Between boots")
+BA="$F/boots-a1.jsonl $F/boots-a2.jsonl $F/boots-a3.jsonl"
+has compare-one-boot-false '^metrics: 0 faster, 20 slower,' compare "$F/boots-a1.jsonl" "$F/boots-b1.jsonl"
+has compare-one-boot-spread '^spread: the repeats within one boot a side' compare "$F/boots-a1.jsonl" "$F/boots-b1.jsonl"
+# shellcheck disable=SC2086
+golden compare-boots-aa compare-boots-aa.txt 0 compare $BA --vs "$F/boots-b1.jsonl" "$F/boots-b2.jsonl" "$F/boots-b3.jsonl"
+# shellcheck disable=SC2086
+has compare-boots-change '^  ext4 +defaults +MB/s .* \+21\.2% .*faster$' compare $BA --vs "$F/boots-c1.jsonl" "$F/boots-c2.jsonl" "$F/boots-c3.jsonl"
+# shellcheck disable=SC2086
+has compare-boots-too-few '^  ext4 +defaults +MB/s .*not tested: B: too few runs with figures: 1 of 2$' compare $BA --vs "$F/boots-b1.jsonl"
+jq -c 'if .type == "header" then .plan.sha256 = "0123456789ab" + .plan.sha256[12:] else . end' "$F/boots-b2.jsonl" >"$TMP/boots-other-plan.jsonl"
+errline compare-boots-other-plan '^fsmatrix: compare: B: runs 20260123-120000-bb0001 and 20260124-120000-bb0002 are of different plans \(sha256 9a8b7c6d5e4f and 0123456789ab\): the runs of a side must be boots of one plan$' \
+	1 compare "$F/boots-a1.jsonl" "$F/boots-a2.jsonl" --vs "$F/boots-b1.jsonl" "$TMP/boots-other-plan.jsonl"
+errline compare-vs-first '^fsmatrix compare: --vs wants A.s sources before it' 2 compare --vs "$F/boots-a1.jsonl"
+errline compare-vs-last '^fsmatrix compare: --vs wants B.s sources after it' 2 compare "$F/boots-a1.jsonl" --vs
 # the whole of both outputs, as docs/reports.md shows them
 golden text-trust-b     trust-b.txt           4 report "$TB"
 golden compare-trust    compare-trust.txt     4 compare "$TA" "$TB"
