@@ -340,13 +340,18 @@ struct cell_answer {
 	const char *kind, *evidence;
 	int kind_n, judged;    /* repeats naming that kind, repeats judged at all */
 };
-/* Every cell's answer (indexed as r->cells), from one pass over the records; free() it. NULL
+/* report/answers.c: every cell's answer (indexed as r->cells), from one pass over the records; free() it. NULL
  * on no memory. */
 struct cell_answer *report_answers(const struct rrun *r);
 /* report/findings.c: the lines of the Findings section (the disks' speed, each streaming cell
  * against its limit and what held it back, what the run cannot say), and the limits table
  * (cell, MB/s, limit, of limit, why; NULL when no cell has a limit or a bottleneck). */
 void report_findings_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
+			   void *ctx);
+/* report/contrasts.c: Findings' lines setting cells against each other: in each group of
+ * cells that differ only by filesystem and mount options, the best against the worst on
+ * their main figure (Welch's t-test, Holm-corrected over the groups), at most a few. */
+void report_contrast_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
 			   void *ctx);
 struct grid *report_limits_grid(const struct rrun *r, const struct report_opts *o);
 void report_problem_lines(const struct rrun *r, const struct report_opts *o,
