@@ -340,8 +340,8 @@ struct cell_answer {
 	const char *kind, *evidence;
 	int kind_n, judged;    /* repeats naming that kind, repeats judged at all */
 };
-/* report/answers.c: every cell's answer (indexed as r->cells), from one pass over the records; free() it. NULL
- * on no memory. */
+/* report/answers.c: every cell's answer (indexed as r->cells), from one pass over the
+ * records; free() it. NULL on no memory. */
 struct cell_answer *report_answers(const struct rrun *r);
 /* report/findings.c: the lines of the Findings section (the disks' speed, each streaming cell
  * against its limit and what held it back, what the run cannot say), and the limits table
