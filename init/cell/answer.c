@@ -71,6 +71,36 @@ static double limit_json(struct jw *w, const struct cell_ctx *x)
 	return eff;
 }
 
+/* What the rules looked at, so that a reader (and a test on the host) can judge it again. */
+static void inputs_json(struct jw *w, const struct bn_input *in)
+{
+	jw_key(w, "inputs");
+	jw_obj(w);
+	jw_kdouble(w, "secs", in->secs, 3);
+	jw_kbool(w, "write_only", in->write_only);
+	jw_kbool(w, "parity", in->parity);
+	jw_kdouble(w, "chunk_bytes", in->chunk_bytes, 0);
+	jw_key(w, "members");
+	jw_arr(w);
+	for (int i = 0; i < in->nmembers; i++) {
+		jw_obj(w);
+		jw_kstr(w, "name", in->m[i].name);
+		jw_kdouble(w, "util_pct", in->m[i].util_pct, 1);
+		jw_kdouble(w, "read_mb", in->m[i].read_mb, 3);
+		jw_kdouble(w, "write_mb", in->m[i].write_mb, 3);
+		jw_kdouble(w, "write_ios", in->m[i].write_ios, 0);
+		jw_end_obj(w);
+	}
+	jw_end_arr(w);
+	jw_kstr(w, "md_thread", in->md_thread);
+	jw_kdouble(w, "md_thread_pct", in->md_thread_pct, 1);
+	jw_kdouble(w, "harness_pct", in->harness_pct, 1);
+	jw_kdouble(w, "machine_pct", in->machine_pct, 1);
+	jw_kdouble(w, "dirty_limited_pct", in->dirty_limited_pct, 1);
+	jw_kdouble(w, "efficiency", in->efficiency, 3);
+	jw_end_obj(w);
+}
+
 static void bottleneck_json(struct jw *w, const struct cell_ctx *x, double efficiency)
 {
 	const struct plan_workload *wl = &x->p->workloads[x->c->workload];
@@ -95,6 +125,7 @@ static void bottleneck_json(struct jw *w, const struct cell_ctx *x, double effic
 	jw_obj(w);
 	jw_kstr(w, "kind", b.kind);
 	jw_kstr(w, "evidence", b.evidence);
+	inputs_json(w, &in);
 	jw_end_obj(w);
 }
 

@@ -24,6 +24,33 @@ static struct resume_cell *cell_of(const char *line, size_t n, struct resume_cel
 	return &cells[index - 1];
 }
 
+/* conditions.inputs.disks of the first header: each taken disk's serial and write cache as
+ * the device said it ("on", "off"; anything else, the kernel's belief, is not kept). */
+static void first_write_caches(const char *line, size_t n, struct journal *j)
+{
+	const char *c, *in, *arr, *d;
+	size_t cl, il, al, dl;
+	if (json_member(line, n, "conditions", &c, &cl) < 0 || json_member(c, cl, "inputs", &in, &il) < 0 ||
+	    json_member(in, il, "disks", &arr, &al) < 0)
+		return;
+	for (int i = 0; j->nwc < RESUME_WC_MAX && json_item(arr, al, i, &d, &dl) == 0; i++) {
+		struct resume_wc *w = &j->wc[j->nwc];
+		if (json_member_str(d, dl, "serial", w->serial, sizeof w->serial) < 0 || !w->serial[0] ||
+		    json_member_str(d, dl, "write_cache", w->found, sizeof w->found) < 0 ||
+		    (strcmp(w->found, "on") && strcmp(w->found, "off")))
+			continue;
+		j->nwc++;
+	}
+}
+
+const char *journal_first_write_cache(const struct journal *j, const char *serial)
+{
+	for (int i = 0; serial[0] && i < j->nwc; i++)
+		if (strcmp(j->wc[i].serial, serial) == 0)
+			return j->wc[i].found;
+	return NULL;
+}
+
 static void header_line(const char *line, size_t n, struct journal *j)
 {
 	const char *plan;
@@ -46,6 +73,7 @@ static void header_line(const char *line, size_t n, struct journal *j)
 	if (json_member(line, n, "shard", &sh, &sl) == 0 && json_member_int(sh, sl, "k", &k) == 0 &&
 	    json_member_int(sh, sl, "n", &nn) == 0)
 		snprintf(j->shard, sizeof j->shard, "%lld/%lld", k, nn);
+	first_write_caches(line, n, j);
 	const char *arr, *d;
 	size_t al, dl;
 	if (json_member(line, n, "disks", &arr, &al) < 0)

@@ -28,6 +28,16 @@ struct resume_disk {
 	char serial[64], wwn[64], by_path[160];
 };
 
+/* A disk's volatile write cache as the run's first boot found it (its header's
+ * conditions.inputs.disks), by serial: what every later boot of the run puts back first. A
+ * disk that keeps its setting over a reset (a SAS disk with a saveable caching page) would
+ * otherwise show a resumed boot what an interrupted cell set, as if it were the original. */
+#define RESUME_WC_MAX 32
+struct resume_wc {
+	char serial[64];
+	char found[8];      /* "on" or "off" */
+};
+
 struct journal {
 	char run[32];       /* the header's run id, "" if no valid header */
 	char plan_sha256[65];
@@ -47,6 +57,8 @@ struct journal {
 	int misses;         /* how many switches in a row did not reach it */
 	int ndisks;         /* disks the first header lists as taken */
 	struct resume_disk disks[RESUME_DISKS_MAX];
+	int nwc;            /* write caches the first header found, by serial */
+	struct resume_wc wc[RESUME_WC_MAX];
 };
 
 /* Reads a journal's text. cells[0..ncells) are filled from the records' 1-based "index";
@@ -76,6 +88,10 @@ int journal_seed(const struct journal *j, int given, unsigned long long asked,
  * wwn, else (a disk with neither) by its by-path name. A resumed run takes such a disk
  * again although it carries the filesystem or array the interrupted cell left on it. */
 int journal_took(const struct journal *j, const char *serial, const char *wwn, const char *by_path);
+
+/* The write cache ("on" or "off") the run's first boot found on the disk with this serial;
+ * NULL when it found none there (no serial, a device that did not say). */
+const char *journal_first_write_cache(const struct journal *j, const char *serial);
 
 /* A boot under kernel set `set` ("" unnamed) after the journal's last kernel-switch event:
  * the switch arrived when set is the kernel switched to; otherwise the machine came up under

@@ -4,6 +4,7 @@
  * appends to the run's own files; a torn last line (the power went during a write) is cut
  * off first, so that the file stays one JSON record per line. */
 #include "pid1/pid1.h"
+#include "cell/device.h"
 #include "core/matrix.h"
 #include "core/plan.h"
 #include "core/resume.h"
@@ -22,6 +23,13 @@ static int ncells;
 static struct journal journal;
 static char dropped_id[32];        /* the id this boot made for itself, then gave up */
 static size_t torn_bytes;
+/* The write caches this boot put back as the run's first boot found them, for the resume
+ * event. */
+static struct wc_put_back {
+	char name[32], serial[64], found[8], first[8], why[200];
+	int ok;
+} put_back[RESUME_WC_MAX];
+static int nput_back;
 
 /* The header's plan.scale exactly as plan_header_json writes it. */
 static void scale_text(char *out, size_t len)
@@ -108,6 +116,37 @@ static void retake_disks(void)
 	}
 }
 
+/* A taken disk whose write cache is not what the run's first boot found gets it back before
+ * this boot's header reads the disks: an interrupted cell (a power cut, a watchdog reset)
+ * may have left it as the cell had set it, on a disk that keeps its setting over a reset.
+ * The cells then find, and put back after them, the run's original. */
+static void restore_write_caches(void)
+{
+	for (int i = 0; i < boot.ndisks && nput_back < RESUME_WC_MAX; i++) {
+		const struct disk *d = &boot.disks[i];
+		const char *first = journal_first_write_cache(&journal, d->serial);
+		struct devstate ds;
+		if (boot.sel[i].verdict != VERDICT_TAKEN || !first)
+			continue;
+		device_read(d->name, &ds);
+		int want = strcmp(first, "on") == 0;
+		if (ds.wc_device < 0 || ds.wc_device == want)
+			continue;
+		struct wc_put_back *b = &put_back[nput_back++];
+		snprintf(b->name, sizeof b->name, "%s", d->name);
+		snprintf(b->serial, sizeof b->serial, "%s", d->serial);
+		snprintf(b->found, sizeof b->found, "%s", dev_wc_name(ds.wc_device));
+		snprintf(b->first, sizeof b->first, "%s", first);
+		b->ok = device_set_write_cache(d->name, want, b->why, sizeof b->why) == 0;
+		if (b->ok)
+			say("fsmatrix: resume: %s (serial %s): write cache %s, %s when the run began (an "
+			    "interrupted cell left it so): put back %s", d->name, d->serial, b->found, first, first);
+		else
+			say("fsmatrix: resume: %s (serial %s): write cache %s, %s when the run began: unable "
+			    "to put it back: %s", d->name, d->serial, b->found, first, b->why);
+	}
+}
+
 void resume_stage(const struct plan *p)
 {
 	char path[300], why[512], scale[24];
@@ -159,6 +198,7 @@ void resume_stage(const struct plan *p)
 	boot.resumed = journal.resumes + 1;
 	plan_adopt_seed(seed);
 	retake_disks();
+	restore_write_caches();
 	say("fsmatrix: resuming run %s (boot %d of it; this boot's own id %s is not used): its "
 	    "journal has %d records%s", boot.run_id, boot.resumed + 1, dropped_id, journal.records,
 	    journal.bad ? ", and unreadable lines it ignores" : "");
@@ -215,6 +255,20 @@ void resume_event(void)
 		begun += cells[i].starts > 0;
 		if (cells[i].final < 0 && cells[i].starts > 0 && w.len < sizeof buf - 64)
 			jw_int(&w, i + 1);
+	}
+	jw_end_arr(&w);
+	jw_key(&w, "write_cache_put_back");
+	jw_arr(&w);
+	for (int i = 0; i < nput_back; i++) {
+		const struct wc_put_back *b = &put_back[i];
+		jw_obj(&w);
+		jw_kstr(&w, "name", b->name);
+		jw_kstr(&w, "serial", b->serial);
+		jw_kstr(&w, "found", b->found);
+		jw_kstr(&w, "first", b->first);
+		jw_kbool(&w, "ok", b->ok);
+		jw_kstr(&w, "error", b->ok ? NULL : b->why);
+		jw_end_obj(&w);
 	}
 	jw_end_arr(&w);
 	jw_kint(&w, "cells_done", done);

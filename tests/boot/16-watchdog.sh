@@ -8,6 +8,10 @@
 # Why this hang and not another: stopping the VM from the monitor stops the watchdog's
 # timer too, and throttling the disk through QMP leaves PID 1 free to give up on the stuck
 # workload and pet on. A frozen filesystem is a real in-kernel wait, in PID 1 itself.
+# The i6300esb boot's disk sits behind a MegaRAID HBA and both cells set its write cache off
+# (tests/plans/watchdog-wc.ini): the disk keeps the setting over the reset, so the resumed boot
+# finds it off, and must put back what the run's first boot found (on) before its header and
+# cells read it as the original.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -17,10 +21,10 @@ need_image
 # which /init loads by its modalias and prefers over softdog.
 for wd in "softdog:Software Watchdog" "i6300esb:i6300ESB timer"; do
 model=${wd%%:*} identity=${wd#*:}
-flags=()
-[ "$model" = softdog ] || flags=(--watchdog "$model")
+flags=() plan=watchdog.ini
+[ "$model" = softdog ] || flags=(--watchdog "$model" --disk-bus megasas) plan=watchdog-wc.ini
 boot "hang-$model" --disks 1 --size 256M --timeout 400 --reboot "${flags[@]}" \
-	--plan "$FSM_ROOT/tests/plans/watchdog.ini" --append "fsmatrix.watchdog=20 fsmatrix.debug_hang=2"
+	--plan "$FSM_ROOT/tests/plans/$plan" --append "fsmatrix.watchdog=20 fsmatrix.debug_hang=2"
 expect_status "$model: the run completes after the watchdog's reboot (exit 0)" 0
 expect_console "$model: it was the watchdog armed, for 20 s" "fsmatrix: watchdog /dev/watchdog \\($identity\\) armed: 20 s"
 expect_record "$model: the header records the watchdog" \
@@ -39,4 +43,15 @@ check "$model: the second boot's header says it resumed" test "$(jq -s \
 	'[.[] | select(.type == "header") | .resumed] | map(tostring) | join(",")' "$j")" = '"0,1"'
 check "$model: one trailer" test "$(jq -s '[.[] | select(.type == "trailer")] | length' "$j")" = 1
 expect_console "$model: the watchdog is disarmed before the power-off" 'fsmatrix: watchdog disarmed'
+[ "$plan" = watchdog-wc.ini ] || continue
+expect_console "$model: the resumed boot found the write cache the hung cell set off, and put back on" \
+	'fsmatrix: resume: sd[a-z]+ \(serial [^)]*\): write cache off, on when the run began \(an interrupted cell left it so\): put back on'
+check "$model: the resume event records the write cache put back" test "$(jq -s -c \
+	'[.[] | select(.type == "event" and .event == "resume") | .write_cache_put_back[] | [.found, .first, .ok]]' "$j")" = '[["off","on",true]]'
+check "$model: both boots' headers find the write cache on" test "$(jq -s -c \
+	'[.[] | select(.type == "header") | .conditions.inputs.disks[0].write_cache]' "$j")" = '["on","on"]'
+check "$model: cell 2's second attempt found it on, set it off, and put it back" test "$(jq -s -c \
+	'[.[] | select(.type == "cell" and .index == 2 and .status == "ok") | (.tunables.found.write_cache | to_entries[0].value), (.tunables.effective.write_cache | to_entries[0].value)]' "$j")" = '["on","off"]'
+check "$model: after the last cell the disk has its write cache on, as the run found it" test "$(jq -s -c \
+	'[.[] | select(.type == "event" and .event == "devices" and .phase == "end") | .disks[0].write_cache]' "$j")" = '["on"]'
 done

@@ -252,8 +252,31 @@ static void test_disks(void)
 	CHECK(json_item("[]", 2, 0, &v, &n) < 0, "empty");
 }
 
+/* The write cache the run's first boot found, by serial, from its header's conditions: a
+ * later header (a resumed boot that found what an interrupted cell left) does not replace it. */
+static void test_first_write_cache(void)
+{
+	static const char text[] =
+		"{\"v\":1,\"type\":\"header\",\"run\":\"R1\",\"conditions\":{\"inputs\":{\"disks\":["
+		"{\"serial\":\"S1\",\"write_cache\":\"on\"},{\"serial\":\"S2\",\"write_cache\":\"off\"},"
+		"{\"serial\":\"S3\",\"write_cache\":\"write back\"},{\"serial\":\"\",\"write_cache\":\"on\"}]}}}\n"
+		"{\"v\":1,\"type\":\"header\",\"run\":\"R1\",\"conditions\":{\"inputs\":{\"disks\":["
+		"{\"serial\":\"S1\",\"write_cache\":\"off\"}]}}}\n";
+	struct journal j;
+	struct resume_cell c[1];
+	journal_scan(text, strlen(text), &j, c, 1);
+	const char *v = journal_first_write_cache(&j, "S1");
+	CHECK(v && strcmp(v, "on") == 0, "S1: the first boot's on, not the second's off: %s", v ? v : "NULL");
+	v = journal_first_write_cache(&j, "S2");
+	CHECK(v && strcmp(v, "off") == 0, "S2: %s", v ? v : "NULL");
+	CHECK(journal_first_write_cache(&j, "S3") == NULL, "the kernel's belief is not the device's word");
+	CHECK(journal_first_write_cache(&j, "") == NULL, "no serial, nothing to match");
+	CHECK(journal_first_write_cache(&j, "S9") == NULL, "a disk the first boot did not list");
+}
+
 int main(void)
 {
+	test_first_write_cache();
 	test_disks();
 	test_valid();
 	test_members();
