@@ -19,6 +19,13 @@ extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
 /* workload's is made from the table of engines, the first time it is asked for */
 const char *host_workload_usage(void);
 
+/* cli/report.c: the options and sources of report, compare and html from argv[1..]; -o is
+ * accepted when outfile is not NULL. A mistake is one line on stderr and -1. */
+#define REPORT_MAX_SOURCES 256
+struct report_opts;
+int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
+		const char **outfile);
+
 /* cli/shards.c: after check's totals with --shards N, each shard's cells and estimated
  * time, and the run group. Returns 0, or 1 after a line on stderr. */
 struct plan;

@@ -105,6 +105,9 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 	return 0;
 }
 
+/* JSON export of a run set (the model, not the raw records), at the end of this file. */
+static json_t *report_json(const struct runset *rs, const struct report_opts *o);
+
 static void print_line(void *ctx, const char *s)
 {
 	fprintf((FILE *)ctx, "%s\n", s);
@@ -350,7 +353,7 @@ static void cell_series_json(json_t *jc, const struct rcell *c)
 	json_object_set_new(jc, "series", o);
 }
 
-json_t *report_json(const struct runset *rs, const struct report_opts *o)
+static json_t *report_json(const struct runset *rs, const struct report_opts *o)
 {
 	json_t *runs = json_array();
 	for (size_t r = 0; r < rs->n; r++) {

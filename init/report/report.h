@@ -206,11 +206,6 @@ int report_axis_known(const char *axis);
  * stderr saying that nothing matched, with the values the cells have of an axis whose --where
  * value none has. */
 int report_where_check(const char *cmd, const struct runset *rs, const struct report_opts *o);
-/* Options and sources from argv[1..]; -o is accepted when outfile is not NULL. A mistake is
- * one line on stderr and -1. */
-#define REPORT_MAX_SOURCES 256
-int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
-		const char **outfile);
 
 /* A table of text, the form every renderer takes. */
 struct grid {
@@ -387,8 +382,6 @@ void compare_free(struct comparison *c);
 struct grid *compare_grid(const struct comparison *c, const char *workload);
 void compare_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx);
 
-/* JSON export of a run set (the model, not the raw records). */
-json_t *report_json(const struct runset *rs, const struct report_opts *o);
 
 /* Charts: an inline SVG bar chart of one metric, bars grouped in clusters along the x axis
  * and coloured by series; each bar is the median, its whisker min..max over repeats. */
