@@ -2,21 +2,10 @@
  * holds every rule). Each verdict is printed with its reason; the disks taken are printed
  * and recorded before anything destructive can run. */
 #include "pid1/pid1.h"
+#include "lib/bytes.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-static void human_size(uint64_t b, char *buf, size_t len)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = (double)b;
-	int u = 0;
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
-}
 
 void disks_stage(void)
 {
@@ -54,7 +43,7 @@ void disks_select(void)
 	say("fsmatrix: %d disk%s found", n, n == 1 ? "" : "s");
 	for (int i = 0; i < n; i++) {
 		const struct disk *d = &boot.disks[i];
-		human_size(d->size, sz, sizeof sz);
+		bytes_human((double)d->size, sz, sizeof sz);
 		say("fsmatrix:   %-8s %10s %-7s %-24s serial %-20s %-14s %s: %s", d->name, sz,
 		    d->transport, d->model[0] ? d->model : "-", d->serial[0] ? d->serial : "-",
 		    d->signature[0] ? d->signature : "blank", verdict_name(boot.sel[i].verdict),
@@ -79,7 +68,7 @@ void disks_select(void)
 		const struct disk *d = &boot.disks[i];
 		if (boot.sel[i].verdict != VERDICT_TAKEN)
 			continue;
-		human_size(d->size, sz, sizeof sz);
+		bytes_human((double)d->size, sz, sizeof sz);
 		say("fsmatrix:   %s  %s  serial %s  %s (%" PRIu64 " bytes)", d->name,
 		    d->model[0] ? d->model : "-", d->serial[0] ? d->serial : "-", sz, d->size);
 	}

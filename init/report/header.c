@@ -2,23 +2,13 @@
  * CPU, memory, disks with verdicts, tools), whether the run finished, and every cell that
  * did not give figures, with its reason. */
 #include "report/report.h"
+#include "lib/bytes.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-
-static void bytes_text(double b, char *out, size_t len)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	size_t u = 0;
-	while (b >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
-		b /= 1024;
-		u++;
-	}
-	snprintf(out, len, u ? "%.1f %s" : "%.0f %s", b, units[u]);
-}
 
 /* An error message on one line, cut to what a table footnote can hold. */
 static void one_line(const char *s, char *out, size_t len)
@@ -78,7 +68,7 @@ static void header_record_lines(json_t *h, report_line_fn line, void *ctx)
 	json_t *cpu = json_object_get(h, "cpu");
 	report_line(line, ctx, "  cpu       %s x %lld", report_str(cpu, "model"),
 		 (long long)json_integer_value(json_object_get(cpu, "count")));
-	bytes_text(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
+	bytes_human(json_number_value(json_object_get(h, "mem_bytes")), b, sizeof b);
 	report_line(line, ctx, "  memory    %s", b);
 	json_t *p = json_object_get(h, "plan");
 	if (*report_str(p, "name") || *report_str(p, "source"))
@@ -102,7 +92,7 @@ static void header_record_lines(json_t *h, report_line_fn line, void *ctx)
 	size_t i;
 	json_t *d;
 	json_array_foreach(json_object_get(h, "disks"), i, d) {
-		bytes_text(json_number_value(json_object_get(d, "size")), b, sizeof b);
+		bytes_human(json_number_value(json_object_get(d, "size")), b, sizeof b);
 		report_line(line, ctx, "  disk      %s %s %s%s%s%s%s%s%s%s%s", report_str(d, "name"), b, report_str(d, "transport"),
 			 *report_str(d, "model") ? " " : "", report_str(d, "model"),
 			 *report_str(d, "serial") ? " serial " : "", report_str(d, "serial"),
