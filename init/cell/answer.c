@@ -71,7 +71,9 @@ static double limit_json(struct jw *w, const struct cell_ctx *x)
 	return eff;
 }
 
-/* What the rules looked at, so that a reader (and a test on the host) can judge it again. */
+/* What the rules looked at, so that a reader (and a test on the host) can judge it again:
+ * with the decimals that give the same evidence again (its percentages are rounded from
+ * these). */
 static void inputs_json(struct jw *w, const struct bn_input *in)
 {
 	jw_key(w, "inputs");
@@ -85,19 +87,19 @@ static void inputs_json(struct jw *w, const struct bn_input *in)
 	for (int i = 0; i < in->nmembers; i++) {
 		jw_obj(w);
 		jw_kstr(w, "name", in->m[i].name);
-		jw_kdouble(w, "util_pct", in->m[i].util_pct, 1);
-		jw_kdouble(w, "read_mb", in->m[i].read_mb, 3);
-		jw_kdouble(w, "write_mb", in->m[i].write_mb, 3);
+		jw_kdouble(w, "util_pct", in->m[i].util_pct, 3);
+		jw_kdouble(w, "read_mb", in->m[i].read_mb, 6);
+		jw_kdouble(w, "write_mb", in->m[i].write_mb, 6);
 		jw_kdouble(w, "write_ios", in->m[i].write_ios, 0);
 		jw_end_obj(w);
 	}
 	jw_end_arr(w);
 	jw_kstr(w, "md_thread", in->md_thread);
-	jw_kdouble(w, "md_thread_pct", in->md_thread_pct, 1);
-	jw_kdouble(w, "harness_pct", in->harness_pct, 1);
-	jw_kdouble(w, "machine_pct", in->machine_pct, 1);
-	jw_kdouble(w, "dirty_limited_pct", in->dirty_limited_pct, 1);
-	jw_kdouble(w, "efficiency", in->efficiency, 3);
+	jw_kdouble(w, "md_thread_pct", in->md_thread_pct, 3);
+	jw_kdouble(w, "harness_pct", in->harness_pct, 3);
+	jw_kdouble(w, "machine_pct", in->machine_pct, 3);
+	jw_kdouble(w, "dirty_limited_pct", in->dirty_limited_pct, 3);
+	jw_kdouble(w, "efficiency", in->efficiency, 6);
 	jw_end_obj(w);
 }
 
