@@ -78,7 +78,7 @@ static void inputs_json(struct jw *w, const struct bn_input *in)
 {
 	jw_key(w, "inputs");
 	jw_obj(w);
-	jw_kdouble(w, "secs", in->secs, 3);
+	jw_kdouble(w, "secs", in->secs, 6);
 	jw_kbool(w, "write_only", in->write_only);
 	jw_kbool(w, "parity", in->parity);
 	jw_kdouble(w, "chunk_bytes", in->chunk_bytes, 0);
