@@ -180,7 +180,17 @@ static int add_cell(struct adder *a, const struct rrun *r, const struct rcell *c
 	return 0;
 }
 
-/* One run: its row, then its cells'. -1 on a database error, 1 when it has nothing to keep. */
+/* Whether a run has a figure to keep: an ok repeat of some cell with a usable metric. */
+static int has_figures(const struct rrun *r)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t m = 0; m < r->cells[i].nm; m++)
+			if (r->cells[i].has[m])
+				return 1;
+	return 0;
+}
+
+/* One run: its row, then its cells'. -1 on a database error. */
 static int add_run(struct adder *a, const struct rrun *r)
 {
 	a->cells = a->figs = a->kept = 0;
@@ -196,7 +206,7 @@ static int add_run(struct adder *a, const struct rrun *r)
 	for (size_t i = 0; i < r->ncells; i++)
 		if (add_cell(a, r, &r->cells[i]) < 0)
 			return -1;
-	return a->figs ? 0 : 1;
+	return 0;
 }
 
 static int prepare(struct adder *a)
@@ -209,24 +219,23 @@ static int prepare(struct adder *a)
 				  "?, ?, ?, ?, ?)", -1, &a->fig, NULL) != SQLITE_OK ? -1 : 0;
 }
 
-/* Every run of rs, in one transaction. 0, or 1 after a line (nothing written). */
+/* Every run of rs with figures, in one transaction. 0, or 1 after a line (nothing written). */
 static int add_all(sqlite3 *h, const char *db, const struct runset *rs, int fresh)
 {
 	struct adder a = { .h = h };
-	int rc = 1, bad = -1;
+	int rc = 1;
 	if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
 	    (fresh && sqlite3_exec(h, schema, NULL, NULL, NULL) != SQLITE_OK) || prepare(&a) < 0)
 		goto out;
 	size_t nruns = 0, nnew = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rrun *r = &rs->run[i];
-		int k = add_run(&a, r);
-		if (k < 0)
-			goto out;
-		if (k > 0) {
-			bad = (int)i;
-			goto out;
+		if (!has_figures(r)) {
+			printf("run %s: no cell with a figure (no ok repeat): skipped\n", r->id);
+			continue;
 		}
+		if (add_run(&a, r) < 0)
+			goto out;
 		nruns++;
 		nnew += a.kept > 0;
 		printf("run %s: %d cells, %d figures, %s\n", r->id, a.cells, a.figs,
@@ -234,16 +243,12 @@ static int add_all(sqlite3 *h, const char *db, const struct runset *rs, int fres
 	}
 	if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto out;
-	printf("%s: %zu run%s given, %zu with figures new to it\n", db, nruns, nruns == 1 ? "" : "s", nnew);
+	printf("%s: %zu run%s with figures, %zu of them new to it\n", db, nruns, nruns == 1 ? "" : "s", nnew);
 	rc = 0;
 out:
 	if (rc) {
-		if (bad >= 0)
-			fprintf(stderr, "fsmatrix history: %s: run %s has no figures to keep (no cell "
-				"ran ok): nothing added\n", rs->run[bad].source, rs->run[bad].id);
-		else
-			fprintf(stderr, "fsmatrix history: unable to write %s: %s (nothing added)\n", db,
-				sqlite3_errmsg(h));
+		fprintf(stderr, "fsmatrix history: unable to write %s: %s (nothing added)\n", db,
+			sqlite3_errmsg(h));
 		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 	}
 	sqlite3_finalize(a.run);
@@ -259,12 +264,20 @@ int history_add(const char *db, const char *const *sources, size_t n)
 	/* every source read before the file is touched: a bad one adds nothing */
 	if (report_load_all(sources, n, &rs) != 0)
 		goto out;
-	for (size_t i = 0; i < rs.n; i++)
+	size_t with = 0;
+	for (size_t i = 0; i < rs.n; i++) {
 		if (!rs.run[i].header) {
 			fprintf(stderr, "fsmatrix history: %s: a run without its header (no run id): "
 				"nothing added\n", rs.run[i].source);
 			goto out;
 		}
+		with += has_figures(&rs.run[i]);
+	}
+	if (with == 0) {
+		fprintf(stderr, "fsmatrix history: no run of the %zu source%s has a cell with a figure "
+			"(no ok repeat): nothing added\n", n, n == 1 ? "" : "s");
+		goto out;
+	}
 	struct stat sb;
 	int existed = stat(db, &sb) == 0, empty = 0;
 	sqlite3 *h = history_open(db, 1);

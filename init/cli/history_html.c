@@ -188,7 +188,8 @@ void history_html(FILE *f, const struct hseries *s, const char *db)
 	html_escape(f, s->cell);
 	fputs(" ", f);
 	html_escape(f, s->metric);
-	fprintf(f, "</h1>\n<p class=\"note\">%zu runs by %s from ", s->n,
+	fprintf(f, "</h1>\n<p class=\"note\">%zu point%s (a run under one kernel set each) by %s from ",
+		s->n, s->n == 1 ? "" : "s",
 		s->by_kernel ? "kernel version" : "date");
 	html_escape(f, db);
 	fprintf(f, "; dots: each run's mean, whiskers ±1 standard deviation over its repeats; lines: "
@@ -205,7 +206,7 @@ void history_html(FILE *f, const struct hseries *s, const char *db)
 		fprintf(f, "%s <span style=\"color:%s\">&#9679;</span> %c fingerprint %s", g ? ";" : "",
 			palette[g % NPAL], 'A' + g, s->group_fp[g]);
 		if (*s->group_why[g]) {
-			fputs(", differs from A: ", f);
+			fputs(strcmp(s->group_fp[g], "none") ? ", differs from A: " : ", ", f);
 			html_escape(f, s->group_why[g]);
 		}
 	}

@@ -59,9 +59,9 @@ int history_cells(const char *db)
 		sqlite3_close(h);
 		return 1;
 	}
-	printf("%-44s %6s  %s\n", "cell", "points", "metrics");
+	printf("%-50s %6s  %s\n", "cell", "points", "metrics");
 	while (sqlite3_step(st) == SQLITE_ROW)
-		printf("%-44s %6d  %s\n", col(st, 0), sqlite3_column_int(st, 2), col(st, 1));
+		printf("%-50s %6d  %s\n", col(st, 0), sqlite3_column_int(st, 2), col(st, 1));
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	return 0;
@@ -176,9 +176,10 @@ static int cmp_kernel(const void *a, const void *b)
  * point, not a condition) and one release under two images does not. */
 static int as_run(const struct hpoint *p, struct rrun *r)
 {
-	*r = (struct rrun){ .header = json_loads(p->header, 0, NULL), .records = json_array() };
+	*r = (struct rrun){ .header = json_loads(p->header, 0, NULL) };
 	if (!r->header)
 		return -1;
+	r->records = json_array();
 	json_t *k = json_object_get(r->header, "kernel");
 	if (json_is_object(k))
 		json_object_set_new(k, "set", json_string(p->kernel));
@@ -186,7 +187,8 @@ static int as_run(const struct hpoint *p, struct rrun *r)
 }
 
 /* Each point's conditions group: the first group whose first point's conditions are the
- * same as its own, apart from the kernel's own; a new group (up to 26) otherwise. */
+ * same as its own, apart from the kernel's own; a new group (up to 26) otherwise. Points
+ * whose headers record no conditions cannot be judged: they are a group of their own. */
 static void group_points(struct hseries *s)
 {
 	struct rrun rep[26] = { { 0 } };
@@ -194,25 +196,28 @@ static void group_points(struct hseries *s)
 	s->ngroups = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		struct rrun r;
-		int known = as_run(&s->pt[i], &r) == 0, g;
-		for (g = 0; known && g < s->ngroups; g++)
-			if (report_conditions_diff(&rep[g], &r, lines, 4) == 0)
-				break;
-		if (!known)
-			g = 0;
-		if (known && g == s->ngroups && g < 26) {
-			rep[g] = r;
+		int g = 0;
+		if (as_run(&s->pt[i], &r) == 0) {
 			const char *fp = report_fingerprint(&r);
-			snprintf(s->group_fp[g], sizeof s->group_fp[g], "%.12s", fp ? fp : "none");
-			s->group_why[g][0] = '\0';
-			if (g > 0 && report_conditions_diff(&rep[0], &r, lines, 1) > 0)
-				snprintf(s->group_why[g], sizeof s->group_why[g], "%.150s", lines[0]);
-			s->ngroups++;
-		} else {
-			if (g == 26)
-				g = 25;
-			json_decref(r.header);
-			json_decref(r.records);
+			for (g = 0; g < s->ngroups; g++)
+				if (fp ? report_fingerprint(&rep[g]) &&
+					 report_conditions_diff(&rep[g], &r, lines, 4) == 0
+				       : !report_fingerprint(&rep[g]))
+					break;
+			if (g == s->ngroups && g < 26) {
+				rep[s->ngroups++] = r;
+				snprintf(s->group_fp[g], sizeof s->group_fp[g], "%.12s", fp ? fp : "none");
+				s->group_why[g][0] = '\0';
+				if (!fp)
+					snprintf(s->group_why[g], sizeof s->group_why[g], "no conditions "
+						 "recorded (an image older than the conditions record)");
+				else if (g > 0 && report_conditions_diff(&rep[0], &r, lines, 1) > 0)
+					snprintf(s->group_why[g], sizeof s->group_why[g], "%.150s", lines[0]);
+			} else {
+				g = g < 26 ? g : 25;
+				json_decref(r.header);
+				json_decref(r.records);
+			}
 		}
 		s->pt[i].group = g;
 	}
@@ -220,11 +225,9 @@ static void group_points(struct hseries *s)
 		s->ngroups = 1;
 		snprintf(s->group_fp[0], sizeof s->group_fp[0], "unknown");
 	}
-	for (int g = 0; g < s->ngroups && g < 26; g++) {
-		if (rep[g].header) {
-			json_decref(rep[g].header);
-			json_decref(rep[g].records);
-		}
+	for (int g = 0; g < 26; g++) {
+		json_decref(rep[g].header);
+		json_decref(rep[g].records);
 	}
 }
 
@@ -272,7 +275,7 @@ static void num(double v, char *out, size_t len)
 
 static void print_table(const struct hseries *s)
 {
-	printf("%4s  %-24s %-16s %-22s %3s %10s %9s  %-8s %-5s %s\n", "#", "run", "date (UTC)",
+	printf("%4s  %-24s %-16s %-28s %3s %10s %9s  %-8s %-5s %s\n", "#", "run", "date (UTC)",
 	       "kernel", "n", "mean", "stddev", "change", "cond", "verdict");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hpoint *p = &s->pt[i];
@@ -284,7 +287,7 @@ static void print_table(const struct hseries *s)
 			snprintf(ch, sizeof ch, "%+.1f%%", 100 * s->cp[p->change - 1].rel_change);
 		snprintf(kern, sizeof kern, "%s%s%s%s", p->kernel, *p->kset ? " (" : "", p->kset,
 			 *p->kset ? ")" : "");
-		printf("%4zu  %-24s %-16s %-22s %3d %10s %9s  %-8s %-5c %s\n", i + 1, p->run, date,
+		printf("%4zu  %-24s %-16s %-28s %3d %10s %9s  %-8s %-5c %s\n", i + 1, p->run, date,
 		       kern, p->n, mean, sd, ch, 'A' + p->group, p->verdict);
 	}
 }
@@ -313,7 +316,8 @@ static void print_changes(const struct hseries *s)
 	printf("conditions:");
 	for (int g = 0; g < s->ngroups; g++)
 		printf("%s %c fingerprint %s%s%s", g ? ";" : "", 'A' + g, s->group_fp[g],
-		       *s->group_why[g] ? ", differs from A: " : "", s->group_why[g]);
+		       !*s->group_why[g] ? "" : strcmp(s->group_fp[g], "none") ? ", differs from A: " : ", ",
+		       s->group_why[g]);
 	printf("%s\n", s->ngroups > 1 ? " (runs of different conditions are never one series)" : "");
 }
 
@@ -377,8 +381,9 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 		rc = 1;
 		goto out;
 	}
-	printf("%s %s (%s, %s is better): %zu runs by %s, from %s\n\n", cell, metric, s.unit,
-	       s.higher_better ? "higher" : "lower", s.n, by_kernel ? "kernel version" : "date", db);
+	printf("%s %s (%s, %s is better): %zu point%s by %s, from %s\n\n", cell, metric, s.unit,
+	       s.higher_better ? "higher" : "lower", s.n, s.n == 1 ? "" : "s",
+	       by_kernel ? "kernel version" : "date", db);
 	print_table(&s);
 	print_changes(&s);
 	if (html)

@@ -122,6 +122,27 @@ else
 	detail "$TMP/cond"
 fi
 
+# real runs: a run without cells is skipped; a run under two kernel sets gives a point per
+# set, one conditions group (the kernels' own differences aside); a run from before the
+# conditions record is a group of its own
+RDB=$TMP/real.sqlite
+"$FSM" history --db "$RDB" add $F/real-smoke $F/real-kernels.jsonl $F/real-series.jsonl >"$TMP/radd" 2>&1
+rc=$?
+"$FSM" history --db "$RDB" show disk/ext4/defaults/seq mbps >"$TMP/real" 2>&1
+"$FSM" history --db "$RDB" show disk/ext4/defaults/seq@6.12 mbps >"$TMP/real612" 2>&1
+if [ $rc = 0 ] && grep -q '^run 20261129-195109-379825: no cell with a figure (no ok repeat): skipped' "$TMP/radd" &&
+	grep -q '^run 20261203-160600-0fa3c3: 2 cells, 4 figures, added' "$TMP/radd" &&
+	grep -Eq '^   1  20261201-000320-f616e5 .* A +too few' "$TMP/real" &&
+	grep -Eq '^   2  20261203-160600-0fa3c3 .*6.1.0-57-amd64 \(6.1\) .* B +too few' "$TMP/real" &&
+	grep -Eq '^   3  20261203-160600-0fa3c3 .*6.12.117\+deb12-amd64 \(6.12\) .* B +too few' "$TMP/real" &&
+	grep -q 'A fingerprint none, no conditions recorded' "$TMP/real" &&
+	grep -q ': 1 point by date' "$TMP/real612"; then
+	ok "real runs: a run without cells skipped, a point per kernel set, unrecorded conditions apart"
+else
+	fail "real runs" "not as expected"
+	detail "$TMP/radd" "$TMP/real" "$TMP/real612"
+fi
+
 # refused ARGS...: exit 1, nothing on stdout, one line on stderr, $DB unchanged
 refused() {
 	local want=$1 name=$2 db=$3
@@ -171,4 +192,5 @@ else
 	fail "add to a new file from a bad source" "a file was left"
 fi
 refused 1 "list of a file not there" "$DB" history --db "$TMP/none.db" list
+refused 1 "add: no run with a figure" "$DB" history --db "$DB" add $F/real-smoke
 exit $failed
