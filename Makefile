@@ -46,7 +46,7 @@ all: image
 # `make deps` installs all three; every other target checks its tier first and installs what
 # is missing.
 RUN_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
-	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev pkg-config dpkg-dev \
+	qemu-system-x86 qemu-utils mtools dosfstools fdisk libjansson-dev libsqlite3-dev pkg-config dpkg-dev \
 	squashfs-tools
 RUN_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64 qemu-img \
 	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source mksquashfs unsquashfs
@@ -177,9 +177,9 @@ layer_srcs = $(foreach l,$(1),$(wildcard init/$(l)/*.c))
 SHARED_SRCS := $(call layer_srcs,lib core engines)
 PID1_SRCS := $(SHARED_SRCS) $(call layer_srcs,cell pid1)
 HOST_SRCS := $(SHARED_SRCS) $(call layer_srcs,report cli)
-# Expanded when a link runs, not when make starts: on a fresh machine jansson arrives with
-# `make deps`, after the Makefile has been read.
-HOST_LIBS = $(shell pkg-config --libs jansson) -lm
+# Expanded when a link runs, not when make starts: on a fresh machine jansson and SQLite
+# (fsmatrix history's file) arrive with `make deps`, after the Makefile has been read.
+HOST_LIBS = $(shell pkg-config --libs jansson sqlite3) -lm
 INIT_HDRS := $(wildcard init/*/*.h)
 
 $(OUT)/init: $(PID1_SRCS) $(INIT_HDRS) | $(B)/.deps-ok

@@ -40,6 +40,9 @@ static const struct command {
 	{ "lava", host_cmd_lava, host_lava_usage,
 	  "PLAN --shards N [--device-type qemu|x86] [--url BASE] [--select SPEC] [-o DIR]",
 	  "one LAVA job per shard of a plan; every cell a test case with its main figure" },
+	{ "history", host_cmd_history, host_history_usage,
+	  "[--db FILE] add SOURCE... | list | cells | show CELL METRIC [--by date|kernel] [--html FILE]",
+	  "runs kept in one SQLite file; a cell's metric over them with its change points" },
 	{ "help", cmd_help, help_usage, "[COMMAND]", "this list, or the usage of one command" },
 	{ "version", cmd_version, version_usage, "", "the version of this program" },
 };

@@ -1,0 +1,298 @@
+/* cli/history_db.c: the history's SQLite file: opened with its schema checked, and runs
+ * added to it. SQLite keeps the whole history in one file that survives a crash mid-write
+ * (its rollback journal), and its schema version sits in the file's own header (PRAGMA
+ * user_version), so a file of a newer fsmatrix is known before anything is read. */
+#include "cli/history.h"
+#include "report/report.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One row per run, one per kernel set the run ran under (with that boot's header, for its
+ * conditions), one per cell, kernel set and metric with the figure over its repeats. */
+static const char schema[] =
+	"CREATE TABLE runs(run TEXT PRIMARY KEY, time INTEGER, source TEXT NOT NULL);"
+	"CREATE TABLE kernels(run TEXT NOT NULL, kset TEXT NOT NULL, release TEXT, "
+	"fingerprint TEXT, header TEXT, PRIMARY KEY(run, kset));"
+	"CREATE TABLE figures(run TEXT NOT NULL, cell TEXT NOT NULL, kset TEXT NOT NULL, "
+	"metric TEXT NOT NULL, unit TEXT, label TEXT, higher_better INTEGER, n INTEGER, "
+	"mean REAL, stddev REAL, median REAL, verdict TEXT, "
+	"PRIMARY KEY(run, cell, kset, metric));"
+	"PRAGMA user_version = 1;";
+_Static_assert(HISTORY_SCHEMA == 1, "the schema above writes user_version 1");
+
+static int refuse(sqlite3 *h, const char *db, const char *what)
+{
+	fprintf(stderr, "fsmatrix history: %s %s\n", db, what);
+	sqlite3_close(h);
+	return -1;
+}
+
+/* 0 when h is a history of a schema this program reads (or, with create, an empty database
+ * it may make one of: *empty set), else -1 after one line. */
+static int check_schema(sqlite3 *h, const char *db, int *empty)
+{
+	sqlite3_stmt *st;
+	char why[256];
+	int v = -1, ntab = -1;
+	if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		snprintf(why, sizeof why, "is not a history: not an SQLite database (%s)", sqlite3_errmsg(h));
+		sqlite3_finalize(st);
+		return refuse(h, db, why);
+	}
+	v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v > HISTORY_SCHEMA) {
+		snprintf(why, sizeof why, "was written by a newer fsmatrix (history schema %d; this "
+			 "one reads %d and older)", v, HISTORY_SCHEMA);
+		return refuse(h, db, why);
+	}
+	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+			       "name IN ('runs', 'kernels', 'figures')", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		ntab = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	*empty = 0;
+	if (v == HISTORY_SCHEMA && ntab == 3)
+		return 0;
+	if (v == 0 && sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ==
+		      SQLITE_OK && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 0) {
+		sqlite3_finalize(st);
+		*empty = 1;
+		return 0;
+	}
+	sqlite3_finalize(st);
+	return refuse(h, db, "is an SQLite database but not an fsmatrix history (no runs, kernels "
+		      "and figures tables of history schema 1)");
+}
+
+sqlite3 *history_open(const char *db, int create)
+{
+	struct stat sb;
+	sqlite3 *h = NULL;
+	int empty;
+	if (stat(db, &sb) != 0) {
+		if (!create) {
+			fprintf(stderr, "fsmatrix history: no history at %s (fsmatrix history add RUN... "
+				"starts one; --db FILE names another)\n", db);
+			return NULL;
+		}
+	} else if (!S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "fsmatrix history: %s is not a regular file\n", db);
+		return NULL;
+	}
+	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	if (sqlite3_open_v2(db, &h, flags, NULL) != SQLITE_OK) {
+		fprintf(stderr, "fsmatrix history: unable to open %s: %s\n", db, h ? sqlite3_errmsg(h) :
+			"out of memory");
+		sqlite3_close(h);
+		return NULL;
+	}
+	sqlite3_busy_timeout(h, 5000);
+	if (check_schema(h, db, &empty) != 0)
+		return NULL;
+	if (empty && !create) {
+		refuse(h, db, "holds no history (an empty database)");
+		return NULL;
+	}
+	return h;
+}
+
+/* The header of the boot under kernel set kset (the run's first when none names it). */
+static json_t *kset_header(const struct rrun *r, const char *kset)
+{
+	size_t i;
+	json_t *hd;
+	json_array_foreach(r->headers, i, hd) {
+		const char *s = json_string_value(json_object_get(json_object_get(hd, "kernel"), "set"));
+		if (s && strcmp(s, kset) == 0)
+			return hd;
+	}
+	return r->header;
+}
+
+struct adder {
+	sqlite3 *h;
+	sqlite3_stmt *run, *kern, *fig;
+	int cells, figs, kept;   /* of the run being added: cells with figures, rows new */
+};
+
+static int bind_step(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The kernel set's row, then the cell's figures. -1 on a database error. */
+static int add_cell(struct adder *a, const struct rrun *r, const struct rcell *c)
+{
+	json_t *kx = json_object_get(c->axes, "kernel");
+	const char *kset = json_is_string(kx) ? json_string_value(kx) : "";
+	char base[512];
+	size_t len = strlen(c->id), kl = strlen(kset);
+	/* a run under several kernels names its cells ID@KERNEL: the history keeps ID and the set */
+	if (kl && len > kl + 1 && c->id[len - kl - 1] == '@' && strcmp(c->id + len - kl, kset) == 0)
+		len -= kl + 1;
+	snprintf(base, sizeof base, "%.*s", (int)len, c->id);
+	json_t *hd = kset_header(r, kset);
+	char *htext = json_dumps(hd, JSON_COMPACT | JSON_SORT_KEYS);
+	const char *fp = json_string_value(json_object_get(json_object_get(hd, "conditions"), "fingerprint"));
+	sqlite3_bind_text(a->kern, 1, r->id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(a->kern, 2, kset, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(a->kern, 3, report_str(json_object_get(hd, "kernel"), "release"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(a->kern, 4, fp ? fp : report_fingerprint(r), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(a->kern, 5, htext, -1, SQLITE_TRANSIENT);
+	free(htext);
+	if (bind_step(a->kern) < 0)
+		return -1;
+	int any = 0;
+	for (size_t i = 0; i < c->nm; i++) {
+		if (!c->has[i])
+			continue;
+		const struct metric *m = c->m[i];
+		const struct summary *s = &c->st[i];
+		sqlite3_stmt *f = a->fig;
+		sqlite3_bind_text(f, 1, r->id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(f, 2, base, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(f, 3, kset, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(f, 4, m->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(f, 5, m->unit, -1, SQLITE_STATIC);
+		sqlite3_bind_text(f, 6, m->label, -1, SQLITE_STATIC);
+		sqlite3_bind_int(f, 7, m->higher_better);
+		sqlite3_bind_int(f, 8, (int)s->n);
+		sqlite3_bind_double(f, 9, s->mean);
+		sqlite3_bind_double(f, 10, s->stddev);
+		sqlite3_bind_double(f, 11, s->median);
+		sqlite3_bind_text(f, 12, c->vd[i].stable ? "stable" : c->vd[i].reason, -1, SQLITE_TRANSIENT);
+		if (bind_step(f) < 0)
+			return -1;
+		int changed = sqlite3_changes(a->h);
+		a->figs++;
+		a->kept += changed;
+		any = 1;
+	}
+	a->cells += any;
+	return 0;
+}
+
+/* Whether a run has a figure to keep: an ok repeat of some cell with a usable metric. */
+static int has_figures(const struct rrun *r)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t m = 0; m < r->cells[i].nm; m++)
+			if (r->cells[i].has[m])
+				return 1;
+	return 0;
+}
+
+/* One run: its row, then its cells'. -1 on a database error. */
+static int add_run(struct adder *a, const struct rrun *r)
+{
+	a->cells = a->figs = a->kept = 0;
+	json_t *t = json_object_get(r->header, "time");
+	sqlite3_bind_text(a->run, 1, r->id, -1, SQLITE_TRANSIENT);
+	if (json_is_integer(t))
+		sqlite3_bind_int64(a->run, 2, json_integer_value(t));
+	else
+		sqlite3_bind_null(a->run, 2);
+	sqlite3_bind_text(a->run, 3, r->source, -1, SQLITE_TRANSIENT);
+	if (bind_step(a->run) < 0)
+		return -1;
+	for (size_t i = 0; i < r->ncells; i++)
+		if (add_cell(a, r, &r->cells[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int prepare(struct adder *a)
+{
+	return sqlite3_prepare_v2(a->h, "INSERT OR IGNORE INTO runs VALUES (?, ?, ?)", -1, &a->run,
+				  NULL) != SQLITE_OK ||
+	       sqlite3_prepare_v2(a->h, "INSERT OR IGNORE INTO kernels VALUES (?, ?, ?, ?, ?)", -1,
+				  &a->kern, NULL) != SQLITE_OK ||
+	       sqlite3_prepare_v2(a->h, "INSERT OR IGNORE INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, "
+				  "?, ?, ?, ?, ?)", -1, &a->fig, NULL) != SQLITE_OK ? -1 : 0;
+}
+
+/* Every run of rs with figures, in one transaction. 0, or 1 after a line (nothing written). */
+static int add_all(sqlite3 *h, const char *db, const struct runset *rs, int fresh)
+{
+	struct adder a = { .h = h };
+	int rc = 1;
+	if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+	    (fresh && sqlite3_exec(h, schema, NULL, NULL, NULL) != SQLITE_OK) || prepare(&a) < 0)
+		goto out;
+	size_t nruns = 0, nnew = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rrun *r = &rs->run[i];
+		if (!has_figures(r)) {
+			printf("run %s: no cell with a figure (no ok repeat): skipped\n", r->id);
+			continue;
+		}
+		if (add_run(&a, r) < 0)
+			goto out;
+		nruns++;
+		nnew += a.kept > 0;
+		printf("run %s: %d cells, %d figures, %s\n", r->id, a.cells, a.figs,
+		       a.kept == 0 ? "all there already" : a.kept == a.figs ? "added" : "the new ones added");
+	}
+	if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	printf("%s: %zu run%s with figures, %zu of them new to it\n", db, nruns, nruns == 1 ? "" : "s", nnew);
+	rc = 0;
+out:
+	if (rc) {
+		fprintf(stderr, "fsmatrix history: unable to write %s: %s (nothing added)\n", db,
+			sqlite3_errmsg(h));
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_finalize(a.run);
+	sqlite3_finalize(a.kern);
+	sqlite3_finalize(a.fig);
+	return rc;
+}
+
+int history_add(const char *db, const char *const *sources, size_t n)
+{
+	struct runset rs = { .no_charts = 1 };
+	int rc = 1;
+	/* every source read before the file is touched: a bad one adds nothing */
+	if (report_load_all(sources, n, &rs) != 0)
+		goto out;
+	size_t with = 0;
+	for (size_t i = 0; i < rs.n; i++) {
+		if (!rs.run[i].header) {
+			fprintf(stderr, "fsmatrix history: %s: a run without its header (no run id): "
+				"nothing added\n", rs.run[i].source);
+			goto out;
+		}
+		with += has_figures(&rs.run[i]);
+	}
+	if (with == 0) {
+		fprintf(stderr, "fsmatrix history: no run of the %zu source%s has a cell with a figure "
+			"(no ok repeat): nothing added\n", n, n == 1 ? "" : "s");
+		goto out;
+	}
+	struct stat sb;
+	int existed = stat(db, &sb) == 0, empty = 0;
+	sqlite3 *h = history_open(db, 1);
+	if (!h)
+		goto out;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		empty = sqlite3_column_int(st, 0) == 0;
+	sqlite3_finalize(st);
+	rc = add_all(h, db, &rs, empty);
+	sqlite3_close(h);
+	if (rc && !existed)
+		unlink(db);
+out:
+	report_free(&rs);
+	return rc;
+}

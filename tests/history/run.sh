@@ -1,0 +1,196 @@
+#!/bin/bash
+# tests/history/run.sh: `fsmatrix history` on series of runs made from the recorded runs of
+# tests/fixtures/report/ (cond-a.jsonl, and cond-b.jsonl: the same machine with the disks'
+# write cache off). Twelve runs under twelve kernel releases, added in date order, where the
+# releases from 6.1.0-15 write 20% slower: the change point must be found at the first slow
+# release by kernel version, and the runs of other conditions kept apart. Then what it must
+# refuse, each with one line and the database byte for byte as it was.
+#
+#   tests/history/run.sh [FSMATRIX]     (FSMATRIX defaults to out/fsmatrix)
+#
+# One line per test, "ok - history/NAME" or "FAIL - history/NAME: why" (then "#" lines), as
+# tests/run expects. Needs jq (the TEST tier's). Exit status 1 on failure.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+FSM=$(realpath "${1:-out/fsmatrix}")
+F=tests/fixtures/report
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failed=0
+
+ok() { echo "ok - history/$1"; }
+fail() { echo "FAIL - history/$1: $2"; failed=1; }
+detail() { sed 's/^/#   /' "$@" | head -n 20; }
+
+if ! command -v jq >/dev/null; then
+	echo "skip - history/all: jq is not installed (make deps)"
+	exit 0
+fi
+
+# mkrun BASE ID DAY RELEASE SCALE: BASE's records as run ID, DAY days after 2026-01-01 12:00, under
+# kernel RELEASE (in the header, the conditions' inputs and a fingerprint of its own), every
+# cell's mbps times SCALE. Prints the file's path.
+mkrun() {
+	local base=$1 id=$2 day=$3 rel=$4 scale=$5 fp out=$TMP/runs/$2.jsonl
+	mkdir -p "$TMP/runs"
+	fp=$(printf '%s %s' "$(head -n 1 "$base" | jq -r .conditions.fingerprint)" "$rel" | sha256sum | cut -c1-64)
+	jq -c --arg id "$id" --arg rel "$rel" --arg fp "$fp" --argjson t $((1767268800 + day * 86400)) \
+		--argjson k "$scale" '
+		if .type == "header" then .run = $id | .time = $t | .kernel.release = $rel
+			| .conditions.inputs.kernel.release = $rel | .conditions.fingerprint = $fp
+		elif .type == "cell" then .fingerprint = $fp | (if .result.mbps then .result.mbps *= $k else . end)
+		elif has("run") then .run = $id else . end' "$base" >"$out"
+	echo "$out"
+}
+
+# the series: by date the releases come mixed; from 6.1.0-15 on, 20% slower, with a jitter
+# of a few tenths of a percent from run to run
+RELS=(9 15 10 16 11 17 12 18 13 19 14 20)
+SERIES=()
+for i in "${!RELS[@]}"; do
+	r=${RELS[$i]}
+	k=$(awk -v r="$r" -v i="$i" 'BEGIN { printf "%.4f", (r >= 15 ? 0.8 : 1) * (1 + 0.003 * ((i * 3) % 5 - 2)) }')
+	SERIES+=("$(mkrun $F/cond-a.jsonl "202601$(printf %02d $((1 + i)))-120000-h$i" "$i" "6.1.0-$r-amd64" "$k")")
+done
+OTHER=()
+for i in 0 1 2; do
+	OTHER+=("$(mkrun $F/cond-b.jsonl "202603$(printf %02d $((1 + i)))-120000-wc$i" $((59 + i)) "6.1.0-$((9 + i))-amd64" 1)")
+done
+DB=$TMP/h.sqlite
+CELL=md1/ext4/defaults/seqwrite
+
+# add, then add again: the second changes no byte
+if "$FSM" history --db "$DB" add "${SERIES[@]}" >"$TMP/add1" 2>&1 && sum1=$(sha256sum <"$DB") &&
+	"$FSM" history --db "$DB" add "${SERIES[@]:0:3}" >"$TMP/add2" 2>&1 && [ "$(sha256sum <"$DB")" = "$sum1" ] &&
+	grep -q "all there already" "$TMP/add2" && [ "$(grep -c ': 8 cells, 24 figures, added' "$TMP/add1")" = 12 ]; then
+	ok "add, then the same runs again: the file unchanged"
+else
+	fail "add twice" "the second add changed the file, or the first did not add 12 runs"
+	detail "$TMP/add1" "$TMP/add2"
+fi
+if "$FSM" history --db "$DB" list >"$TMP/list" && [ "$(grep -c -- '-h[0-9]*  ' "$TMP/list")" = 12 ] &&
+	grep -q '^12 runs in' "$TMP/list" && head -n 2 "$TMP/list" | grep -q '20260101-120000-h0 .*6.1.0-9-amd64'; then
+	ok "list: the 12 runs, by date"
+else
+	fail "list" "not the 12 runs in date order"
+	detail "$TMP/list"
+fi
+
+# by kernel: versions in order (9 before 10, not as text) and the step at 6.1.0-15
+"$FSM" history --db "$DB" show $CELL mbps --by kernel --html "$TMP/h.html" >"$TMP/show" 2>&1
+rc=$?
+first=$(awk '$1 == "1" { print $5 }' "$TMP/show")
+seventh=$(awk '$1 == "7" { print $5 }' "$TMP/show")
+if [ $rc = 0 ] && [ "$first" = 6.1.0-9-amd64 ] && [ "$seventh" = 6.1.0-15-amd64 ]; then
+	ok "show --by kernel: releases in version order"
+else
+	fail "show --by kernel order" "status $rc, #1 $first, #7 $seventh"
+	detail "$TMP/show"
+fi
+if [ "$(grep -c '^  at #' "$TMP/show")" = 1 ] &&
+	grep -q '^  at #7, run 20260102-120000-h1 (6.1.0-15-amd64), cond A: mean 99.90 -> 80.04 MB/s (-19.9%, worse),.* 6 runs before, 6 after' "$TMP/show"; then
+	ok "show --by kernel: one change point, at the first slow release, -19.9%"
+else
+	fail "show change point" "not one change point at #7 (6.1.0-15) of -20%"
+	detail "$TMP/show"
+fi
+if grep -q '<svg' "$TMP/h.html" && grep -q 'class="cp"' "$TMP/h.html" && grep -q -- '-19.9% p' "$TMP/h.html" &&
+	[ "$(grep -c '<circle' "$TMP/h.html")" = 12 ]; then
+	ok "show --html: a chart of 12 runs with the change point"
+else
+	fail "show --html" "no chart, or not 12 points and a change point"
+fi
+# by date the releases come mixed: no step
+"$FSM" history --db "$DB" show $CELL mbps --window 5 --p 0.01 >"$TMP/date" 2>&1
+if head -n 4 "$TMP/date" | grep -q '^   1  20260101-120000-h0 ' && grep -q 'window 5, p 0.01' "$TMP/date"; then
+	ok "show by date, --window and --p"
+else
+	fail "show by date" "not in date order, or the options not taken"
+	detail "$TMP/date"
+fi
+
+# other conditions: apart, a group of their own, never in A's series
+"$FSM" history --db "$DB" add "${OTHER[@]}" >/dev/null 2>&1
+"$FSM" history --db "$DB" show $CELL mbps --by kernel >"$TMP/cond" 2>&1
+if [ "$(grep -Ec ' B +stable$' "$TMP/cond")" = 3 ] && [ "$(grep -Ec ' A +stable$' "$TMP/cond")" = 12 ] &&
+	grep -q 'differs from A: write_cache on vs off on disk fsm1' "$TMP/cond" &&
+	grep -Eq '^  at #[0-9]+, run 20260102-120000-h1 \(6.1.0-15-amd64\), cond A: .*6 runs before, 6 after' "$TMP/cond"; then
+	ok "runs of other conditions: group B, A's change point as before"
+else
+	fail "conditions" "the write-cache-off runs not apart"
+	detail "$TMP/cond"
+fi
+
+# real runs: a run without cells is skipped; a run under two kernel sets gives a point per
+# set, one conditions group (the kernels' own differences aside); a run from before the
+# conditions record is a group of its own
+RDB=$TMP/real.sqlite
+"$FSM" history --db "$RDB" add $F/real-smoke $F/real-kernels.jsonl $F/real-series.jsonl >"$TMP/radd" 2>&1
+rc=$?
+"$FSM" history --db "$RDB" show disk/ext4/defaults/seq mbps >"$TMP/real" 2>&1
+"$FSM" history --db "$RDB" show disk/ext4/defaults/seq@6.12 mbps >"$TMP/real612" 2>&1
+if [ $rc = 0 ] && grep -q '^run 20261129-195109-379825: no cell with a figure (no ok repeat): skipped' "$TMP/radd" &&
+	grep -q '^run 20261203-160600-0fa3c3: 2 cells, 4 figures, added' "$TMP/radd" &&
+	grep -Eq '^   1  20261201-000320-f616e5 .* A +too few' "$TMP/real" &&
+	grep -Eq '^   2  20261203-160600-0fa3c3 .*6.1.0-57-amd64 \(6.1\) .* B +too few' "$TMP/real" &&
+	grep -Eq '^   3  20261203-160600-0fa3c3 .*6.12.117\+deb12-amd64 \(6.12\) .* B +too few' "$TMP/real" &&
+	grep -q 'A fingerprint none, no conditions recorded' "$TMP/real" &&
+	grep -q ': 1 point by date' "$TMP/real612"; then
+	ok "real runs: a run without cells skipped, a point per kernel set, unrecorded conditions apart"
+else
+	fail "real runs" "not as expected"
+	detail "$TMP/radd" "$TMP/real" "$TMP/real612"
+fi
+
+# refused ARGS...: exit 1, nothing on stdout, one line on stderr, $DB unchanged
+refused() {
+	local want=$1 name=$2 db=$3
+	shift 3
+	local before after rc
+	before=$(sha256sum <"$db")
+	"$FSM" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	after=$(sha256sum <"$db")
+	if [ $rc = "$want" ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" = 1 ] && [ "$before" = "$after" ]; then
+		ok "$name: $(cat "$TMP/err")"
+	else
+		fail "$name" "status $rc (want $want), $(wc -c <"$TMP/out") bytes out, $(wc -l <"$TMP/err") lines err, file $([ "$before" = "$after" ] && echo same || echo CHANGED)"
+		detail "$TMP/err"
+	fi
+}
+refused 1 "a cell not in it" "$DB" history --db "$DB" show md9/none mbps
+refused 1 "a metric no cell has" "$DB" history --db "$DB" show $CELL iops
+refused 1 "a metric the cell lacks" "$DB" history --db "$DB" show $CELL files_per_s
+refused 1 "add: a source that is not there" "$DB" history --db "$DB" add "${OTHER[0]}" "$TMP/none.jsonl"
+refused 2 "show with one operand" "$DB" history --db "$DB" show $CELL
+refused 2 "--window 1" "$DB" history --db "$DB" show $CELL mbps --window 1
+refused 2 "--p 0" "$DB" history --db "$DB" show $CELL mbps --p 0
+refused 2 "--html onto the database" "$DB" history --db "$DB" show $CELL mbps --html "$DB"
+
+# a file that is not a database
+printf 'not a database, but text long enough to look like a header of one...\n%.0s' {1..20} >"$TMP/text.db"
+for sub in list "show $CELL mbps" "add ${OTHER[0]}"; do
+	# shellcheck disable=SC2086
+	refused 1 "not a database: $sub" "$TMP/text.db" history --db "$TMP/text.db" $sub
+done
+# a history of a newer schema: user_version (bytes 60-63 of the header) 2
+cp "$DB" "$TMP/newer.db"
+printf '\000\000\000\002' | dd of="$TMP/newer.db" bs=1 seek=60 conv=notrunc status=none
+for sub in list "show $CELL mbps" "add ${OTHER[0]}"; do
+	# shellcheck disable=SC2086
+	refused 1 "newer schema: $sub" "$TMP/newer.db" history --db "$TMP/newer.db" $sub
+done
+# an SQLite database of another program's (tables, user_version 0): the history with its version cleared
+cp "$DB" "$TMP/other.db"
+printf '\000\000\000\000' | dd of="$TMP/other.db" bs=1 seek=60 conv=notrunc status=none
+refused 1 "an SQLite database that is no history" "$TMP/other.db" history --db "$TMP/other.db" add "${OTHER[0]}"
+# add to a new file with a bad source: no file left
+if ! "$FSM" history --db "$TMP/new.db" add "$TMP/none.jsonl" >/dev/null 2>&1 && [ ! -e "$TMP/new.db" ]; then
+	ok "add to a new file from a bad source: no file made"
+else
+	fail "add to a new file from a bad source" "a file was left"
+fi
+refused 1 "list of a file not there" "$DB" history --db "$TMP/none.db" list
+refused 1 "add: no run with a figure" "$DB" history --db "$DB" add $F/real-smoke
+exit $failed
