@@ -25,7 +25,6 @@
 
 static struct cond_state states[COND_COUNT];
 static int qos_fd = -1;
-static char fingerprint[65];
 
 /* ------------------------------------------------------------------ one reader and writer
  * per control: get fills v ("" and why when the machine has no such control), set writes
@@ -278,12 +277,3 @@ void conditions_effective_json(struct jw *w)
 	jw_end_obj(w);
 }
 
-void conditions_set_fingerprint(const char *hex)
-{
-	snprintf(fingerprint, sizeof fingerprint, "%s", hex);
-}
-
-const char *conditions_fingerprint(void)
-{
-	return fingerprint[0] ? fingerprint : NULL;
-}

@@ -226,7 +226,7 @@ static void conditions_json(struct jw *w, const struct utsname *u, const char *m
 	int ok = jw_done(&in) == 0;
 	if (ok) {
 		sha256_hex(buf, strlen(buf), hex);
-		conditions_set_fingerprint(hex);
+		snprintf(boot.fingerprint, sizeof boot.fingerprint, "%s", hex);
 		say("fsmatrix: conditions fingerprint %s", hex);
 	}
 	jw_key(w, "conditions");

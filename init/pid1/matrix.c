@@ -36,7 +36,7 @@ static const struct run_env *cell_env(const struct disk_speeds *speeds)
 		if (boot.sel[i].verdict == VERDICT_TAKEN)
 			taken[n++] = boot.disks[i].name;
 	taken[n] = NULL;
-	env = (struct run_env){ .run_id = boot.run_id, .fingerprint = conditions_fingerprint(),
+	env = (struct run_env){ .run_id = boot.run_id, .fingerprint = boot.fingerprint[0] ? boot.fingerprint : NULL,
 				.taken = taken, .archive_dirs = archive_dirs,
 				.kernel = boot.cmd.kernel[0] ? boot.cmd.kernel : NULL,
 				.speeds = speeds, .dry = boot.cmd.dry,

@@ -19,6 +19,9 @@
 struct boot {
 	struct cmdline cmd;
 	char run_id[32];
+	char fingerprint[65];             /* the header's conditions.fingerprint ("" before the
+	                                     header, or when its inputs did not fit): every cell
+	                                     record carries it */
 	long long start_epoch;
 	long long init_ms, ready_ms;      /* CLOCK_BOOTTIME: since the kernel started */
 	long long entropy_ms;             /* waited for the random pool (pid1/entropy.c) */
@@ -76,13 +79,10 @@ void reap_orphans(void);          /* between steps only: never while run_argv() 
 void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 
 /* pid1/conditions.c: the machine's controls (core/conditions.h): applied (unless kept,
- * or on a dry run) and read back before the header; their JSON for it; the fingerprint the
- * header computes, for every cell record. */
+ * or on a dry run) and read back before the header; their JSON for it. */
 void conditions_apply(const struct plan *p);
 void conditions_controls_json(struct jw *w);    /* "controls": {NAME: {asked, found, ...}} */
 void conditions_effective_json(struct jw *w);   /* "controls": {NAME: effective} */
-void conditions_set_fingerprint(const char *hex);
-const char *conditions_fingerprint(void);       /* NULL before the header */
 
 /* pid1/bootmenu.c: while the run is unfinished, the stick's boot menu boots it again
  * (core/bootmenu.h): mark before the first cell, unmark after the trailer. */
