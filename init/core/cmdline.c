@@ -36,13 +36,11 @@ static const struct param params[] = {
 	{ "shard",  K_SHARD,  offsetof(struct cmdline, shard_k) },
 	{ "seed",   K_SEED,   offsetof(struct cmdline, seed) },
 	{ "kernel", K_KERNEL, offsetof(struct cmdline, kernel) },
-	{ "governor", K_CONTROL, offsetof(struct cmdline, controls[COND_GOVERNOR]) },
-	{ "turbo", K_CONTROL, offsetof(struct cmdline, controls[COND_TURBO]) },
-	{ "cstates", K_CONTROL, offsetof(struct cmdline, controls[COND_CSTATES]) },
-	{ "thp", K_CONTROL, offsetof(struct cmdline, controls[COND_THP]) },
-	{ "swap", K_CONTROL, offsetof(struct cmdline, controls[COND_SWAP]) },
-	{ "nmi_watchdog", K_CONTROL, offsetof(struct cmdline, controls[COND_NMI_WATCHDOG]) },
-	{ "clocksource", K_CONTROL, offsetof(struct cmdline, controls[COND_CLOCKSOURCE]) },
+	/* every machine control (core/conditions.h) */
+#define CMDLINE_CONTROL(id, name, dflt, values, where) \
+	{ name, K_CONTROL, offsetof(struct cmdline, controls[COND_##id]) },
+	COND_CONTROLS(CMDLINE_CONTROL)
+#undef CMDLINE_CONTROL
 };
 
 #define PREFIX "fsmatrix."

@@ -5,25 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The defaults are what a storage engineer sets before measuring (as LKP-tests and pyperf's
- * `system tune` do): the performance governor and C-states held at 0 µs of exit latency, so
- * that neither a frequency ramp nor a deep idle state sits between an I/O's completion and
- * the CPU that handles it. Turbo, THP, the NMI watchdog and the clocksource are recorded as
- * found unless asked: changing them changes what is measured, and there is no one right
- * value. The image never enables swap; `none` is verified. */
-const struct cond_row cond_rows[COND_COUNT] = {
-	[COND_GOVERNOR] = { "governor", "performance",
-			    "a cpufreq governor (performance, powersave, schedutil, ondemand, "
-			    "conservative, userspace)", 1 },
-	[COND_TURBO] = { "turbo", "keep", "on or off", 1 },
-	[COND_CSTATES] = { "cstates", "0", "the wakeup latency allowed, in microseconds (0: "
-			   "the shallowest idle state only)", 1 },
-	[COND_THP] = { "thp", "keep", "always, madvise or never", 1 },
-	[COND_SWAP] = { "swap", "none", "none", 0 },
-	[COND_NMI_WATCHDOG] = { "nmi_watchdog", "keep", "0 or 1", 0 },
-	[COND_CLOCKSOURCE] = { "clocksource", "keep", "a clocksource name (tsc, hpet, acpi_pm, "
-			       "kvm-clock, ...)", 0 },
-};
+#define COND_PLAN 1
+#define COND_CMDLINE 0
+#define COND_ROW(id, name, dflt, values, where) [COND_##id] = { name, dflt, values, where },
+const struct cond_row cond_rows[COND_COUNT] = { COND_CONTROLS(COND_ROW) };
+#undef COND_ROW
 
 static const char *const status_names[] = { "applied", "kept", "refused", "unavailable" };
 

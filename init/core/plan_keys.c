@@ -56,10 +56,11 @@ const struct key global_keys[] = {
 	{ "discard", K_BOOL, G(discard), 0, 0, NULL, NULL, 0 },
 	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
 	{ "disk_speed", K_PERIOD, G(disk_speed_ms), 0, 0, NULL, NULL, 0 },
-	{ "governor", K_CONTROL, G(controls[COND_GOVERNOR]), 0, 0, NULL, NULL, 0 },
-	{ "turbo", K_CONTROL, G(controls[COND_TURBO]), 0, 0, NULL, NULL, 0 },
-	{ "cstates", K_CONTROL, G(controls[COND_CSTATES]), 0, 0, NULL, NULL, 0 },
-	{ "thp", K_CONTROL, G(controls[COND_THP]), 0, 0, NULL, NULL, 0 },
+	/* the machine controls a plan may set (core/conditions.h) */
+#define PLAN_CONTROL(id, name, dflt, values, where) \
+	COND_IF_PLAN(where, { name, K_CONTROL, G(controls[COND_##id]), 0, 0, NULL, NULL, 0 },)
+	COND_CONTROLS(PLAN_CONTROL)
+#undef PLAN_CONTROL
 	{ "kernels", K_KERNELS, G(kernels), 0, 0, NULL, NULL, 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
