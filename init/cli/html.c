@@ -54,20 +54,6 @@ static void li_line(void *ctx, const char *s)
 	fputs("</li>\n", f);
 }
 
-/* A line of the Verdicts list, its heading before the first. */
-struct verdict_ctx {
-	FILE *f;
-	int any;
-};
-
-static void verdict_li(void *ctx, const char *s)
-{
-	struct verdict_ctx *v = ctx;
-	if (!v->any++)
-		fputs("<h3>Verdicts</h3>\n<ul class=\"problems\">\n", v->f);
-	li_line(v->f, s);
-}
-
 static void p_line(void *ctx, const char *s)
 {
 	FILE *f = ctx;
@@ -112,78 +98,110 @@ static void finding_item(void *ctx, const char *s)
 	fputs("</li>\n", f);
 }
 
+/* The page being written, and its options (the charts' --group-by). */
+struct html_ctx {
+	FILE *f;
+	const struct report_opts *o;
+};
+
+/* How each part of report/walk.c's order is written in HTML. */
+static void html_begin(void *ctx, enum report_section sec, const char *title)
+{
+	FILE *f = ((struct html_ctx *)ctx)->f;
+	static const char *const heads[] = {
+		[RSEC_RUN] = "<section>\n<h2>Run ",
+		[RSEC_FINDINGS] = "<h3>Findings</h3>\n<ul class=\"findings\">\n",
+		[RSEC_MACHINE] = "<h3>Machine</h3>\n<table class=\"kv\">\n",
+		[RSEC_CONDITIONS] = "<h3>Conditions</h3>\n<table class=\"kv\">\n",
+		[RSEC_VERDICTS] = "<h3>Verdicts</h3>\n<ul class=\"problems\">\n",
+		[RSEC_PROBLEMS] = "<h3>Problems</h3>\n<ul class=\"problems\">\n",
+	};
+	fputs(heads[sec], f);
+	if (sec == RSEC_RUN) {
+		html_escape(f, title);
+		fputs("</h2>\n", f);
+	}
+}
+
+static void html_end(void *ctx, enum report_section sec)
+{
+	static const char *const tails[] = {
+		[RSEC_RUN] = "</section>\n", [RSEC_FINDINGS] = "</ul>\n",
+		[RSEC_MACHINE] = "</table>\n", [RSEC_CONDITIONS] = "</table>\n",
+		[RSEC_VERDICTS] = "</ul>\n", [RSEC_PROBLEMS] = "</ul>\n",
+	};
+	fputs(tails[sec], ((struct html_ctx *)ctx)->f);
+}
+
+static void html_line(void *ctx, enum report_section sec, const char *s)
+{
+	FILE *f = ((struct html_ctx *)ctx)->f;
+	if (sec == RSEC_MACHINE || sec == RSEC_CONDITIONS)
+		kv_line(f, s);
+	else if (sec == RSEC_FINDINGS)
+		finding_item(f, s);
+	else
+		li_line(f, s);
+}
+
+static void html_grid(void *ctx, struct grid *g)
+{
+	if (g)
+		render_html_table(((struct html_ctx *)ctx)->f, g);
+}
+
+/* A workload's heading and a chart of each metric, its cells clustered by the --group-by
+ * axis (else the last that varies) and coloured by the others. */
+static void html_workload(void *ctx, const char *wl, struct rcell **cells, size_t n,
+			  const struct metric **ms, size_t nm)
+{
+	FILE *f = ((struct html_ctx *)ctx)->f;
+	const struct report_opts *o = ((struct html_ctx *)ctx)->o;
+	struct chart_item *items = malloc((n + 1) * sizeof *items);
+	const char *v[32];
+	size_t nv = report_varying_axes(cells, n, o, v, 32);
+	const char *g = NULL;
+	for (size_t i = 0; i < nv && o->group_by; i++)
+		if (strcmp(v[i], o->group_by) == 0)
+			g = v[i];
+	if (!g && nv)
+		g = v[nv - 1];
+	for (size_t i = 0; items && i < n; i++) {
+		items[i].c = cells[i];
+		if (g)
+			axis_text(cells[i]->axes, g, items[i].cluster, sizeof items[i].cluster);
+		else
+			snprintf(items[i].cluster, sizeof items[i].cluster, "%s", cells[i]->id);
+		label(cells[i], v, nv, g, items[i].series, sizeof items[i].series);
+		if (!items[i].series[0])
+			snprintf(items[i].series, sizeof items[i].series, "%s", wl);
+	}
+	fputs("<h3>", f);
+	html_escape(f, wl);
+	fputs("</h3>\n<div class=\"charts\">\n", f);
+	for (size_t m = 0; items && m < nm; m++) {
+		char title[256];
+		snprintf(title, sizeof title, "%s: %s", wl, ms[m]->label);
+		svg_chart(f, items, n, ms[m], title, g ? g : "cell");
+	}
+	fputs("</div>\n", f);
+	free(items);
+}
+
+static void html_series(void *ctx, const char *wl, struct rcell **cells, size_t n)
+{
+	svg_series_charts(((struct html_ctx *)ctx)->f, cells, n, wl);
+}
+
+static const struct report_sink html_sink = {
+	.begin = html_begin, .end = html_end, .line = html_line, .limits = html_grid,
+	.workload = html_workload, .grid = html_grid, .series = html_series,
+};
+
 static void run_section(FILE *f, const struct rrun *r, const struct report_opts *o)
 {
-	fputs("<section>\n<h2>Run ", f);
-	html_escape(f, r->id);
-	fputs("</h2>\n<h3>Findings</h3>\n<ul class=\"findings\">\n", f);
-	report_findings_lines(r, o, finding_item, f);
-	fputs("</ul>\n", f);
-	struct grid *lg = report_limits_grid(r, o);
-	if (lg)
-		render_html_table(f, lg);
-	grid_free(lg);
-	fputs("<h3>Machine</h3>\n<table class=\"kv\">\n", f);
-	report_header_lines(r, kv_line, f);
-	fputs("</table>\n<h3>Conditions</h3>\n<table class=\"kv\">\n", f);
-	report_conditions_lines(r, kv_line, f);
-	fputs("</table>\n", f);
-
-	const char *wl[256];
-	size_t nw = report_workloads(r, o, wl, 256);
-	struct rcell **cells = malloc((r->ncells + 1) * sizeof *cells);
-	struct chart_item *items = malloc((r->ncells + 1) * sizeof *items);
-	for (size_t w = 0; w < nw; w++) {
-		size_t n = report_cells_of(r, o, wl[w], cells, r->ncells);
-		const char *v[32];
-		size_t nv = report_varying_axes(cells, n, o, v, 32);
-		const char *g = NULL;
-		for (size_t i = 0; i < nv && o->group_by; i++)
-			if (strcmp(v[i], o->group_by) == 0)
-				g = v[i];
-		if (!g && nv)
-			g = v[nv - 1];
-		for (size_t i = 0; i < n; i++) {
-			items[i].c = cells[i];
-			if (g)
-				axis_text(cells[i]->axes, g, items[i].cluster, sizeof items[i].cluster);
-			else
-				snprintf(items[i].cluster, sizeof items[i].cluster, "%s", cells[i]->id);
-			label(cells[i], v, nv, g, items[i].series, sizeof items[i].series);
-			if (!items[i].series[0])
-				snprintf(items[i].series, sizeof items[i].series, "%s", wl[w]);
-		}
-		fputs("<h3>", f);
-		html_escape(f, wl[w]);
-		fputs("</h3>\n<div class=\"charts\">\n", f);
-		const struct metric *ms[REPORT_MAX_METRICS];
-		size_t nm = metrics_of(cells, n, ms);
-		for (size_t m = 0; m < nm; m++) {
-			char title[256];
-			snprintf(title, sizeof title, "%s: %s", wl[w], ms[m]->label);
-			svg_chart(f, items, n, ms[m], title, g ? g : "cell");
-		}
-		fputs("</div>\n", f);
-		for (size_t m = 0; m < nm; m++) {
-			struct grid *gr = report_pivot(cells, n, o, ms[m], wl[w]);
-			render_html_table(f, gr);
-			grid_free(gr);
-		}
-		svg_series_charts(f, cells, n, wl[w]);
-		struct grid *sg = report_series_grid(cells, n, o, wl[w]);
-		if (sg)
-			render_html_table(f, sg);
-		grid_free(sg);
-	}
-	free(items);
-	free(cells);
-	struct verdict_ctx v = { f, 0 };
-	report_verdict_lines(r, o, verdict_li, &v);
-	if (v.any)
-		fputs("</ul>\n", f);
-	fputs("<h3>Problems</h3>\n<ul class=\"problems\">\n", f);
-	report_problem_lines(r, o, li_line, f);
-	fputs("</ul>\n</section>\n", f);
+	struct html_ctx h = { f, o };
+	report_walk(r, o, &html_sink, &h);
 }
 
 static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,

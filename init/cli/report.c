@@ -134,98 +134,88 @@ static void md_header_line(void *ctx, const char *s)
 		fprintf((FILE *)ctx, "- %s\n", s);
 }
 
-/* A line of the Verdicts section, its heading before the first. */
-struct verdict_ctx {
+/* The text and markdown reports: how each part of report/walk.c's order is written. */
+struct text_sink {
 	FILE *f;
-	int md, any;
+	int md;
 };
 
-static void verdict_line(void *ctx, const char *s)
+static void text_begin(void *ctx, enum report_section sec, const char *title)
 {
-	struct verdict_ctx *v = ctx;
-	if (!v->any++)
-		fputs(v->md ? "### Verdicts\n\n" : "Verdicts\n", v->f);
-	(v->md ? md_line : print_line)(v->f, s);
+	struct text_sink *t = ctx;
+	static const char *const heads[][2] = {
+		[RSEC_RUN] = { "", "" },
+		[RSEC_FINDINGS] = { "Findings\n", "### Findings\n\n" },
+		[RSEC_MACHINE] = { "", "" },
+		[RSEC_CONDITIONS] = { "\nConditions\n", "\n### Conditions\n\n" },
+		[RSEC_VERDICTS] = { "Verdicts\n", "### Verdicts\n\n" },
+		[RSEC_PROBLEMS] = { "Problems\n", "### Problems\n\n" },
+	};
+	if (sec == RSEC_RUN && t->md)
+		fprintf(t->f, "## Run %s\n\n", title);
+	fputs(heads[sec][t->md], t->f);
 }
 
-/* Findings first: what the run says, then the machine it was said on. */
-static void findings(FILE *f, const struct rrun *r, const struct report_opts *o, int md)
+static void text_end(void *ctx, enum report_section sec)
 {
-	fputs(md ? "### Findings\n\n" : "Findings\n", f);
-	report_findings_lines(r, o, md ? md_line : print_line, f);
-	struct grid *g = report_limits_grid(r, o);
-	if (g && md)
-		render_md(f, g);
-	else if (g) {
-		fputs("\n", f);
-		render_text(f, g);
-	}
-	grid_free(g);
-	fputs("\n", f);
+	struct text_sink *t = ctx;
+	/* Findings end after the limits table, the machine runs on into its conditions */
+	if (sec != RSEC_RUN && sec != RSEC_FINDINGS && sec != RSEC_MACHINE)
+		fputs("\n", t->f);
 }
+
+static void text_line(void *ctx, enum report_section sec, const char *s)
+{
+	struct text_sink *t = ctx;
+	int kv = sec == RSEC_MACHINE || sec == RSEC_CONDITIONS;
+	if (!t->md)
+		print_line(t->f, s);
+	else
+		(kv ? md_header_line : md_line)(t->f, s);
+}
+
+static void text_grid(void *ctx, struct grid *g)
+{
+	struct text_sink *t = ctx;
+	if (t->md)
+		render_md(t->f, g);
+	else {
+		render_text(t->f, g);
+		fputs("\n", t->f);
+	}
+}
+
+static void text_limits(void *ctx, struct grid *g)
+{
+	struct text_sink *t = ctx;
+	if (g && t->md)
+		render_md(t->f, g);
+	else if (g) {
+		fputs("\n", t->f);
+		render_text(t->f, g);
+	}
+	fputs("\n", t->f);
+}
+
+static void text_workload(void *ctx, const char *name, struct rcell **cells, size_t n,
+			  const struct metric **ms, size_t nm)
+{
+	struct text_sink *t = ctx;
+	(void)cells, (void)n, (void)ms;
+	if (!nm)
+		fprintf(t->f, t->md ? "### %s\n\nno figures: every cell failed\n\n"
+				    : "%s\nno figures: every cell failed\n\n", name);
+}
+
+static const struct report_sink text_sink = {
+	.begin = text_begin, .end = text_end, .line = text_line, .limits = text_limits,
+	.workload = text_workload, .grid = text_grid, .series = NULL,
+};
 
 static void report_run(FILE *f, const struct rrun *r, const struct report_opts *o, int md)
 {
-	if (md)
-		fprintf(f, "## Run %s\n\n", r->id);
-	findings(f, r, o, md);
-	if (md) {
-		report_header_lines(r, md_header_line, f);
-		fputs("\n### Conditions\n\n", f);
-		report_conditions_lines(r, md_header_line, f);
-		fputs("\n", f);
-	} else {
-		report_header_lines(r, print_line, f);
-		fputs("\nConditions\n", f);
-		report_conditions_lines(r, print_line, f);
-		fputs("\n", f);
-	}
-	const char *wl[256];
-	size_t nw = report_workloads(r, o, wl, 256);
-	struct rcell **cells = malloc((r->ncells + 1) * sizeof *cells);
-	for (size_t w = 0; w < nw; w++) {
-		size_t n = report_cells_of(r, o, wl[w], cells, r->ncells);
-		/* the metrics of the first cell that has any (error cells have none) */
-		const struct rcell *with = NULL;
-		for (size_t i = 0; i < n && !with; i++)
-			if (cells[i]->nm)
-				with = cells[i];
-		const struct metric *ms[REPORT_MAX_METRICS];
-		size_t nm = with ? with->nm : report_metrics(cells[0]->wtype, NULL, ms, REPORT_MAX_METRICS);
-		if (with)
-			memcpy(ms, with->m, nm * sizeof *ms);
-		if (nm == 0) {
-			fprintf(f, md ? "### %s\n\nno figures: every cell failed\n\n" : "%s\nno figures: every cell failed\n\n", wl[w]);
-			continue;
-		}
-		for (size_t m = 0; m < nm; m++) {
-			struct grid *g = report_pivot(cells, n, o, ms[m], wl[w]);
-			if (md)
-				render_md(f, g);
-			else {
-				render_text(f, g);
-				fputs("\n", f);
-			}
-			grid_free(g);
-		}
-		struct grid *sg = report_series_grid(cells, n, o, wl[w]);
-		if (sg && md)
-			render_md(f, sg);
-		else if (sg) {
-			render_text(f, sg);
-			fputs("\n", f);
-		}
-		grid_free(sg);
-	}
-	free(cells);
-	/* with no cell that has figures, there is nothing to judge */
-	struct verdict_ctx v = { f, md, 0 };
-	report_verdict_lines(r, o, verdict_line, &v);
-	if (v.any)
-		fputs("\n", f);
-	fputs(md ? "### Problems\n\n" : "Problems\n", f);
-	report_problem_lines(r, o, md ? md_line : print_line, f);
-	fputs("\n", f);
+	struct text_sink t = { f, md };
+	report_walk(r, o, &text_sink, &t);
 }
 
 /* Several runs that are not shards of one run group are reported one after the other,

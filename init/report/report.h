@@ -365,6 +365,30 @@ size_t report_split_kernels(const struct rrun *r, const char **out, size_t max);
 int report_split_view(const struct rrun *r, const char *kernel, struct rrun *view);
 void report_split_free(struct rrun *view);
 
+/* report/walk.c: one run's report in its order, the same for every format, which says only
+ * how a section opens and closes, a line, a table and a workload's charts are written. */
+enum report_section {
+	RSEC_RUN,          /* the run: begin's title is its id */
+	RSEC_FINDINGS,
+	RSEC_MACHINE,      /* the header's lines */
+	RSEC_CONDITIONS,
+	RSEC_VERDICTS,     /* opened only when it has a line */
+	RSEC_PROBLEMS,
+};
+struct report_sink {
+	void (*begin)(void *ctx, enum report_section s, const char *title);
+	void (*end)(void *ctx, enum report_section s);
+	void (*line)(void *ctx, enum report_section s, const char *text);
+	void (*limits)(void *ctx, struct grid *g);      /* after Findings; g NULL: no table */
+	/* a workload's cells and the metrics of its tables, before the tables (nm 0: none) */
+	void (*workload)(void *ctx, const char *name, struct rcell **cells, size_t n,
+			 const struct metric **ms, size_t nm);
+	void (*grid)(void *ctx, struct grid *g);        /* each metric's table, then the series' */
+	void (*series)(void *ctx, const char *name, struct rcell **cells, size_t n);  /* or NULL */
+};
+void report_walk(const struct rrun *r, const struct report_opts *o, const struct report_sink *s,
+		 void *ctx);
+
 /* report/boots.c: n runs of one plan (n boots, modelled) as one side of compare, each run's
  * mean of its repeats one observation of each metric, stable when 2 or more runs have it and
  * each run's own figure is stable. Borrows the rest from runs[0] and is freed by
