@@ -139,11 +139,14 @@ static int ends_differ(struct bisect *b, struct bisect_step *st)
 	}
 	st->ends_p = p_of(g->v, (size_t)g->n, d->v, (size_t)d->n);
 	int worse = b->lower_is_worse ? md < mg : md > mg;
-	if (!(st->ends_p < BISECT_ALPHA)) {
+	double change = mg != 0 ? 100 * fabs(md - mg) / fabs(mg) : INFINITY;
+	if (!(st->ends_p < BISECT_ALPHA) || change < b->min_change_pct) {
 		done(st, BISECT_NO_CHANGE);
 		snprintf(st->why, sizeof st->why, "no significant change between the ends: good "
-			 "%.4g (n %d), bad %.4g (n %d), Welch p %.4g >= %.2g", mg, g->n, md, d->n,
-			 st->ends_p, BISECT_ALPHA);
+			 "%.4g (n %d), bad %.4g (n %d), Welch p %.4g %s %.2g, a change of %.1f%% %s "
+			 "min_change %.3g%%", mg, g->n, md, d->n, st->ends_p,
+			 st->ends_p < BISECT_ALPHA ? "<" : ">=", BISECT_ALPHA, change,
+			 change < b->min_change_pct ? "under" : "over", b->min_change_pct);
 		return 1;
 	}
 	if (!worse) {

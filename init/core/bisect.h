@@ -8,8 +8,9 @@
  * where they stopped, never running a finished probe again. Its steps:
  *   1. the good end, then the bad end, each repeated until its figure is stable
  *      (core/verdict.h) or repeat_max;
- *   2. the ends compared as `fsmatrix compare` compares (Welch's t-test, p < alpha): no
- *      significant change, or a change the other way, ends the search there;
+ *   2. the ends compared as `fsmatrix compare` compares (Welch's t-test, p < alpha), and
+ *      by at least min_change_pct of the good end's mean: no significant change (or one
+ *      too small), or a change the other way, ends the search there;
  *   3. the set nearest the middle of the last good and the first bad so far (the lower of
  *      two) is probed: repeated until stable, then classified (bisect_classify); an unclear
  *      probe is repeated up to repeat_max and classified again after each, and is then
@@ -25,6 +26,7 @@
 #define BISECT_REPS_MAX 64          /* figures kept per set: a plan's repeat_max at most */
 #define BISECT_ALPHA 0.05           /* compare's level */
 #define BISECT_RULE_MAX 320
+#define BISECT_MIN_CHANGE_PCT 5.0   /* [bisect] min_change's default */
 
 enum bisect_class { BISECT_PENDING, BISECT_GOOD, BISECT_BAD, BISECT_UNCLEAR, BISECT_SKIP };
 extern const char *const bisect_class_names[];   /* "pending", "good", "bad", ... */
@@ -47,6 +49,8 @@ struct bisect {
 	char names[PLAN_KERNELS_MAX][PLAN_KERNEL_NAME_MAX];   /* for the texts */
 	int repeat_max;
 	int lower_is_worse;         /* 1: a lower figure is the slowdown (a rate) */
+	double min_change_pct;      /* the ends must differ by this % of the good one's mean too
+	                               (0 after bisect_init: any significant change) */
 	struct bisect_set set[PLAN_KERNELS_MAX];
 };
 

@@ -125,6 +125,7 @@ struct plan_bisect {
 	char cell[PLAN_STR_MAX];     /* a cell id of the plan, without its @kernel */
 	char metric[PLAN_NAME_MAX];  /* a metric of that cell's workload: "mbps" */
 	enum bisect_direction direction;  /* default: the metric's own (a rate: lower is worse) */
+	double min_change_pct;       /* the ends must differ by this much too, default 5 */
 	/* resolved by the checks (core/plan_bisect.c) */
 	int good_k, bad_k;           /* indexes into the plan's kernels */
 	int slot;                    /* the cell's slot (core/matrix.h) */

@@ -22,6 +22,7 @@ const struct key bisect_keys[] = {
 	{ "bad", K_NAME, G(bisect.bad), 0, 0, NULL, NULL, 0 },
 	{ "cell", K_STR, G(bisect.cell), 0, 0, NULL, NULL, 0 },
 	{ "metric", K_NAME, G(bisect.metric), 0, 0, NULL, NULL, 0 },
+	{ "min_change", K_PCT, G(bisect.min_change_pct), 0, 0, NULL, NULL, 0 },
 	{ "direction", K_CHOICE, G(bisect.direction), 0, 0, directions,
 	  "expected lower-is-worse or higher-is-worse", 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
@@ -47,6 +48,10 @@ void plan_bisect_defaults(struct plan *p)
 	/* each probe runs until its figure is stable: repeat = auto unless the plan says */
 	if (p->bisect.line && p->key_line[ri] == 0)
 		p->repeat_auto = 1;
+	/* a significant change too small to matter is not chased: a figure steady to 1%
+	 * makes a 1% drift between two boots significant */
+	if (p->bisect.line && !given(p, "min_change"))
+		p->bisect.min_change_pct = BISECT_MIN_CHANGE_PCT;
 }
 
 static int kernel_index(const struct plan *p, const char *name)

@@ -38,6 +38,7 @@ static void load(const struct plan *p)
 	size_t len = 0;
 	bisect_init(&bs.b, p->kernels, p->nkernels, p->bisect.good_k, p->bisect.bad_k, p->repeat,
 		    p->bisect.lower_is_worse);
+	bs.b.min_change_pct = p->bisect.min_change_pct;
 	for (int k = 0; k < p->nkernels; k++) {
 		if (matrix_kernel_cell(p, p->bisect.slot, 1, k, &c) < 0)
 			fatal("bisect: unable to place cell %s under kernel %s", p->bisect.cell,
@@ -136,6 +137,7 @@ static void result(const struct plan *p, const struct bisect_step *st)
 	jw_end_arr(&w);
 	jw_kdouble(&w, "ends_p", st->ends_p, 6);
 	jw_kdouble(&w, "alpha", BISECT_ALPHA, 2);
+	jw_kdouble(&w, "min_change_pct", p->bisect.min_change_pct, 2);
 	jw_kint(&w, "probes", st->probes);
 	jw_kstr(&w, "result", st->why);
 	jw_key(&w, "steps");

@@ -131,6 +131,34 @@ static void test_searches(void)
 	      "only the skipped k2 between: %s (%s)", bisect_end_names[st.end], st.why);
 }
 
+static double small_step(int k, int rep, int first_slow)
+{
+	double jitter[] = { 0, 0.004, -0.003, 0.002, -0.001, 0.003 };
+	return (k >= first_slow ? 7.84 : 8.0) + jitter[rep % 6];   /* 2% slower, significant */
+}
+
+/* min_change: a significant 2% step is chased with min_change 1%, not with 5% */
+static void test_min_change(void)
+{
+	struct bisect b;
+	struct bisect_step st;
+	for (int i = 0; i < 2; i++) {
+		double min = i ? 5 : 1;
+		bisect_init(&b, names, 4, 0, 3, 6, 1);
+		b.min_change_pct = min;
+		for (int n = 0; n < 100; n++) {
+			bisect_next(&b, &st);
+			if (st.what == BISECT_DONE)
+				break;
+			bisect_add(&b, st.kernel, 1, small_step(st.kernel, st.rep, 2));
+		}
+		CHECK(st.end == (i ? BISECT_NO_CHANGE : BISECT_FOUND), "min_change %g%%: %s (%s)", min,
+		      bisect_end_names[st.end], st.why);
+		CHECK(!i || (strstr(st.why, "< 0.05") && strstr(st.why, "a change of 2.0% under min_change 5%")),
+		      "says why: %s", st.why);
+	}
+}
+
 static void test_failing_end(void)
 {
 	struct bisect b;
@@ -187,6 +215,7 @@ int main(void)
 	test_classify();
 	test_searches();
 	test_failing_end();
+	test_min_change();
 	test_scan();
 	return check_done("test_bisect");
 }
