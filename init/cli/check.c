@@ -451,7 +451,8 @@ static int check_kernel_sets(const struct plan *p, const char *plan_path)
 			fprintf(stderr, "%s:%d: warning: %s: the boot refuses the plan unless the "
 				"results partition holds the set as fsmatrix/kernels/%s/ (qemu/run "
 				"--kernels, make usb KERNELS=)\n", plan_path,
-				plan_global_line(p, "kernels"), why, p->kernels[k]);
+				plan_global_line(p, "kernels") ? plan_global_line(p, "kernels")
+				: plan_bisect_line(p, "kernels"), why, p->kernels[k]);
 			n++;
 			break;
 		}

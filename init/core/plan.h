@@ -209,6 +209,8 @@ const char *plan_order_name(enum plan_order o);
 int plan_global_given(const struct plan *p, const char *key);
 /* The line [global] key was given on, 0 when not. */
 int plan_global_line(const struct plan *p, const char *key);
+/* The line [bisect] key was given on, 0 when not (core/plan_bisect.c). */
+int plan_bisect_line(const struct plan *p, const char *key);
 
 /* "16k", "1m", "1536": the largest unit that divides the size exactly. */
 void plan_fmt_size(uint64_t bytes, char *buf, size_t len);

@@ -42,6 +42,12 @@ static int given(const struct plan *p, const char *key)
 	return p->bisect.key_line[key_index(bisect_keys, key)] > 0;
 }
 
+int plan_bisect_line(const struct plan *p, const char *key)
+{
+	int i = key_index(bisect_keys, key);
+	return i >= 0 && p->bisect.key_line[i] > 0 ? p->bisect.key_line[i] : 0;
+}
+
 void plan_bisect_defaults(struct plan *p)
 {
 	int ri = key_index(global_keys, "repeat");

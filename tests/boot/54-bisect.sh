@@ -35,11 +35,12 @@ check "check: a set the list lacks" bad_plan 's/^bad = b4/bad = b9/' '\[bisect\]
 check "check: a metric the cell does not have" bad_plan 's/^metric = mbps/metric = iops/' '\[bisect\]: metric = iops: the cell disk/ext4/defaults/seq \(seqwrite\) has no such metric'
 check "check: a cell the plan does not have" bad_plan 's|^cell = .*|cell = disk/xfs/defaults/seq|' '\[bisect\]: cell = disk/xfs/defaults/seq is not a cell of this plan'
 # a kernels/ folder beside the plan lacking a set: a warning, as for kernels =
-mkdir -p "$OUT.dir/kernels/b1" "$OUT.dir/kernels/b2" "$OUT.dir/kernels/b3"
+rm -rf "$OUT.dir"
+for k in b1 b2 b3; do mkdir -p "$OUT.dir/kernels/$k" && touch "$OUT.dir/kernels/$k/vmlinuz" "$OUT.dir/kernels/$k/initramfs.img"; done
 cp "$PLAN" "$OUT.dir/plan.ini"
 "$FSM_ROOT/out/fsmatrix" check "$OUT.dir/plan.ini" --disks 1 >"$OUT.dir.out" 2>&1
-check "check: warns of a set missing from the kernels/ folder beside the plan" \
-	grep -q 'kernels = b4: unable to read .*kernels/b4/vmlinuz' "$OUT.dir.out"
+check "check: warns of the set missing from the kernels/ folder beside the plan, at its line" \
+	test "$(grep -c ': warning: kernels = ' "$OUT.dir.out"):$(grep -c "^$OUT.dir/plan.ini:13: warning: kernels = b4: unable to read .*kernels/b4/vmlinuz" "$OUT.dir.out")" = 1:1
 
 # the results disk as qemu/run makes it, with the four sets on it
 sets_disk() { # RUN
