@@ -217,7 +217,9 @@ void bisect_run(const struct plan *p, const struct disk_speeds *speeds)
 			result(p, &st);
 			return;
 		}
-		if (said != st.kernel)
+		/* each step's reason, so that the console replays the search; a repetition an
+		 * unclear probe adds says so */
+		if (said != st.kernel || strcmp(st.why, "unclear: one more repetition") == 0)
 			say("fsmatrix: bisect: probe %d, %s: repetition %d: %s (last good %s, first bad "
 			    "%s so far)", st.probes, p->kernels[st.kernel], st.rep, st.why,
 			    p->kernels[st.lo], p->kernels[st.hi]);
