@@ -235,9 +235,10 @@ void bisect_run(const struct plan *p, const struct disk_speeds *speeds)
 			matrix_warm_up(env, p, &c);
 		warmed = 1;
 		double v = NAN;
-		if (matrix_run_one(env, p, &c, &r))
-			bisect_add(&bs.b, c.kernel, metric_of(p, &r, &v), v);
-		else   /* settled now as failed: interrupted more often than retries allow */
-			bisect_add(&bs.b, c.kernel, 0, NAN);
+		/* the figure first: bisect_add's arguments are evaluated in no set order */
+		int ok = matrix_run_one(env, p, &c, &r) && metric_of(p, &r, &v);
+		/* not run (settled now as failed: interrupted more often than retries allow) or
+		 * without a figure: a repetition all the same */
+		bisect_add(&bs.b, c.kernel, ok, v);
 	}
 }
