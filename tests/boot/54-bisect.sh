@@ -104,11 +104,12 @@ check "the figures in the record are the cell records' (b3 and b4 at about half 
 check "every repetition ran under its own set (its boot's header names it)" test "$(jq -r -s '
 	reduce .[] as $r ({h: null, ok: true}; if $r.type == "header" then .h = $r.kernel.set
 		elif $r.type == "cell" then .ok = (.ok and .h == $r.axes.kernel) else . end) | .ok' "$j")" = true
+# every boot after the first resumes the run; the one after the cut under no set's name
 # (the cut may land just after the switch to b2 was written, or before)
 switches=$(jq -r -s '[.[] | select(.type == "event" and (.event == "resume" or .event == "kernel-switch")) |
-	if .event == "resume" then "resume" else .to end] | join(",")' "$j")
+	if .event == "resume" then "resume@\(.kernel // "-")" else "\(.from // "-")>\(.to)" end] | join(",")' "$j")
 check "the boot after the cut resumed the run and switched to b2, then b3" \
-	grep -Eqx 'b1,b4,(b2,)?resume,b2,b3' <<<"$switches"
+	grep -Eqx -- '->b1,resume@b1,b1>b4,resume@b4,(b4>b2,)?resume@-,->b2,resume@b2,b2>b3,resume@b3' <<<"$switches"
 expect_console "the console replays the decisions" '^fsmatrix: bisect: probe 3, b2 \(probe\): good: mean '
 expect_console "the console says the result" '^fsmatrix: bisect: the first bad set is b3, the last good set b2 \(4 probes'
 "$FSM_ROOT/out/fsmatrix" report "$j" >"$OUT.report" 2>&1
