@@ -10,6 +10,7 @@
 #include "core/diskname.h"
 #include "core/matrix.h"
 #include "core/kernels.h"
+#include "core/bisect.h"
 #include "core/order.h"
 #include "core/plan.h"
 #include "core/plan_size.h"
@@ -197,6 +198,22 @@ static void print_kernels(const struct plan *p)
 	enum { SHOWN = 10 };
 	if (!p->nkernels)
 		return;
+	if (p->bisect.line) {
+		const struct plan_bisect *b = &p->bisect;
+		int span = b->bad_k - b->good_k, log2c = 0;
+		while ((1 << log2c) < span)
+			log2c++;
+		printf("bisect over kernels");
+		for (int k = 0; k < p->nkernels; k++)
+			printf("%s %s", k ? "," : "", p->kernels[k]);
+		printf(": good %s, bad %s, cell %s, metric %s (%s is worse); the ends until stable, "
+		       "then the set nearest the middle of the last good and the first bad, each "
+		       "switched to by kexec: at most %d probes, none skipped; the ends must differ "
+		       "significantly (Welch p < %.2g) and by %g%% or more\n", b->good, b->bad, b->cell,
+		       b->metric, b->lower_is_worse ? "lower" : "higher", 2 + log2c, BISECT_ALPHA,
+		       b->min_change_pct);
+		return;
+	}
 	printf("kernels");
 	for (int k = 0; k < p->nkernels; k++)
 		printf("%s %s", k ? "," : "", p->kernels[k]);
@@ -434,7 +451,8 @@ static int check_kernel_sets(const struct plan *p, const char *plan_path)
 			fprintf(stderr, "%s:%d: warning: %s: the boot refuses the plan unless the "
 				"results partition holds the set as fsmatrix/kernels/%s/ (qemu/run "
 				"--kernels, make usb KERNELS=)\n", plan_path,
-				plan_global_line(p, "kernels"), why, p->kernels[k]);
+				plan_global_line(p, "kernels") ? plan_global_line(p, "kernels")
+				: plan_bisect_line(p, "kernels"), why, p->kernels[k]);
 			n++;
 			break;
 		}

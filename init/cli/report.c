@@ -150,6 +150,7 @@ static void text_begin(void *ctx, enum report_section sec, const char *title)
 		[RSEC_CONDITIONS] = { "\nConditions\n", "\n### Conditions\n\n" },
 		[RSEC_VERDICTS] = { "Verdicts\n", "### Verdicts\n\n" },
 		[RSEC_PROBLEMS] = { "Problems\n", "### Problems\n\n" },
+		[RSEC_BISECT] = { "", "### Bisection\n\n" },
 	};
 	if (sec == RSEC_RUN && t->md)
 		fprintf(t->f, "## Run %s\n\n", title);

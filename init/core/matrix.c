@@ -181,14 +181,19 @@ int matrix_cell(const struct plan *p, int index, struct cell *c)
 
 int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c)
 {
+	return matrix_kernel_cell(p, slot, rep, 0, c);
+}
+
+int matrix_kernel_cell(const struct plan *p, int slot, int rep, int kernel, struct cell *c)
+{
 	struct order_shape s;
 	matrix_order_shape(p, &s);
-	int index = p->nkernels > 0 ? kernel_order_position(&s, p->nkernels, rep, 0, slot)
+	int index = p->nkernels > 0 ? kernel_order_position(&s, p->nkernels, rep, kernel, slot)
 				    : order_position(&s, rep, slot);
 	if (index < 0)
 		return -1;
 	fill(p, slot, rep, index, c);
 	if (p->nkernels > 0)
-		under_kernel(p, 0, c);
+		under_kernel(p, kernel, c);
 	return 0;
 }

@@ -51,5 +51,7 @@ void matrix_order_shape(const struct plan *p, struct order_shape *s);
 /* Fills repetition rep (1-based) of the cell in slot, with its position as index (under the
  * plan's first kernel, when it names kernels). Returns 0, or -1 out of range. */
 int matrix_slot_cell(const struct plan *p, int slot, int rep, struct cell *c);
+/* The same under the plan's kernel (index) kernel: a bisection's probe. */
+int matrix_kernel_cell(const struct plan *p, int slot, int rep, int kernel, struct cell *c);
 
 #endif

@@ -27,6 +27,7 @@ struct state {
 
 static const struct { const char *name; enum sect sect; } sect_names[] = {
 	{ "global", S_GLOBAL }, { "array", S_ARRAY }, { "fs", S_FS }, { "workload", S_WORKLOAD },
+	{ "bisect", S_BISECT },
 };
 
 static void section_defaults(enum sect s, char *base)
@@ -50,24 +51,25 @@ static void section_defaults(enum sect s, char *base)
 	}
 }
 
-/* The [global] section: once, and without a name. */
-static void open_global(struct state *st, int n, int line)
+/* [global] and [bisect]: once each, and without a name; their keys are fields of the plan. */
+static void open_unnamed(struct state *st, enum sect s, const char *kind, int n, int line)
 {
 	struct plan *p = st->p;
+	int *at = s == S_GLOBAL ? &p->global_line : &p->bisect.line;
 	if (n == 2) {
-		plan_add_error(p, line, "[global] takes no name");
+		plan_add_error(p, line, "[%s] takes no name", kind);
 		return;
 	}
-	if (p->global_line) {
-		plan_add_error(p, line, "duplicate section [global] (first at line %d)", p->global_line);
+	if (*at) {
+		plan_add_error(p, line, "duplicate section [%s] (first at line %d)", kind, *at);
 		return;
 	}
-	p->global_line = line;
-	st->sect = S_GLOBAL;
+	*at = line;
+	st->sect = s;
 	st->base = (char *)p;
-	st->key_line = p->key_line;
-	st->keys = global_keys;
-	st->what = "[global]";
+	st->key_line = s == S_GLOBAL ? p->key_line : p->bisect.key_line;
+	st->keys = s == S_GLOBAL ? global_keys : bisect_keys;
+	st->what = s == S_GLOBAL ? "[global]" : "[bisect]";
 }
 
 /* Where the sections of one kind are: their count, and the struct, name and line of the i-th. */
@@ -143,11 +145,11 @@ static void open_section(struct state *st, char *hdr, int line)
 	struct plan_echo e;
 	if (s == S_NONE)
 		plan_add_error(p, line, "unknown section [%s] (known: [global], [array NAME], [fs NAME], "
-			       "[workload NAME])", plan_echo(hdr + 1, &e));
+			       "[workload NAME], [bisect])", plan_echo(hdr + 1, &e));
 	else if (n == 3)
 		plan_add_error(p, line, "[%s]: a section name is one word", plan_echo(hdr + 1, &e));
-	else if (s == S_GLOBAL)
-		open_global(st, n, line);
+	else if (s == S_GLOBAL || s == S_BISECT)
+		open_unnamed(st, s, kind, n, line);
 	else if (n < 2)
 		plan_add_error(p, line, "[%s] needs a name: [%s NAME]", kind, kind);
 	else if (!is_name(name) || strlen(name) >= PLAN_NAME_MAX)

@@ -115,6 +115,23 @@ struct plan_workload {
 #define PLAN_MONITOR_MIN_MS 10
 #define PLAN_MONITOR_MAX_MS 60000
 
+/* [bisect]: the search for the first kernel set where a cell's figure got worse
+ * (core/bisect.h). The sets are the plan's kernels, in order. */
+enum bisect_direction { BISECT_DIR_METRIC, BISECT_LOWER_IS_WORSE, BISECT_HIGHER_IS_WORSE };
+struct plan_bisect {
+	int line;                    /* of the [bisect] header; 0: the plan is no bisection */
+	int key_line[PLAN_KEYS_MAX];
+	char good[PLAN_NAME_MAX], bad[PLAN_NAME_MAX];   /* kernel sets, known good and bad */
+	char cell[PLAN_STR_MAX];     /* a cell id of the plan, without its @kernel */
+	char metric[PLAN_NAME_MAX];  /* a metric of that cell's workload: "mbps" */
+	enum bisect_direction direction;  /* default: the metric's own (a rate: lower is worse) */
+	double min_change_pct;       /* the ends must differ by this much too, default 5 */
+	/* resolved by the checks (core/plan_bisect.c) */
+	int good_k, bad_k;           /* indexes into the plan's kernels */
+	int slot;                    /* the cell's slot (core/matrix.h) */
+	int lower_is_worse;
+};
+
 struct plan {
 	char file[PLAN_STR_MAX];     /* as given to the parser, for error lines */
 	int lines;                   /* where whole-plan errors and warnings point: the last line */
@@ -149,6 +166,7 @@ struct plan {
 	int nkernels;                /* kernels = NAME, ...: every cell under each (core/kernels.h);
 				        0 = the one kernel booted */
 	char kernels[PLAN_KERNELS_MAX][PLAN_KERNEL_NAME_MAX];
+	struct plan_bisect bisect;   /* [bisect]: a search over the kernels, not their matrix */
 	double scale;                /* applied by plan_scale, 1.0 until then */
 	int narrays, nfs, nworkloads;
 	struct plan_array arrays[PLAN_SECTIONS_MAX];
@@ -191,6 +209,8 @@ const char *plan_order_name(enum plan_order o);
 int plan_global_given(const struct plan *p, const char *key);
 /* The line [global] key was given on, 0 when not. */
 int plan_global_line(const struct plan *p, const char *key);
+/* The line [bisect] key was given on, 0 when not (core/plan_bisect.c). */
+int plan_bisect_line(const struct plan *p, const char *key);
 
 /* "16k", "1m", "1536": the largest unit that divides the size exactly. */
 void plan_fmt_size(uint64_t bytes, char *buf, size_t len);

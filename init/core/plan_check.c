@@ -215,7 +215,7 @@ static void check_kernels(struct plan *p)
 	if (p->order == ORDER_SEQUENTIAL)
 		plan_add_error(p, p->key_line[ki], "[global]: \"kernels\" needs order = interleave or "
 			       "shuffle (sequential would switch kernels between every two cells)");
-	if (p->repeat_auto)
+	if (p->repeat_auto && !p->bisect.line)
 		plan_add_error(p, p->key_line[ki], "[global]: \"kernels\" needs a fixed repeat (not "
 			       "auto): each kernel runs the same repetitions");
 }
@@ -234,6 +234,7 @@ static void check_ids(struct plan *p)
 
 void plan_validate(struct plan *p, int end, int content, int comments)
 {
+	plan_bisect_defaults(p);
 	check_global(p);
 	check_kernels(p);
 	if (!content)
@@ -252,6 +253,7 @@ void plan_validate(struct plan *p, int end, int content, int comments)
 	 * user meant. */
 	if (!p->nerrors)
 		check_ids(p);
+	plan_bisect_check(p);
 	if (!p->nerrors)
 		plan_check_size(p, end);
 	plan_sort_errors(p);

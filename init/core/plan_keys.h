@@ -51,9 +51,11 @@ struct key {
 #define B_MD 0x1u        /* md levels */
 #define B_STRIPED 0x2u   /* md levels with a chunk */
 
-enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD };
+enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD, S_BISECT };
 
 extern const struct key global_keys[], array_keys[], fs_keys[], wl_keys[];
+/* [bisect]'s keys (core/plan_bisect.c): fields of struct plan, as the global ones */
+extern const struct key bisect_keys[];
 
 /* key.only bits of an array section of level l */
 unsigned level_bits(const struct md_level *l);
@@ -75,5 +77,10 @@ int set_tunable(struct plan_array *a, int id, const char *val, char *msg, size_t
 /* After the last line: the whole plan's checks, then the errors sorted. content and comments
  * count the lines that were not blank. */
 void plan_validate(struct plan *p, int end, int content, int comments);
+
+/* core/plan_bisect.c: [bisect] before the global checks (it makes repeat = auto the
+ * default), and after the sections are checked (its sets, cell and metric). */
+void plan_bisect_defaults(struct plan *p);
+void plan_bisect_check(struct plan *p);
 
 #endif

@@ -3,6 +3,7 @@
  * power_off() or fatal(). */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
+#include "core/plan.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -195,13 +196,19 @@ int main(void)
 	console_sync_each();
 	bootmenu_mark();
 	/* a run under several kernels whose next cell is another kernel's goes there first */
-	matrix_switch_first(plan);
+	if (plan->bisect.line)
+		bisect_switch_first(plan);
+	else
+		matrix_switch_first(plan);
 	/* the machine's noise floor before the first cell and after the last: a drift between
 	 * the two puts the figures between in doubt (report Problems) */
 	reference_run("start");
 	/* what the disks give alone, the limit each cell is set against: after the reference
 	 * set, before the warm-up and the first cell */
-	matrix_run(plan, diskspeed_run(plan));
+	if (plan->bisect.line)
+		bisect_run(plan, diskspeed_run(plan));
+	else
+		matrix_run(plan, diskspeed_run(plan));
 	reference_run("end");
 	devices_end_event();
 	trailer_emit();

@@ -27,7 +27,7 @@ static const struct cell_ops cell_ops = {
 
 /* What the cells may use of this boot, once selection and resume (which may take back the
  * run's disks) have chosen the disks. */
-static const struct run_env *cell_env(const struct disk_speeds *speeds)
+const struct run_env *matrix_env(const struct disk_speeds *speeds)
 {
 	static const char *taken[DISK_MAX + 1];
 	static struct run_env env;
@@ -251,12 +251,17 @@ static void warm_up(const struct run_env *env, const struct plan *p, int total,
 		    const struct kept *kept)
 {
 	struct cell c;
-	struct cell_result r;
-	char name[CELL_ID_MAX];
 	if (p->warmup <= 0 || next_to_run(p, 0, total, kept, &c) < 0 ||
 	    (c.kernel >= 0 && c.kernel != kernels_booted()))
 		return;
-	spaced(c.id, name, sizeof name);
+	matrix_warm_up(env, p, &c);
+}
+
+void matrix_warm_up(const struct run_env *env, const struct plan *p, const struct cell *c)
+{
+	struct cell_result r;
+	char name[CELL_ID_MAX];
+	spaced(c->id, name, sizeof name);
 	for (int k = 1; k <= p->warmup; k++) {
 		char buf[1024];
 		struct jw w;
@@ -267,16 +272,42 @@ static void warm_up(const struct run_env *env, const struct plan *p, int total,
 		record_begin(&w, "event");
 		jw_kstr(&w, "event", "warmup-start");
 		jw_kstr(&w, "run", boot.run_id);
-		jw_kint(&w, "index", c.index + 1);
-		jw_kstr(&w, "cell", c.id);
+		jw_kint(&w, "index", c->index + 1);
+		jw_kstr(&w, "cell", c->id);
 		jw_kint(&w, "warmup", k);
 		jw_kint(&w, "warmups", p->warmup);
 		jw_end_obj(&w);
 		emit(&w);
 		say("[warm-up %d/%d] %s: running", k, p->warmup, name);
-		cell_warmup(env, p, &c, k, p->warmup, &r);
+		cell_warmup(env, p, c, k, p->warmup, &r);
 		say("[warm-up %d/%d] %s: %s (not a figure)", k, p->warmup, name, r.headline);
 	}
+}
+
+/* One position on its own (a bisection's probe): what an earlier boot left of it settled,
+ * else run, on an array and filesystem of its own. 1 when it ran (r filled), 0 when an
+ * earlier boot had settled it. */
+int matrix_run_one(const struct run_env *env, const struct plan *p, const struct cell *c,
+		   struct cell_result *r)
+{
+	char name[CELL_ID_MAX];
+	int total = matrix_count(p);
+	struct resume_step rs;
+	struct cell_reuse live = { .left = REUSE_NONE };
+	spaced(c->id, name, sizeof name);
+	watchdog_pet();
+	if (shutdown_requested())
+		shutdown_by_signal();
+	resume_cell(c->index, p->retries, &rs);
+	if (settle_earlier(env, p, c, &rs, name, total))
+		return 0;
+	cell_start_event(c, rs.attempt, total);
+	say("[%d/%d] %s rep %d/%d: running%s", c->index + 1, total, name, c->rep, p->repeat,
+	    rs.attempt > 1 ? " (again: an attempt was interrupted)" : "");
+	cell_run(env, p, c, rs.attempt, &live, r);
+	boot.counts[r->status]++;
+	say("[%d/%d] %s rep %d/%d: %s", c->index + 1, total, name, c->rep, p->repeat, r->headline);
+	return 1;
 }
 
 /* A cell of another kernel than the one booted: switch to it (never returns then), or, when
@@ -361,7 +392,7 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 	int nkept = per * (p->nkernels > 0 ? p->nkernels : 1);
 	struct kept *kept = p->repeat > 1 ? calloc((size_t)nkept, sizeof *kept) : NULL;
 	long long start;
-	const struct run_env *env = cell_env(speeds);
+	const struct run_env *env = matrix_env(speeds);
 	struct cell c, prev;
 	struct cell_result r;
 	struct cell_reuse live = { .left = REUSE_NONE };   /* what the last cell left standing */

@@ -231,6 +231,23 @@ const struct disk_speeds *diskspeed_run(const struct plan *p);
  * kernel (a boot after a power cut comes up under the firmware's), switch to it now, before
  * the boot's reference set and warm-up. */
 void matrix_switch_first(const struct plan *p);
+/* What the cells may use of this boot (once selection and resume have chosen the disks). */
+struct run_env;
+struct cell_result;
+const struct run_env *matrix_env(const struct disk_speeds *speeds);
+/* The plan's warm-ups on cell c's array and filesystem. */
+void matrix_warm_up(const struct run_env *env, const struct plan *p, const struct cell *c);
+/* Position c alone, resumed as the matrix resumes it: 1 when it ran now (r filled, the
+ * boot's counts too), 0 when an earlier boot had settled it. */
+int matrix_run_one(const struct run_env *env, const struct plan *p, const struct cell *c,
+		   struct cell_result *r);
+
+/* pid1/bisect.c: a plan with [bisect] (core/bisect.h) instead of its matrix: the search
+ * replayed from the journal, the next probe's kernel switched to first (bisect_switch_first,
+ * before the boot's reference set), then its repetitions, a "bisect-probe" event as each
+ * probe ends, and a "bisect" record with the result. */
+void bisect_switch_first(const struct plan *p);
+void bisect_run(const struct plan *p, const struct disk_speeds *speeds);
 /* pid1/reference.c: the reference set (core/reference.h) measured now and written as a
  * "reference" record of phase "start" or "end"; nothing on a dry run. */
 void reference_run(const char *phase);

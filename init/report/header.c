@@ -285,7 +285,7 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 			report_line(line, ctx, "  %s %s", c->id, json_string_value(dv));
 			any = 1;
 		}
-		if (c->seen < c->reps) {
+		if (c->seen < c->reps && !r->bisect) {
 			report_line(line, ctx, "  %s: %d of %d repeats ran", c->id, c->seen, c->reps);
 			any = 1;
 		}

@@ -148,6 +148,9 @@ static void feed(struct loader *l, json_t *rec)
 	} else if (strcmp(type, "warmup") == 0) {
 		/* shaped as a cell record, and kept apart from them: no figure is made of it */
 		json_array_append_new(l->cur->warmups, rec);
+	} else if (strcmp(type, "bisect") == 0) {
+		json_decref(l->cur->bisect);
+		l->cur->bisect = rec;
 	} else if (strcmp(type, "trailer") == 0) {
 		json_decref(l->cur->trailer);
 		l->cur->trailer = rec;
@@ -542,6 +545,7 @@ void report_free_run(struct rrun *r)
 	json_decref(r->header);
 	json_decref(r->headers);
 	json_decref(r->trailer);
+	json_decref(r->bisect);
 	json_decref(r->plan);
 	json_decref(r->records);
 	report_series_free(r->series, r->nseries);

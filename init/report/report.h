@@ -104,6 +104,7 @@ struct rrun {
 	json_t *warmups;        /* the warmup records: listed, never a figure */
 	json_t *stops;          /* repeat = auto: the summaries that ended a cell ("auto") */
 	json_t *speeds;         /* the disk-speed events: the disks' own speed, at each boot */
+	json_t *bisect;         /* a [bisect] plan's result record; NULL when none */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
 	struct rcell *cells;
@@ -288,6 +289,9 @@ void report_series_free(struct rseries *s, size_t n);
 /* report/conditions.c: the Conditions section's lines (controls, fingerprint, each disk's
  * identity, write cache and health at boot and after the last cell). */
 void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ctx);
+/* report/bisect.c: a [bisect] run's result and its probes in the order the search made them
+ * (the "bisect" record); nothing for another run. */
+void report_bisect_lines(const struct rrun *r, report_line_fn line, void *ctx);
 /* For each boot whose reference set drifted between its start and its end beyond the bound
  * (core/reference.h), a line after prefix naming the figures and the cells measured between;
  * returns whether there was one. */
@@ -374,6 +378,7 @@ enum report_section {
 	RSEC_CONDITIONS,
 	RSEC_VERDICTS,     /* opened only when it has a line */
 	RSEC_PROBLEMS,
+	RSEC_BISECT,       /* a [bisect] run's search, first; opened only for such a run */
 };
 struct report_sink {
 	void (*begin)(void *ctx, enum report_section s, const char *title);

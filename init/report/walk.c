@@ -40,7 +40,14 @@ static void section(const struct report_sink *s, void *ctx, enum report_section 
 		s->end(ctx, sec);
 }
 
-/* The header and the conditions take no options. */
+/* The header, the conditions and a bisection take no options. */
+static void bisect_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
+			 void *ctx)
+{
+	(void)o;
+	report_bisect_lines(r, line, ctx);
+}
+
 static void header_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
 			 void *ctx)
 {
@@ -87,6 +94,7 @@ void report_walk(const struct rrun *r, const struct report_opts *o, const struct
 		 void *ctx)
 {
 	s->begin(ctx, RSEC_RUN, r->id);
+	section(s, ctx, RSEC_BISECT, 1, r, o, bisect_lines);
 	section(s, ctx, RSEC_FINDINGS, 0, r, o, report_findings_lines);
 	struct grid *lg = report_limits_grid(r, o);
 	s->limits(ctx, lg);

@@ -77,7 +77,7 @@ boot() { # NAME [qemu/run flags...]
 }
 
 # boot_killed NAME REGEX [qemu/run flags...]: boots as boot does, in the background, and
-# 5 s after REGEX shows on its console (the cell has begun writing) kills its qemu with
+# KILL_AFTER (default 5) s after REGEX shows on its console (the cell has begun writing) kills its qemu with
 # SIGKILL, as a power cut, which leaves the results disk as the guest's last fsync left it.
 # KILLED is then yes or no, BOOT_STATUS qemu/run's status.
 boot_killed() {
@@ -94,7 +94,7 @@ boot_killed() {
 	KILLED=no
 	for _ in $(seq 400); do
 		if grep -q -- "$regex" "$RUN/console.log" 2>/dev/null; then
-			sleep 5
+			sleep "${KILL_AFTER:-5}"
 			pid=$(cat "$RUN/qemu.pid" 2>/dev/null)
 			case $(cat "/proc/$pid/comm" 2>/dev/null) in
 			qemu*) kill -KILL "$pid" && KILLED=yes ;;

@@ -120,6 +120,12 @@ golden csv-tunables-dry  tunables-dry.csv      3 report --format csv "$F/real-tu
 # compare --by kernel puts the cell under 6.1 against itself under 6.12; a run of one
 # kernel is refused with one line.
 golden text-kernels      kernels.txt           0 report "$F/real-kernels.jsonl"
+# A real run of boot test 54 (tests/plans/bisect.ini, its series records left out): the
+# bisection opens the report, its probes in the search's order with their figures and rules;
+# the positions the search did not ask for are not missing (status 0), and markdown gives it
+# a heading of its own.
+golden text-bisect       bisect.txt            0 report "$F/real-bisect.jsonl"
+golden md-bisect         bisect.md             0 report --format md "$F/real-bisect.jsonl"
 golden csv-kernels       kernels.csv           0 report --format csv "$F/real-kernels.jsonl"
 golden compare-bykernel  compare-bykernel.txt  0 compare --by kernel "$F/real-kernels.jsonl"
 golden compare-bykernel-one compare-bykernel-one.txt 1 compare --by kernel "$F/run-a.jsonl"

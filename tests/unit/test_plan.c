@@ -207,7 +207,35 @@ static const struct bad {
 	{ "[global\n" MIN_PLAN, "t.ini:1: expected a section header such as [array md6]", 1 },
 	{ "[global] x\n" MIN_PLAN, "t.ini:1: expected a section header such as [array md6]", 1 },
 	{ "[bogus]\nkey = 1\n" MIN_PLAN, "t.ini:1: unknown section [bogus] (known: [global], "
-	  "[array NAME], [fs NAME], [workload NAME])", 1 },
+	  "[array NAME], [fs NAME], [workload NAME], [bisect])", 1 },
+	/* [bisect]: its sets, ends, cell and metric */
+	{ "[bisect]\nkernels = a, b, c\ngood = a\nbad = a\nmetric = mbps\n" MIN_PLAN,
+	  "t.ini:4: [bisect]: good and bad are the same set (a): a search needs two ends", 1 },
+	{ "[bisect]\nkernels = a, b, c\ngood = c\nbad = a\nmetric = mbps\n" MIN_PLAN,
+	  "t.ini:3: [bisect]: good = c comes after bad = a in kernels: the list runs from the good "
+	  "end to the bad one", 1 },
+	{ "[bisect]\nkernels = a, b, c\ngood = a\nbad = z\nmetric = mbps\n" MIN_PLAN,
+	  "t.ini:4: [bisect]: bad = z is not one of the kernels (a, ...)", 1 },
+	{ "[bisect]\nkernels = a, b, c\ngood = a\nbad = c\nmetric = iops\n" MIN_PLAN,
+	  "t.ini:5: [bisect]: metric = iops: the cell a/f/defaults/w (seqwrite) has no such metric "
+	  "(its metrics: mbps, mbps_noflush, write_s, flush_s, total_s)", 1 },
+	{ "[bisect]\nkernels = a, b\ngood = a\nbad = b\nmetric = mbps\ncell = x/f/defaults/w\n"
+	  MIN_PLAN, "t.ini:6: [bisect]: cell = x/f/defaults/w is not a cell of this plan (such as "
+	  "a/f/defaults/w)", 1 },
+	{ "[global]\nrepeat = 3\n[bisect]\nkernels = a, b\ngood = a\nbad = b\nmetric = mbps\n"
+	  MIN_PLAN, "t.ini:2: [global]: a [bisect] plan runs each probe until its figure is "
+	  "stable: repeat = auto (or no repeat), not 3", 1 },
+	{ "[global]\nkernels = a, b\n[bisect]\nkernels = a, b\ngood = a\nbad = b\nmetric = mbps\n"
+	  MIN_PLAN, "t.ini:4: [bisect]: kernels is given in [global] too (line 2): name the sets "
+	  "once", 1 },
+	{ "[bisect]\ngood = a\nbad = b\nmetric = mbps\n" MIN_PLAN,
+	  "t.ini:1: [bisect]: \"kernels\" is required: the kernel sets in order, from the good end "
+	  "to the bad one", 1 },
+	{ "[bisect]\nkernels = a, b\ngood = a\nbad = b\n" MIN_PLAN,
+	  "t.ini:1: [bisect]: \"metric\" is required: one of mbps, mbps_noflush, write_s, flush_s, "
+	  "total_s", 1 },
+	{ "[bisect]\nkernels = a, b\ngood = a\nbad = b\nmetric = mbps\ndirection = up\n" MIN_PLAN,
+	  "t.ini:6: direction: expected lower-is-worse or higher-is-worse (direction = up)", 1 },
 	{ "[global main]\n" MIN_PLAN, "t.ini:1: [global] takes no name", 1 },
 	{ "[global]\n[global]\n" MIN_PLAN, "t.ini:2: duplicate section [global] (first at line 1)", 1 },
 	{ "[array]\n" MIN_PLAN, "t.ini:1: [array] needs a name: [array NAME]", 1 },
@@ -477,8 +505,30 @@ static void test_scale_and_disks(void)
 	CHECK_STR(p.errors[0], "t.ini:1: [array a] needs 1 test disk, 0 taken");
 }
 
+/* [bisect] resolved: the ends' indexes, the cell's slot, the metric's direction, repeat = auto
+ * by default with its bound, min_change's default; direction and min_change as given. */
+static void test_bisect(void)
+{
+	CHECK_INT(parse("[global]\nrepeat_max = 5\n[bisect]\nkernels = k1, k2, k3, k4\ngood = k2\n"
+			"bad = k4\nmetric = mbps\n" MIN_PLAN), 0);
+	CHECK(p.bisect.good_k == 1 && p.bisect.bad_k == 3 && p.bisect.slot == 0,
+	      "good %d bad %d slot %d", p.bisect.good_k, p.bisect.bad_k, p.bisect.slot);
+	CHECK(p.repeat_auto && p.repeat == 5 && p.nkernels == 4, "auto %d repeat %d", p.repeat_auto, p.repeat);
+	CHECK_INT(p.bisect.lower_is_worse, 1);
+	CHECK_STR(p.bisect.cell, "a/f/defaults/w");
+	CHECK(p.bisect.min_change_pct == 5, "min_change %g", p.bisect.min_change_pct);
+	CHECK_INT(parse("[bisect]\nkernels = k1, k2\ngood = k1\nbad = k2\nmetric = write_s\n"
+			"min_change = 2%\n" MIN_PLAN), 0);
+	CHECK_INT(p.bisect.lower_is_worse, 0);   /* a time: higher is worse */
+	CHECK(p.bisect.min_change_pct == 2, "min_change %g", p.bisect.min_change_pct);
+	CHECK_INT(parse("[bisect]\nkernels = k1, k2\ngood = k1\nbad = k2\nmetric = mbps\n"
+			"direction = higher-is-worse\n" MIN_PLAN), 0);
+	CHECK_INT(p.bisect.lower_is_worse, 0);
+}
+
 int main(void)
 {
+	test_bisect();
 	test_issue_plan();
 	test_defaults();
 	test_values();
