@@ -5,6 +5,7 @@
  * names follow core/kcidb.h; nothing is sent anywhere. */
 #include "cli/cli.h"
 #include "core/kcidb.h"
+#include "core/kversion.h"
 #include "lib/sha256.h"
 #include "report/report.h"
 
@@ -71,8 +72,8 @@ static char *add_checkout(struct doc *d, json_t *kernel)
 {
 	const char *rel = jstr(kernel, "release"), *ver = jstr(kernel, "version");
 	char deb[64], up[64], tag[64], branch[64];
-	int debian = kcidb_debian_version(ver, deb, sizeof deb, up, sizeof up) == 0 &&
-		kcidb_upstream_git(up, tag, sizeof tag, branch, sizeof branch) == 0;
+	int debian = kversion_debian(ver, deb, sizeof deb, up, sizeof up) == 0 &&
+		kversion_git(up, tag, sizeof tag, branch, sizeof branch) == 0;
 	char *id = debian ? idof(d, "debian-linux-%s%s", deb, "") : idof(d, "kernel-%s%s", rel ? rel : "unknown", "");
 	if (!id || json_object_get(d->seen, id))
 		return id;
@@ -108,7 +109,7 @@ static char *add_build(struct doc *d, json_t *header, const char *set)
 	json_t *k = json_object_get(header, "kernel");
 	const char *rel = jstr(k, "release"), *ver = jstr(k, "version");
 	char deb[64], up[64], hex[65];
-	if (kcidb_debian_version(ver, deb, sizeof deb, up, sizeof up) != 0) {
+	if (kversion_debian(ver, deb, sizeof deb, up, sizeof up) != 0) {
 		sha256_hex(ver ? ver : "", ver ? strlen(ver) : 0, hex);
 		snprintf(deb, sizeof deb, "%.12s", hex);
 	}

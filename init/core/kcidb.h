@@ -1,8 +1,8 @@
 /* core/kcidb.h: how fsmatrix's results are named in KernelCI's KCIDB v5 (schema 5.3 of
  * kernelci/kcidb-io): a test's dot-separated path from a cell id and a metric, a figure's
- * number {value, unit, prefix} from a metric's unit, a cell status as a test status, and the
- * Debian and upstream versions in a kernel's version string. `fsmatrix kcidb` (cli/kcidb.c)
- * writes the document with them; docs/host-cli.md#kcidb documents the mapping. Pure: no I/O. */
+ * number {value, unit, prefix} from a metric's unit, and a cell status as a test status. `fsmatrix kcidb` (cli/kcidb.c)
+ * writes the document with them (and core/kversion.h's versions); docs/host-cli.md#kcidb
+ * documents the mapping. Pure: no I/O. */
 #ifndef FSM_KCIDB_H
 #define FSM_KCIDB_H
 #include <stddef.h>
@@ -43,16 +43,5 @@ void kcidb_number(double value, const char *unit, struct kcidb_number *out);
 /* A cell's status as a KCIDB test status: ok DONE (a measurement, not a judgment of the
  * kernel), error and timeout ERROR, skipped SKIP, interrupted and anything else MISS. */
 const char *kcidb_status(const char *cell_status);
-
-/* From a kernel's version string (uname -v: "#1 SMP PREEMPT_DYNAMIC Debian 6.1.170-3
- * (2026-05-01)"): the Debian package version ("6.1.170-3", "6.12.117-1~deb12u1") and the
- * upstream release it is built from ("6.1.170", "6.12.117"). Returns 0, or -1 (both "") when
- * the string names no Debian version. */
-int kcidb_debian_version(const char *uname_v, char *deb, size_t dlen, char *up, size_t ulen);
-
-/* The git names of an upstream release in the stable tree: its tag ("6.1.170": "v6.1.170";
- * a Debian "~rc" "6.13~rc3": "v6.13-rc3") and its stable branch ("linux-6.1.y"). Returns 0,
- * or -1 (both "") when up is not MAJOR.MINOR[.PATCH][~rcN]. */
-int kcidb_upstream_git(const char *up, char *tag, size_t tlen, char *branch, size_t blen);
 
 #endif

@@ -3,6 +3,7 @@
  * and upstream versions of a kernel's version string. */
 #include "check.h"
 #include "core/kcidb.h"
+#include "core/kversion.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -124,12 +125,12 @@ static void test_versions(void)
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		char deb[64], up[64], tag[64], br[64];
-		int rc = kcidb_debian_version(rows[i].v, deb, sizeof deb, up, sizeof up);
+		int rc = kversion_debian(rows[i].v, deb, sizeof deb, up, sizeof up);
 		CHECK(rc == (rows[i].deb[0] ? 0 : -1), "row %zu: rc %d", i, rc);
 		CHECK_STR(deb, rows[i].deb);
 		CHECK_STR(up, rows[i].up);
 		if (rc == 0) {
-			CHECK(kcidb_upstream_git(up, tag, sizeof tag, br, sizeof br) == 0, "row %zu git", i);
+			CHECK(kversion_git(up, tag, sizeof tag, br, sizeof br) == 0, "row %zu git", i);
 			CHECK_STR(tag, rows[i].tag);
 			CHECK_STR(br, rows[i].branch);
 		}
@@ -137,7 +138,7 @@ static void test_versions(void)
 	static const char *const bad[] = { "", "6", "six.1", "-6.1.2", " 6.1.2", "6.1.2.3", "6.1rc" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char tag[64] = "x", br[64] = "x";
-		CHECK(kcidb_upstream_git(bad[i], tag, sizeof tag, br, sizeof br) == -1, "\"%s\"", bad[i]);
+		CHECK(kversion_git(bad[i], tag, sizeof tag, br, sizeof br) == -1, "\"%s\"", bad[i]);
 		CHECK_STR(tag, "");
 	}
 }
