@@ -435,8 +435,10 @@ run: image
 	@qemu/run --disks 4 --size 1G --plan rootfs/plans/default.ini --report
 
 # The unit programs are built here but run by tests/run, so that a failing one is one FAIL
-# line among the rest rather than the end of make. The kernel sets are built for boot test 48.
-test: image usb pxe kernels $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init | $(B)/.deps-test-ok
+# line among the rest rather than the end of make. The kernel sets are built for boot tests 48
+# and 50, and TEST_KERNELS (another pinned Debian ABI) for 55.
+TEST_KERNELS ?= 6.1.0-47
+test: image usb pxe kernels $(foreach k,$(TEST_KERNELS),$(foreach f,vmlinuz initramfs.img set,$(OUT)/kernels/$(k)/$(f))) $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init | $(B)/.deps-test-ok
 	@tests/run
 
 bench: image $(OUT)/hello-init | $(B)/.deps-test-ok
