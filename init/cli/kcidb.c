@@ -103,9 +103,30 @@ static char *add_checkout(struct doc *d, json_t *kernel)
 	return id;
 }
 
+/* A kernel set that never booted in the run (its kernel given up: the cells that named it
+ * are errors saying why): a build of status MISS whose kernel is not known, and a checkout
+ * of it. Returns the build's id (malloc'd). */
+static char *add_unbooted(struct doc *d, const char *set)
+{
+	char *id = idof(d, "kernel-set-%s%s", set, "");
+	if (!id || json_object_get(d->seen, id))
+		return id;
+	json_object_set_new(d->seen, id, json_true());
+	char cm[160];
+	snprintf(cm, sizeof cm, "kernel set %s never booted in the run: its kernel is not known", set);
+	json_array_append_new(d->checkouts, json_pack("{s:s, s:s, s:s}", "id", id,
+		"origin", d->origin, "comment", cm));
+	json_array_append_new(d->builds, json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s}}", "id", id,
+		"origin", d->origin, "checkout_id", id, "status", "MISS", "comment", cm,
+		"misc", "kernel_set", set));
+	return id;
+}
+
 /* The build of a kernel set, from the header of a boot under it. Returns its id (malloc'd). */
 static char *add_build(struct doc *d, json_t *header, const char *set)
 {
+	if (!header)
+		return add_unbooted(d, set);
 	json_t *k = json_object_get(header, "kernel");
 	const char *rel = jstr(k, "release"), *ver = jstr(k, "version");
 	char deb[64], up[64], hex[65];
@@ -135,19 +156,24 @@ static char *add_build(struct doc *d, json_t *header, const char *set)
 	return id;
 }
 
-/* The header of the boot that ran cells under kernel set set: the first with kernel.set set,
- * else the run's first header. */
+/* The header of the boot that ran cells under kernel set set: the first whose kernel.set
+ * it is; the run's first header when set is "" or no header names a set (an image older
+ * than the field); NULL when the headers name sets but not this one (a set given up
+ * before it ever booted). */
 static json_t *header_of(const struct rrun *r, const char *set)
 {
 	size_t i;
 	json_t *h;
-	if (set && *set)
-		json_array_foreach(r->headers, i, h) {
-			const char *hs = jstr(json_object_get(h, "kernel"), "set");
-			if (hs && strcmp(set, hs) == 0)
-				return h;
-		}
-	return r->header;
+	int named = 0;
+	if (!set || !*set)
+		return r->header;
+	json_array_foreach(r->headers, i, h) {
+		const char *hs = jstr(json_object_get(h, "kernel"), "set");
+		named |= hs != NULL;
+		if (hs && strcmp(set, hs) == 0)
+			return h;
+	}
+	return named ? NULL : r->header;
 }
 
 static json_t *verdict_json(const struct fig_verdict *v)

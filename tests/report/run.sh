@@ -596,6 +596,20 @@ else
 		bad="$bad; three runs: $(validate "$TMP/kcidb.json"), want 2 checkouts and 2 builds"
 	fi
 	if [ -n "$bad" ]; then fail kcidb-schema "${bad#; }"; else ok "kcidb-schema ($n documents valid)"; fi
+	# a kernel set that never booted (its cells errors): its own build, MISS, not 6.1's
+	jq -c 'if .type == "cell" and .axes.kernel == "6.12" then .axes.kernel = "broken" |
+		.cell = "disk/ext4/defaults/seq@broken" | .status = "error" | .error = "given up" else . end' \
+		"$F/real-kernels.jsonl" >"$TMP/unbooted.jsonl"
+	if "$FSM" kcidb --origin fsmatrix_test -o "$TMP/unbooted.json" "$TMP/unbooted.jsonl" 2>"$TMP/err" &&
+		out=$(validate "$TMP/unbooted.json") &&
+		jq -e '(.builds | map(.status) | sort) == ["MISS", "PASS"] and
+			([.tests[] | select(.build_id == "fsmatrix_test:kernel-set-broken")] |
+			 length == 1 and .[0].status == "ERROR" and .[0].path == "fsmatrix.disk.ext4.defaults.seq")' \
+			"$TMP/unbooted.json" >/dev/null; then
+		ok kcidb-unbooted-set
+	else
+		fail kcidb-unbooted-set "${out:-$(head -n 1 "$TMP/err")}: want a MISS build of set broken with its ERROR test"
+	fi
 	"$FSM" kcidb --origin fsmatrix_test "$F/real-kernels.jsonl" >"$TMP/good.json" 2>/dev/null
 	n=0 bad=
 	while IFS='|' read -r what filter; do
