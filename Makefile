@@ -325,7 +325,8 @@ image: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/MANIFEST $(OUT)/fsmatrix $(B)/
 # make kernels: out/kernels/NAME/vmlinuz and initramfs.img for each NAME of KERNELS, the
 # same /init, programs and modules.list against each kernel. NAME is the kernel's recipe:
 # recipes/linux-NAME (6.1 is recipes/linux); each gets its own module closure
-# ($(B)/modules-k-NAME) and image tree. The image's own kernel is copied rather than packed
+# ($(B)/modules-k-NAME) and image tree, checked against the package's own module sums when
+# its recipe lists them (dest/modules.sha256, as recipes/linux and kernel-recipe's do). The image's own kernel is copied rather than packed
 # again: 6.1, or with KERNEL=/MODULES= the custom kernel under the KERNEL_NAME given
 # (`make kernels KERNEL=bzImage MODULES=dir KERNEL_NAME=mine`; without one it is no set).
 # A Debian kernel the archive offers as linux-image-NAME-amd64 is a set once
@@ -367,8 +368,9 @@ $(OUT)/kernels/%/vmlinuz: $(B)/$$(call kernel_pkg,$$*)/.installed
 
 $(B)/modules-k-%/.done: $(B)/$$(call kernel_pkg,$$*)/.installed recipes/linux/modules.list \
 		recipes/linux/closure $(B)/ko-nop-fentry
-	@KO_NOP_FENTRY=$(B)/ko-nop-fentry recipes/linux/closure $(B)/$(call kernel_pkg,$*)/dest/lib/modules \
-		recipes/linux/modules.list $(B)/modules-k-$*
+	@sums=$(B)/$(call kernel_pkg,$*)/dest/modules.sha256; [ -s $$sums ] || sums=; \
+		KO_NOP_FENTRY=$(B)/ko-nop-fentry PRISTINE_SUMS=$$sums recipes/linux/closure \
+		$(B)/$(call kernel_pkg,$*)/dest/lib/modules recipes/linux/modules.list $(B)/modules-k-$*
 	@touch $@
 
 $(OUT)/kernels/%/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules-k-%/.done $(ROOTFS_FILES) \
