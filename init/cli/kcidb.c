@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,13 +56,18 @@ static void set_str(json_t *o, const char *key, const char *v)
 		json_object_set_new(o, key, json_string(v));
 }
 
-static char *idof(const struct doc *d, const char *fmt, const char *a, const char *b)
+/* "ORIGIN:" and fmt's text, malloc'd; NULL when memory runs out. */
+static char *idof(const struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *idof(const struct doc *d, const char *fmt, ...)
 {
-	char *s = NULL;
-	char rest[512];
-	snprintf(rest, sizeof rest, fmt, a, b);
-	if (asprintf(&s, "%s:%s", d->origin, rest) < 0)
-		return NULL;
+	char *rest = NULL, *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&rest, fmt, ap);
+	va_end(ap);
+	if (n < 0 || asprintf(&s, "%s:%s", d->origin, rest) < 0)
+		s = NULL;
+	free(rest);
 	return s;
 }
 
@@ -74,7 +80,7 @@ static char *add_checkout(struct doc *d, json_t *kernel)
 	char deb[64], up[64], tag[64], branch[64];
 	int debian = kversion_debian(ver, deb, sizeof deb, up, sizeof up) == 0 &&
 		kversion_git(up, tag, sizeof tag, branch, sizeof branch) == 0;
-	char *id = debian ? idof(d, "debian-linux-%s%s", deb, "") : idof(d, "kernel-%s%s", rel ? rel : "unknown", "");
+	char *id = debian ? idof(d, "debian-linux-%s", deb) : idof(d, "kernel-%s", rel ? rel : "unknown");
 	if (!id || json_object_get(d->seen, id))
 		return id;
 	json_object_set_new(d->seen, id, json_true());
@@ -108,7 +114,7 @@ static char *add_checkout(struct doc *d, json_t *kernel)
  * of it. Returns the build's id (malloc'd). */
 static char *add_unbooted(struct doc *d, const char *set)
 {
-	char *id = idof(d, "kernel-set-%s%s", set, "");
+	char *id = idof(d, "kernel-set-%s", set);
 	if (!id || json_object_get(d->seen, id))
 		return id;
 	json_object_set_new(d->seen, id, json_true());
