@@ -9,7 +9,8 @@
 #                 holding its plan and results
 #                 (FILES="a.tar job.fio" puts those beside the plan)
 #   make pxe      out/pxe/: a TFTP root (pxelinux, shim and GRUB, iPXE) for network boot
-#   make kernels  out/kernels/NAME/: a vmlinuz and initramfs.img per kernel of KERNELS="6.1 6.12"
+#   make kernels  out/kernels/NAME/: vmlinuz, initramfs.img and set per kernel of KERNELS="6.1 6.12"
+#                 (or any pinned Debian ABI: KERNELS="6.1.0-47 6.1.0-57"; recipes/kernel-recipe)
 #   make lava     out/lava/: one LAVA job per shard of a plan (SHARDS=2, LAVA_PLAN, LAVA_DEVICE_TYPE)
 #   make fuzz     each parser under libFuzzer for FUZZ_SECONDS (default 600), one at a time
 #   make clean    removes out/ and the build tree (keeps downloads in dl/)
@@ -42,7 +43,8 @@ all: image
 #   RUN    the build and qemu/run (make, make run, make kernels)
 #   MEDIA  boot loaders and firmware for the stick and the network boot (make usb, make pxe)
 #   TEST   what only tests, benchmarks and labs use (make test, bench, fuzz, lava): fio on the
-#          host, clang for the fuzzers, jq, Chromium, LAVA's dispatcher, labgrid
+#          host, clang for the fuzzers, jq, Chromium, LAVA's dispatcher, labgrid, python3-jsonschema
+#          (the KCIDB schema check)
 # `make deps` installs all three; every other target checks its tier first and installs what
 # is missing.
 RUN_PKGS := build-essential musl-tools kmod cpio file bzip2 xz-utils gzip zstd \
@@ -53,7 +55,7 @@ RUN_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64
 MEDIA_PKGS := ovmf ipxe-qemu syslinux syslinux-common pxelinux
 MEDIA_TOOLS := syslinux
 TEST_PKGS := jq chromium clang libclang-rt-14-dev fio debootstrap lava-dispatcher \
-	python3-jinja2 python3-yaml python3-labgrid
+	python3-jinja2 python3-yaml python3-labgrid python3-jsonschema
 TEST_TOOLS := jq fio debootstrap clang chromium lava-run
 DEPS_PKGS := $(RUN_PKGS) $(MEDIA_PKGS) $(TEST_PKGS)
 
@@ -323,14 +325,24 @@ image: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/MANIFEST $(OUT)/fsmatrix $(B)/
 # make kernels: out/kernels/NAME/vmlinuz and initramfs.img for each NAME of KERNELS, the
 # same /init, programs and modules.list against each kernel. NAME is the kernel's recipe:
 # recipes/linux-NAME (6.1 is recipes/linux); each gets its own module closure
-# ($(B)/modules-k-NAME) and image tree. The image's own kernel is copied rather than packed
+# ($(B)/modules-k-NAME) and image tree, checked against the package's own module sums when
+# its recipe lists them (dest/modules.sha256, as recipes/linux and kernel-recipe's do). The image's own kernel is copied rather than packed
 # again: 6.1, or with KERNEL=/MODULES= the custom kernel under the KERNEL_NAME given
 # (`make kernels KERNEL=bzImage MODULES=dir KERNEL_NAME=mine`; without one it is no set).
+# A Debian kernel the archive offers as linux-image-NAME-amd64 is a set once
+# `recipes/kernel-recipe NAME` has pinned it: recipes/linux-6.1.0-47 ... 6.1.0-57 are, so
+# `make kernels KERNELS="6.1.0-47 6.1.0-52 6.1.0-57"` builds those. Each set's facts (package,
+# version, the upstream stable release it is built from) go to out/kernels/NAME/set
+# (recipes/linux/setinfo; docs/image.md#kernel-sets).
 KERNELS ?= 6.1 6.12
 KERNEL_NAME ?= $(if $(KERNEL)$(MODULES),,6.1)
 kernel_pkg = $(if $(filter 6.1,$(1)),linux,linux-$(1))
 KERNEL_SETS := $(sort $(KERNELS) $(KERNEL_NAME))
-KERNEL_SET_FILES := $(foreach k,$(KERNEL_SETS),$(OUT)/kernels/$(k)/vmlinuz $(OUT)/kernels/$(k)/initramfs.img)
+KERNEL_SET_FILES := $(foreach k,$(KERNEL_SETS),$(foreach f,vmlinuz initramfs.img set,$(OUT)/kernels/$(k)/$(f)))
+KERNELS_UNPINNED := $(foreach k,$(filter-out $(KERNEL_NAME),$(KERNELS)),$(if $(wildcard recipes/$(call kernel_pkg,$(k))/recipe),,$(k)))
+ifneq ($(KERNELS_UNPINNED),)
+$(error no recipe for kernel set $(firstword $(KERNELS_UNPINNED)): `recipes/kernel-recipe $(firstword $(KERNELS_UNPINNED))` pins linux-image-$(firstword $(KERNELS_UNPINNED))-amd64 if the archive offers it)
+endif
 
 ifneq ($(KERNEL_NAME),)
 $(OUT)/kernels/$(KERNEL_NAME)/vmlinuz: $(OUT)/vmlinuz
@@ -341,14 +353,24 @@ $(OUT)/kernels/$(KERNEL_NAME)/initramfs.img: $(OUT)/initramfs.img
 	@cp $< $@
 endif
 
+ifneq ($(KERNEL),)
+$(OUT)/kernels/$(KERNEL_NAME)/set: $(OUT)/vmlinuz recipes/linux/setinfo
+	@recipes/linux/setinfo $(KERNEL_NAME) $< > $@.tmp && mv $@.tmp $@
+endif
+$(OUT)/kernels/%/set: $(B)/$$(call kernel_pkg,$$*)/.installed recipes/linux/setinfo
+	@mkdir -p $(@D)
+	@recipes/linux/setinfo $* $(B)/$(call kernel_pkg,$*)/dest/vmlinuz \
+		recipes/$(call kernel_pkg,$*)/recipe $(B)/$(call kernel_pkg,$*)/src > $@.tmp && mv $@.tmp $@
+
 $(OUT)/kernels/%/vmlinuz: $(B)/$$(call kernel_pkg,$$*)/.installed
 	@mkdir -p $(@D)
 	@cp $(B)/$(call kernel_pkg,$*)/dest/vmlinuz $@
 
 $(B)/modules-k-%/.done: $(B)/$$(call kernel_pkg,$$*)/.installed recipes/linux/modules.list \
 		recipes/linux/closure $(B)/ko-nop-fentry
-	@KO_NOP_FENTRY=$(B)/ko-nop-fentry recipes/linux/closure $(B)/$(call kernel_pkg,$*)/dest/lib/modules \
-		recipes/linux/modules.list $(B)/modules-k-$*
+	@sums=$(B)/$(call kernel_pkg,$*)/dest/modules.sha256; [ -s $$sums ] || sums=; \
+		KO_NOP_FENTRY=$(B)/ko-nop-fentry PRISTINE_SUMS=$$sums recipes/linux/closure \
+		$(B)/$(call kernel_pkg,$*)/dest/lib/modules recipes/linux/modules.list $(B)/modules-k-$*
 	@touch $@
 
 $(OUT)/kernels/%/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules-k-%/.done $(ROOTFS_FILES) \
@@ -359,7 +381,7 @@ $(OUT)/kernels/%/initramfs.img: $(OUT)/init $(USERLAND_STAMPS) $(B)/modules-k-%/
 .PRECIOUS: $(B)/modules-k-%/.done
 
 kernels: $(KERNEL_SET_FILES)
-	@for k in $(KERNEL_SETS); do echo "  kernel set $$k: $(OUT)/kernels/$$k/"; done
+	@for k in $(KERNEL_SETS); do echo "  kernel set $$k: $(OUT)/kernels/$$k/ (upstream $$(sed -n 's/^upstream=//p' $(OUT)/kernels/$$k/set))"; done
 
 ## ---------------------------------------------------------------- boot media for bare hardware
 # media/usb and media/pxe put the image on a stick image and into a TFTP root, without root
@@ -415,8 +437,10 @@ run: image
 	@qemu/run --disks 4 --size 1G --plan rootfs/plans/default.ini --report
 
 # The unit programs are built here but run by tests/run, so that a failing one is one FAIL
-# line among the rest rather than the end of make. The kernel sets are built for boot test 48.
-test: image usb pxe kernels $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init | $(B)/.deps-test-ok
+# line among the rest rather than the end of make. The kernel sets are built for boot tests 48
+# and 50, and TEST_KERNELS (another pinned Debian ABI) for 55.
+TEST_KERNELS ?= 6.1.0-47
+test: image usb pxe kernels $(foreach k,$(TEST_KERNELS),$(foreach f,vmlinuz initramfs.img set,$(OUT)/kernels/$(k)/$(f))) $(UNIT_BINS) $(UNIT_ASAN_BINS) $(FUZZ_BINS) $(OUT)/hello-init | $(B)/.deps-test-ok
 	@tests/run
 
 bench: image $(OUT)/hello-init | $(B)/.deps-test-ok

@@ -14,9 +14,11 @@ int host_cmd_html(int argc, char **argv);
 int host_cmd_workload(int argc, char **argv);
 int host_cmd_lava(int argc, char **argv);
 int host_cmd_history(int argc, char **argv);
+int host_cmd_kcidb(int argc, char **argv);
 
 extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
-	host_compare_usage[], host_html_usage[], host_lava_usage[], host_history_usage[];
+	host_compare_usage[], host_html_usage[], host_lava_usage[], host_history_usage[],
+	host_kcidb_usage[];
 /* workload's is made from the table of engines, the first time it is asked for */
 const char *host_workload_usage(void);
 

@@ -43,6 +43,8 @@ static const struct command {
 	{ "history", host_cmd_history, host_history_usage,
 	  "[--db FILE] add SOURCE... | list | cells | show CELL METRIC [--by date|kernel] [--html FILE]",
 	  "runs kept in one SQLite file; a cell's metric over them with its change points" },
+	{ "kcidb", host_cmd_kcidb, host_kcidb_usage, "--origin NAME [-o FILE] SOURCE...",
+	  "runs as a KernelCI KCIDB v5.3 JSON document (a test per cell and metric); sends nothing" },
 	{ "help", cmd_help, help_usage, "[COMMAND]", "this list, or the usage of one command" },
 	{ "version", cmd_version, version_usage, "", "the version of this program" },
 };

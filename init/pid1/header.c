@@ -4,6 +4,7 @@
 #include "cell/cell.h"
 #include "cell/device.h"
 #include "core/conditions.h"
+#include "core/kversion.h"
 #include "core/outcome.h"
 #include "lib/sha256.h"
 #include <errno.h>
@@ -241,6 +242,17 @@ static void conditions_json(struct jw *w, const struct utsname *u, const char *m
 	jw_end_obj(w);
 }
 
+/* The Debian version a kernel names in its version string and the upstream stable release
+ * it is built from (what out/kernels/NAME/set's upstream= says): null both for a kernel
+ * that names none. */
+static void kversion_json(struct jw *w, const char *version)
+{
+	char deb[64], up[64];
+	int debian = kversion_debian(version, deb, sizeof deb, up, sizeof up) == 0;
+	jw_kstr(w, "debian_version", debian ? deb : NULL);
+	jw_kstr(w, "upstream", debian ? up : NULL);
+}
+
 void header_emit(void)
 {
 	static char buf[128 * 1024];
@@ -259,6 +271,7 @@ void header_emit(void)
 	jw_obj(&w);
 	jw_kstr(&w, "release", u.release);
 	jw_kstr(&w, "version", u.version);
+	kversion_json(&w, u.version);
 	jw_kstr(&w, "machine", u.machine);
 	jw_kstr(&w, "cmdline", boot.cmd.raw);
 	/* the kernel set booted (fsmatrix.kernel=): a run under several knows by it whether a

@@ -60,7 +60,7 @@ report() {
 # Every subcommand the same way: --help and -h print its usage on stdout and exit 0; an
 # unknown option is one line on stderr with a hint, and exit status 2.
 n=0
-for cmd in disks workload "workload seqwrite" report compare html check lava help; do
+for cmd in disks workload "workload seqwrite" report compare html check lava kcidb help; do
 	for h in --help -h; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
@@ -231,7 +231,7 @@ report html-output "$n" "-o onto a source or a device${LOOP:+ ($LOOP)} refused, 
 mkfifo "$TMP/fifo.jsonl"
 n=0
 for src in /dev/urandom /dev/zero "$TMP/fifo.jsonl"; do
-	for cmd in report "compare tests/fixtures/report/run-a.jsonl" "html -o $TMP/x.html"; do
+	for cmd in report "compare tests/fixtures/report/run-a.jsonl" "html -o $TMP/x.html" "kcidb --origin lab"; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
 		if refused 1 $cmd "$src" && ! grep -q "^fsmatrix: unable to read $src: it is a" "$TMP/err"; then
@@ -251,6 +251,43 @@ if [ "$rc" != 4 ] || ! grep -q '^Run 20260101-120000-a1a1a1' "$TMP/out" ||
 	{ echo "fsmatrix report $TMP/results (a FIFO beside a run): status $rc"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
 fi
 report sources "$n" "devices and FIFOs refused at once, a FIFO in a results folder passed over"
+
+# ------------------------------------------------------------------ kcidb input
+# Without a valid origin, or with a source that is no run: one line on stderr, and no
+# document at -o, not even an empty one.
+n=0
+mkdir -p "$TMP/kc/empty"
+echo "not a record" >"$TMP/kc/text.jsonl"
+K=tests/fixtures/report/real-kernels.jsonl
+while IFS='|' read -r want reason args; do
+	n=$((n + 1))
+	rm -f "$TMP/kc/doc.json"
+	# shellcheck disable=SC2086
+	if refused "$want" kcidb $args; then
+		if ! grep -qF -- "$reason" "$TMP/err"; then
+			{ echo "fsmatrix kcidb $args: not the reason \"$reason\""; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+		elif [ -e "$TMP/kc/doc.json" ]; then
+			echo "fsmatrix kcidb $args: wrote $TMP/kc/doc.json" >>"$TMP/why"
+		fi
+	fi
+done <<EOF
+2|--origin NAME is required|-o $TMP/kc/doc.json $K
+2|--origin needs a value|$K --origin
+2|"My-Lab" is not a KCIDB origin|--origin My-Lab -o $TMP/kc/doc.json $K
+2|"lab:x" is not a KCIDB origin|--origin=lab:x $K
+2|"" is not a KCIDB origin|--origin= $K
+2|no SOURCE given|--origin lab -o $TMP/kc/doc.json
+1|no records in $TMP/kc/text.jsonl|--origin lab -o $TMP/kc/doc.json $TMP/kc/text.jsonl
+1|no results in $TMP/kc/empty|--origin lab -o $TMP/kc/doc.json $K $TMP/kc/empty
+1|unable to read $TMP/kc/none: No such file|--origin lab -o $TMP/kc/doc.json $TMP/kc/none
+1|refusing to write /dev/null|--origin lab -o /dev/null $K
+EOF
+# a document already at -o is left as it was when a source is bad
+echo precious >"$TMP/kc/doc.json"
+n=$((n + 1))
+refused 1 kcidb --origin lab -o "$TMP/kc/doc.json" "$TMP/kc/text.jsonl" &&
+	[ "$(cat "$TMP/kc/doc.json")" = precious ] || echo "fsmatrix kcidb: an existing -o file was changed" >>"$TMP/why"
+report kcidb-input "$n" "origin missing or not [a-z0-9_]+, no source, a source that is no run: one line, nothing written"
 
 # ------------------------------------------------------------------ lava
 # A job that could destroy disks it does not name is never written: bare metal needs
