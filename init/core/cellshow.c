@@ -122,7 +122,7 @@ static void estimate_text(const struct cell_est *e, enum plan_reuse reuse, char 
 	};
 	const struct { const char *name; double s; } parts[] = {
 		{ "resync", e->resync_s }, { "mkfs", e->mkfs_s },
-		{ "workload", e->workload_s },
+		{ "workload", e->workload_s }, { "layers", e->layers_s },
 	};
 	char t[32];
 	show_secs(e->total_s, t, sizeof t);

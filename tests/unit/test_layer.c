@@ -207,8 +207,34 @@ static void test_show(void)
 	      "%s", out);
 }
 
+/* The estimate: a zeroing thin pool charges mkfs's and the workload's bytes once more at
+ * the array's rate, a cache the workload's bytes at one disk's; crypt and a pool that does
+ * not zero add nothing. */
+static void test_estimate(void)
+{
+	struct estimate_model m;
+	struct cell_est e;
+	struct cell c;
+	estimate_model_default(&m);
+	m.disk_mbps = 100;
+	CHECK_INT(parse("[array a]\nlevel = none\nlayers = none, pool, luks, ssd\n" LAYERS
+			"[layer nz]\ntype = thin\nzero = no\n[array b]\nlevel = none\nlayers = nz\n"
+			"[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 100m\n"), 0);
+	double want[] = { 0, -1, 0, 1.0, 0 };
+	for (int i = 0; i < 5; i++) {
+		CHECK_INT(matrix_cell(&p, i, &c), 0);
+		cell_estimate_parts(&p, &c, &m, REUSE_NONE, &e);
+		if (want[i] < 0)
+			CHECK(e.layers_s > 1.0 && e.layers_s < 2.0, "thin zeroing (workload and mkfs bytes) %g", e.layers_s);
+		else
+			CHECK(e.layers_s > want[i] - 0.01 && e.layers_s < want[i] + 0.01, "cell %d: %g",
+			      i, e.layers_s);
+	}
+}
+
 int main(void)
 {
+	test_estimate();
 	test_sizes();
 	test_tables();
 	test_ids();
