@@ -245,7 +245,8 @@ static int array_still_ours(const struct cell_ctx *x)
 /* Members wiped, the array created and resynced: what a cell that takes nothing over does. */
 static int make_array(struct cell_ctx *x)
 {
-	/* A leftover array from a teardown that failed would hold the disks. */
+	/* A leftover array (or mapping) from a teardown that failed would hold the disks. */
+	cell_remove_layers(x, 0);
 	if (access("/sys/block/" MD_NAME "/md", F_OK) == 0)
 		cell_stop_array(x, 0);
 	if (x->md)
@@ -266,11 +267,16 @@ static void setup_and_measure(struct cell_ctx *x)
 		x->reuse = REUSE_NONE;
 	}
 	if (x->reuse == REUSE_NONE) {
-		if (make_array(x) < 0)
+		if (make_array(x) < 0 || cell_make_layers(x) < 0)
 			return;
 	} else {
 		x->created = x->md;   /* it stands: teardown stops it unless it is kept again */
+		if (cell_has_layers(x) && cell_take_layers(x) < 0) {
+			cell_fail(x, CELL_ERROR, "the layers the cell before left are gone");
+			return;
+		}
 	}
+	cell_read_layers(x);
 	if (x->md)
 		cell_read_bitmap(x);
 	/* A setting of the devices that mkfs must see is in place before it. */
@@ -315,6 +321,11 @@ static void teardown(struct cell_ctx *x)
 	/* An mdadm --create killed by the timeout may still have started the array. */
 	if (x->md && !x->created && access("/sys/block/" MD_NAME "/md", F_OK) == 0)
 		x->created = 1;
+	/* The layers sit on the array: they go first, newest first. */
+	if (x->layers_made)
+		cell_remove_layers(x, 1);
+	if (x->cache_disk && disk_present(x->names[x->n]) && cell_wipe(x, x->n) < 0)
+		warn_add(&x->warn, "teardown: %s", x->steps[x->nsteps - 1].err);
 	if (x->created)
 		cell_stop_array(x, 1);
 	if (x->md && x->created)

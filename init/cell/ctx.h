@@ -4,6 +4,7 @@
  *   cell/md.c      the members' wipe, the md array: create, resync wait, stop
  *   cell/fs.c      mkfs and tune, the geometry, mount(2) with its check, umount
  *   cell/tunables.c the kernel tunables: written, read back, put back
+ *   cell/layers.c  the device-mapper layers between the array and the filesystem
  *   cell/record.c  the cell record
  *   cell/cell.c    the lifecycle: members, setup, workload, teardown in order */
 #ifndef FSM_CELL_CTX_H
@@ -87,6 +88,14 @@ struct cell_ctx {
 	struct devstate dev_before[PLAN_DEVICES_MAX], dev_after[PLAN_DEVICES_MAX];
 	int dev_read;
 	long long devices_ms;
+	/* the device-mapper layers (cell/layers.c): the stack's devices, whether any was
+	 * made, the cache disk (names[n] when cache_disk), the top mkfs gets, the crypt key's
+	 * sha256, the tables read back as "name: table" lines (keys zeroed) */
+	struct layer_plan lp;
+	int layers_made, cache_disk;
+	char layer_top[64];
+	char key_sha256[65];
+	char dm_tables[4096];
 };
 
 /* cell/steps.c */
@@ -119,6 +128,17 @@ void cell_read_geometry(struct cell_ctx *x);        /* tune2fs -l or xfs_db info
 int cell_clean_fs(struct cell_ctx *x);
 int cell_mount_fs(struct cell_ctx *x);
 void cell_unmount_fs(struct cell_ctx *x);
+
+/* cell/layers.c: whether the cell has layers; they made on x->target (which then names the
+ * top: 0, or -1 with the cell failed); a stack the cell before left standing taken over (-1:
+ * gone); their tables read back into dm_tables; every fsm-* device removed, top first (a
+ * device left fails the cell unless teardown, where it is a warning); the record's part. */
+int cell_has_layers(const struct cell_ctx *x);
+int cell_make_layers(struct cell_ctx *x);
+int cell_take_layers(struct cell_ctx *x);
+void cell_read_layers(struct cell_ctx *x);
+void cell_remove_layers(struct cell_ctx *x, int teardown);
+void cell_layers_json(struct jw *w, const struct cell_ctx *x);
 
 /* cell/tunables.c: the plan's tunables that apply at when (core/tunable.h), written in the
  * table's order at every place, read back, and each value not in effect a warning. */

@@ -78,6 +78,12 @@ static void axes_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "wtype", plan_wl_name(wl->type));
 	/* Each tunable the array sets, by its name: an axis as chunk is. */
 	tun_json_given(w, x->c->tun_given, x->c->tun);
+	/* The layer stack between the array and the filesystem: an axis as chunk is. */
+	if (x->c->stack >= 0) {
+		char st[PLAN_STR_MAX];
+		layer_stack_name(x->p->layers, &a->stacks[x->c->stack], st, sizeof st);
+		jw_kstr(w, "layers", st);
+	}
 	/* The kernel set: the cell's own in a run under several (PID 1 runs a cell only under
 	 * it; a record written for it under another, an error or an interruption, says so too),
 	 * else the one booted (fsmatrix.kernel=): an axis once runs under several meet. */
@@ -220,6 +226,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	lists_json(w, x);
 	size_json(w, x);
 	jw_kstr(w, "target", x->target);
+	cell_layers_json(w, x);
 	jw_kstr(w, "reused", reuse_name(x->reuse));
 	if (x->reuse != REUSE_NONE)
 		jw_kint(w, "reused_from", x->reused_from);

@@ -152,8 +152,8 @@ static int assumed_disks(const struct plan *p, int ndisks, char (*names)[16], co
 {
 	int need = 1;
 	for (int i = 0; i < p->narrays; i++)
-		if (plan_array_disks(&p->arrays[i]) > need)
-			need = plan_array_disks(&p->arrays[i]);
+		if (plan_array_disks_taken(p, &p->arrays[i]) > need)
+			need = plan_array_disks_taken(p, &p->arrays[i]);
 	if (ndisks < 0)
 		ndisks = need;
 	for (int i = 0; i < ndisks; i++) {

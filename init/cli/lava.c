@@ -469,8 +469,8 @@ int host_cmd_lava(int argc, char **argv)
 		plan_scale(&p, a.scale);
 	int ndisks = 1;
 	for (int i = 0; i < p.narrays; i++)
-		if (plan_array_disks(&p.arrays[i]) > ndisks)
-			ndisks = plan_array_disks(&p.arrays[i]);
+		if (plan_array_disks_taken(&p, &p.arrays[i]) > ndisks)
+			ndisks = plan_array_disks_taken(&p, &p.arrays[i]);
 	if (a.disks > 0)
 		ndisks = a.disks;
 	if (mkdir(a.dir, 0755) < 0 && errno != EEXIST) {

@@ -122,7 +122,7 @@ static void estimate_text(const struct cell_est *e, enum plan_reuse reuse, char 
 	};
 	const struct { const char *name; double s; } parts[] = {
 		{ "resync", e->resync_s }, { "mkfs", e->mkfs_s },
-		{ "workload", e->workload_s },
+		{ "workload", e->workload_s }, { "layers", e->layers_s },
 	};
 	char t[32];
 	show_secs(e->total_s, t, sizeof t);
@@ -161,6 +161,46 @@ static void show_geometry(const struct plan_array *ar, const struct plan_fs *f,
 	      text);
 }
 
+/* The dm devices of the cell's layer stack, each as the dmsetup command PID 1 runs (a crypt
+ * key shown as what it will be), and the device mkfs then gets, into top. Returns 0 or -1. */
+static int show_layers(const struct plan *p, const struct cell *c, const char *base,
+		       const char *const *disks, int ndisks, char *top, size_t tlen,
+		       show_line_fn out, void *ctx)
+{
+	const struct plan_array *ar = &p->arrays[c->array];
+	snprintf(top, tlen, "%s", base);
+	if (c->stack < 0 || !ar->stacks[c->stack].n)
+		return 0;
+	const struct layer_stack *s = &ar->stacks[c->stack];
+	const char *cache = NULL;
+	for (int i = 0; i < s->n; i++) {
+		const struct plan_layer *l = &p->layers[s->layer[i]];
+		if (layer_kinds[l->type].cache_disk && l->cache <= ndisks)
+			cache = disks[l->cache - 1];
+	}
+	static struct layer_plan lp;
+	char err[256] = "", key[64], line[LAYER_TABLE_MAX + 64];
+	if (layer_plan_build(p->layers, s, base, 0, cache, 0, &lp, err, sizeof err) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	for (int i = 0; i < lp.n; i++) {
+		const struct layer_dev *d = &lp.dev[i];
+		if (d->zero_dev[0])
+			linef(out, ctx, "  %-9s the first 4k of %s zeroed (a fresh superblock)",
+			      "dmsetup", d->zero_dev);
+		snprintf(key, sizeof key, "<%d-bit key, new each cell>",
+			 layer_key_bits(&p->layers[s->layer[d->layer]]));
+		layer_table_keyed(d->table, key, line, sizeof line);
+		linef(out, ctx, "  %-9s dmsetup create %s --table \"%s\"", "dmsetup", d->name, line);
+		if (d->message[0])
+			linef(out, ctx, "  %-9s dmsetup message %s 0 \"%s\"", "dmsetup", d->name,
+			      d->message);
+	}
+	snprintf(top, tlen, "%s", lp.top);
+	return 0;
+}
+
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx)
@@ -197,7 +237,10 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 		show_argv(out, ctx, "mdadm", &a);
 	else
 		linef(out, ctx, "  %-9s none: %s used directly", "array", disks[0]);
-	const char *dev = cell_target(p, c, "/dev/md0", disks);
+	char dev[64];
+	if (show_layers(p, c, cell_target(p, c, "/dev/md0", disks), disks, ndisks, dev, sizeof dev,
+			out, ctx) < 0)
+		return -1;
 	if (cell_mkfs_argv(p, c, dev, &a, &g, &w, err, sizeof err) < 0) {
 		linef(out, ctx, "  error     %s", err);
 		return -1;

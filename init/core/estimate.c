@@ -130,6 +130,27 @@ static void mkfs_model(const struct plan_fs *f, double fs, double *bytes, double
 	*fs_free = left > 0 ? left * (1 - reserved / 100) : 0;
 }
 
+/* What the cell's device-mapper layers add, stated simply: a thin pool that zeroes new
+ * blocks writes each block mkfs and the workload provision twice at worst (an upper bound:
+ * a write covering a whole block skips it); a cache warms up by writing what the workload
+ * writes, up to the cache disk's size, to the one cache disk first. */
+static double layers_s(const struct plan *p, const struct cell *c, const struct estimate_model *m,
+		       const struct cell_est *e, double rate)
+{
+	const struct plan_array *a = &p->arrays[c->array];
+	double s = 0, one = m->disk_mbps > 0 ? m->disk_mbps : m->write_mbps;
+	if (c->stack < 0)
+		return 0;
+	for (int i = 0; i < a->stacks[c->stack].n; i++) {
+		const struct plan_layer *l = &p->layers[a->stacks[c->stack].layer[i]];
+		if (l->type == LAYER_THIN && l->zero)
+			s += (e->mkfs_bytes + (double)e->size) / MIB / rate;
+		else if (l->type == LAYER_CACHE || l->type == LAYER_WRITECACHE)
+			s += fmin((double)e->size, m->disk_bytes) / MIB / one;
+	}
+	return s;
+}
+
 void cell_estimate_parts(const struct plan *p, const struct cell *c,
 			 const struct estimate_model *m, enum plan_reuse reuse, struct cell_est *e)
 {
@@ -164,6 +185,8 @@ void cell_estimate_parts(const struct plan *p, const struct cell *c,
 	const struct wl_kind *wk = wl_kind_of(w->type);
 	if (wk)
 		e->workload_s = wk->estimate(&wl, &wm);
+	e->layers_s = layers_s(p, c, m, e, rate);
+	e->other_s += e->layers_s;
 	e->total_s = e->create_s + e->resync_s + e->mkfs_s + e->workload_s + e->other_s;
 }
 

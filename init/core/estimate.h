@@ -35,7 +35,9 @@ struct cell_est {
 	double resync_s;         /* waiting for md's resync (resync = wait) */
 	double mkfs_s;           /* mkfs and tune2fs: a constant plus what mkfs writes */
 	double workload_s;
-	double other_s;          /* mount, drop caches, teardown */
+	double other_s;          /* mount, drop caches, teardown, and layers_s */
+	double layers_s;         /* the device-mapper layers: a thin pool's zeroing, a cache's
+	                            warm-up (part of other_s) */
 	double total_s;
 	double mkfs_bytes;       /* what mkfs writes: inode tables and journal, or xfs's log */
 	double fs_bytes;         /* the filesystem's size: the array's data capacity */

@@ -27,12 +27,18 @@ static int array_slots(const struct plan *p)
 	return n;
 }
 
-/* Variant v of array a: its chunk, then each tunable it sets, the last row counting fastest;
- * a tunable listing several values adds "-<abbr><value>" to the id's array part. */
-static void array_variant(const struct plan_array *a, int v, struct cell *c, char *part,
-			  size_t len)
+/* Variant v of array a: its chunk, then each tunable it sets, then its layer stack, the
+ * stack counting fastest; a tunable listing several values adds "-<abbr><value>" to the id's
+ * array part, a stack "+<layer>" for each of its layers. */
+static void array_variant(const struct plan *p, const struct plan_array *a, int v,
+			  struct cell *c, char *part, size_t len)
 {
 	size_t used = 0;
+	c->stack = -1;
+	if (a->nstacks) {
+		c->stack = v % a->nstacks;
+		v /= a->nstacks;
+	}
 	for (int t = TUN_COUNT - 1; t >= 0; t--) {
 		if (!a->ntun[t])
 			continue;
@@ -53,6 +59,8 @@ static void array_variant(const struct plan_array *a, int v, struct cell *c, cha
 			tun_format_id(t, c->tun[t], id, sizeof id);
 			used += (size_t)snprintf(part + used, len - used, "-%s", id);
 		}
+	if (c->stack >= 0 && used < len)
+		layer_stack_id(p->layers, &a->stacks[c->stack], part + used, len - used);
 }
 
 /* The id's array part of array slot k (its name and variant part), and which array it is. */
@@ -64,7 +72,7 @@ static int array_part(const struct plan *p, int k, char *part, size_t len)
 	struct cell c;
 	char var[256];
 	memset(&c, 0, sizeof c);
-	array_variant(&p->arrays[a], k, &c, var, sizeof var);
+	array_variant(p, &p->arrays[a], k, &c, var, sizeof var);
 	snprintf(part, len, "%s%s", p->arrays[a].name, var);
 	return a;
 }
@@ -131,7 +139,7 @@ static void fill(const struct plan *p, int slot, int rep, int index, struct cell
 
 	const struct plan_array *a = &p->arrays[c->array];
 	char part[256];
-	array_variant(a, aslot, c, part, sizeof part);
+	array_variant(p, a, aslot, c, part, sizeof part);
 	snprintf(c->id, sizeof c->id, "%s%s/%s/%s/%s", a->name, part, p->fs[c->fs].name,
 		 p->fs[c->fs].mount[c->mount], p->workloads[c->workload].name);
 }

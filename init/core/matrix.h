@@ -20,6 +20,8 @@ struct cell {
 	                            under, an index into the plan's kernels, named in the id after
 	                            an '@'; -1: the kernel booted, not part of the id */
 	uint64_t chunk;          /* bytes; 0 when the array gives none */
+	int stack;               /* with layers = : the index of its stack in the array's
+	                            list, its layer names in the id ("md5+luks/..."); -1: none */
 	unsigned tun_given;      /* bit per core/tunable.h row the array sets */
 	long long tun[TUN_COUNT];  /* the value of each row set, for this cell */
 	char id[CELL_ID_MAX];    /* "md6-c16k/ext3/data=ordered,barrier=1,commit=4/untar";

@@ -27,7 +27,7 @@ struct state {
 
 static const struct { const char *name; enum sect sect; } sect_names[] = {
 	{ "global", S_GLOBAL }, { "array", S_ARRAY }, { "fs", S_FS }, { "workload", S_WORKLOAD },
-	{ "bisect", S_BISECT },
+	{ "bisect", S_BISECT }, { "layer", S_LAYER },
 };
 
 static void section_defaults(enum sect s, char *base)
@@ -45,6 +45,9 @@ static void section_defaults(enum sect s, char *base)
 	}
 	case S_WORKLOAD:
 		plan_workload_defaults((struct plan_workload *)base);
+		break;
+	case S_LAYER:
+		plan_layer_defaults((struct plan_layer *)base);
 		break;
 	default:
 		break;
@@ -88,6 +91,7 @@ static struct sections sections_of(struct plan *p, enum sect s)
 	switch (s) {
 	case S_ARRAY: return SECTIONS(narrays, arrays, struct plan_array, array_keys);
 	case S_FS: return SECTIONS(nfs, fs, struct plan_fs, fs_keys);
+	case S_LAYER: return SECTIONS(nlayers, layers, struct plan_layer, layer_keys);
 	default: return SECTIONS(nworkloads, workloads, struct plan_workload, wl_keys);
 	}
 #undef SECTIONS
@@ -145,7 +149,7 @@ static void open_section(struct state *st, char *hdr, int line)
 	struct plan_echo e;
 	if (s == S_NONE)
 		plan_add_error(p, line, "unknown section [%s] (known: [global], [array NAME], [fs NAME], "
-			       "[workload NAME], [bisect])", plan_echo(hdr + 1, &e));
+			       "[workload NAME], [layer NAME], [bisect])", plan_echo(hdr + 1, &e));
 	else if (n == 3)
 		plan_add_error(p, line, "[%s]: a section name is one word", plan_echo(hdr + 1, &e));
 	else if (s == S_GLOBAL || s == S_BISECT)

@@ -7,6 +7,7 @@
 #include "core/conditions.h"
 #include <stddef.h>
 #include <stdint.h>
+#include "core/layer.h"
 #include "core/level.h"
 #include "core/tunable.h"
 
@@ -60,6 +61,11 @@ struct plan_array {
 	int tun_line[TUN_COUNT];     /* where each was given, 0 = not, negative = bad value */
 	int ntun[TUN_COUNT];         /* values given; 0 = not given: the kernel's default */
 	long long tun[TUN_COUNT][PLAN_LIST_MAX];
+	/* layers = none, luks, luks+pool: the dm stacks (core/layer.h) its cells run with, one
+	 * array variant each; the text as given, resolved into stacks once every [layer] is read */
+	char layers[PLAN_STR_MAX];
+	int nstacks;                 /* 0: no layers key, the filesystem sits on the array */
+	struct layer_stack stacks[LAYER_STACKS_MAX];
 };
 
 struct plan_fs {
@@ -172,6 +178,8 @@ struct plan {
 	struct plan_array arrays[PLAN_SECTIONS_MAX];
 	struct plan_fs fs[PLAN_SECTIONS_MAX];
 	struct plan_workload workloads[PLAN_SECTIONS_MAX];
+	int nlayers;                 /* [layer NAME] sections (core/layer.h) */
+	struct plan_layer layers[PLAN_SECTIONS_MAX];
 	int nerrors;                 /* sorted by line; the first PLAN_ERRORS_MAX are kept */
 	char errors[PLAN_ERRORS_MAX][PLAN_ERROR_LEN];
 };
@@ -192,6 +200,9 @@ void plan_scale(struct plan *p, double factor);
 
 /* Disks a cell on this array needs: devices minus missing (1 for a level without md). */
 int plan_array_disks(const struct plan_array *a);
+/* Disks a cell of this array may take: its members, and the cache disk a layer of its
+ * stacks names by position (core/plan_layer.c). */
+int plan_array_disks_taken(const struct plan *p, const struct plan_array *a);
 
 /* Cells one repetition has per array: its chunks times the values of each tunable it lists
  * (saturating at INT32_MAX, so a plan over the cell limit can still be counted). */

@@ -249,6 +249,7 @@ void plan_validate(struct plan *p, int end, int content, int comments)
 		check_fs(p, &p->fs[i]);
 	for (int i = 0; i < p->nworkloads; i++)
 		check_workload(p, &p->workloads[i]);
+	plan_check_layers(p);
 	/* Counted only in a plan that is right otherwise: the sections are then what the
 	 * user meant. */
 	if (!p->nerrors)
@@ -269,6 +270,9 @@ int plan_check_disks(struct plan *p, int ndisks)
 		char why[PLAN_NAME_MAX + 64];
 		if (cell_skip_reason(a->name, plan_array_disks(a), ndisks, 0, "", why, sizeof why) < 0)
 			plan_add_error(p, a->key_line[di] > 0 ? a->key_line[di] : a->line, "%s", why);
+		else if (plan_layers_max_disk(p, a) > ndisks)
+			plan_add_error(p, a->line, "[array %s]: its layers take disk %d as a cache, of "
+				       "%d disks", a->name, plan_layers_max_disk(p, a), ndisks);
 	}
 	plan_sort_errors(p);
 	return p->nerrors > before ? -1 : 0;

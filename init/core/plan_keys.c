@@ -72,6 +72,7 @@ const struct key array_keys[] = {
 	{ "layout", K_STR, A(layout), 0, 0, NULL, NULL, B_MD },
 	{ "bitmap", K_STR, A(bitmap), 0, 0, NULL, NULL, B_MD },
 	{ "options", K_WORDS, A(options), 0, 0, NULL, NULL, B_MD },
+	{ "layers", K_STR, A(layers), 0, 0, NULL, NULL, 0 },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 const struct key fs_keys[] = {
@@ -535,7 +536,7 @@ int set_value(const struct key *k, char *base, const char *val, char *msg, size_
 
 long long plan_array_variants(const struct plan_array *a)
 {
-	long long n = a->nchunk ? a->nchunk : 1;
+	long long n = (a->nchunk ? a->nchunk : 1) * (a->nstacks ? a->nstacks : 1);
 	for (int t = 0; t < TUN_COUNT; t++)
 		if (a->ntun[t] > 1 && (n *= a->ntun[t]) > INT32_MAX)
 			n = INT32_MAX;

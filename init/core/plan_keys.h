@@ -51,11 +51,19 @@ struct key {
 #define B_MD 0x1u        /* md levels */
 #define B_STRIPED 0x2u   /* md levels with a chunk */
 
-enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD, S_BISECT };
+enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD, S_BISECT, S_LAYER };
 
 extern const struct key global_keys[], array_keys[], fs_keys[], wl_keys[];
 /* [bisect]'s keys (core/plan_bisect.c): fields of struct plan, as the global ones */
 extern const struct key bisect_keys[];
+extern const struct key layer_keys[];   /* core/plan_layer.c */
+
+/* core/plan_layer.c: a [layer] section's defaults; after the last line, each layer's checks
+ * and each array's layers = resolved into stacks (errors at its line); the highest disk
+ * position an array's stacks take as a cache disk (0: none). */
+void plan_layer_defaults(struct plan_layer *l);
+void plan_check_layers(struct plan *p);
+int plan_layers_max_disk(const struct plan *p, const struct plan_array *a);
 
 /* key.only bits of an array section of level l */
 unsigned level_bits(const struct md_level *l);

@@ -100,6 +100,46 @@ static int probe_lvm(const struct view *v, uint64_t b, struct probe *p)
 	return 0;
 }
 
+/* LUKS1 and LUKS2 (cryptsetup's on-disk format): "LUKS\xba\xbe" and a big-endian version
+ * at 0; LUKS2 keeps a second binary header ("SKUL\xba\xbe") at one of these offsets, found
+ * even when the first was overwritten, and a label at 24. */
+static int probe_luks(const struct view *v, uint64_t b, struct probe *p)
+{
+	static const uint64_t second[] = { 0x4000, 0x8000, 0x10000, 0x20000, 0x40000, 0x80000,
+					   0x100000, 0x200000, 0x400000 };
+	const unsigned char *h = at(v, b, 72);
+	if (h && memcmp(h, "LUKS\xba\xbe", 6) == 0) {
+		found(p, "luks", h[7] == 2 ? "LUKS2 header at 0" : "LUKS1 header at 0");
+		if (h[7] == 2)
+			copy_label(p->label, sizeof p->label, h + 24, 48);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof second / sizeof second[0]; i++) {
+		h = at(v, b + second[i], 72);
+		if (h && memcmp(h, "SKUL\xba\xbe", 6) == 0) {
+			char where[64];
+			snprintf(where, sizeof where, "LUKS2 second header at %llu",
+				 (unsigned long long)second[i]);
+			found(p, "luks", where);
+			copy_label(p->label, sizeof p->label, h + 24, 48);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* bcache (a backing or a caching device): its magic 24 bytes into the superblock at 4 KiB. */
+static int probe_bcache(const struct view *v, uint64_t b, struct probe *p)
+{
+	static const unsigned char magic[16] = { 0xc6, 0x85, 0x73, 0xf6, 0x4e, 0x1a, 0x45, 0xca,
+						 0x82, 0x65, 0xf5, 0x7f, 0x48, 0xba, 0x6d, 0x81 };
+	const unsigned char *m = at(v, b + 4096 + 24, 16);
+	if (!m || memcmp(m, magic, 16) != 0)
+		return 0;
+	found(p, "bcache", "superblock at 4096");
+	return 1;
+}
+
 static int probe_xfs(const struct view *v, uint64_t base, struct probe *p)
 {
 	const unsigned char *b = at(v, base, 120);
@@ -267,7 +307,8 @@ static int probe_data(const struct view *v, struct probe *p)
 
 /* What can live at the start of a partition, as at the start of the disk. */
 static int (*const content_probers[])(const struct view *, uint64_t, struct probe *) = {
-	probe_md_start, probe_lvm, probe_xfs, probe_ext, probe_btrfs, probe_swap,
+	probe_md_start, probe_lvm, probe_luks, probe_bcache, probe_xfs, probe_ext, probe_btrfs,
+	probe_swap,
 };
 #define NCONTENT (sizeof content_probers / sizeof content_probers[0])
 

@@ -12,7 +12,7 @@
 
 struct probe {
 	char type[16];   /* "" when all zeros; else ext2, ext3, ext4, jbd, xfs, btrfs, vfat, swap,
-	                    iso9660, md, lvm, gpt, mbr, or "data" for nonzero bytes nothing claims */
+	                    iso9660, md, lvm, luks, bcache, gpt, mbr, or "data" for nonzero bytes nothing claims */
 	char where[64];  /* where it was found, for reasons: "v1.2 superblock at 4096" */
 	char label[64];  /* filesystem label (or md array name), "" if none */
 };

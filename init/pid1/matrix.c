@@ -237,7 +237,7 @@ static int next_to_run(const struct plan *p, int from, int total, const struct k
 			continue;
 		resume_cell(i, p->retries, &rs);
 		if (rs.action == RESUME_RUN &&
-		    plan_array_disks(&p->arrays[c->array]) <= boot.ntaken)
+		    plan_array_disks_taken(p, &p->arrays[c->array]) <= boot.ntaken)
 			return i;
 	}
 	return -1;

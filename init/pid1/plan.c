@@ -216,12 +216,31 @@ const struct plan *plan_stage(void)
 	return &plan;
 }
 
+/* The device-mapper targets of the cell's layers, and a crypt layer's cipher modules: the
+ * kernel would ask a modprobe the image does not have for them. Returns how many. */
+static int layer_modules(const struct plan *p, const struct cell *c, const char **names)
+{
+	const struct plan_array *a = &p->arrays[c->array];
+	int n = 0;
+	if (c->stack < 0)
+		return 0;
+	for (int i = 0; i < a->stacks[c->stack].n; i++) {
+		const struct plan_layer *l = &p->layers[a->stacks[c->stack].layer[i]];
+		const struct layer_cipher *ci = layer_cipher_named(l->cipher);
+		for (int k = 0; k < 3 && layer_kinds[l->type].modules[k]; k++)
+			names[n++] = layer_kinds[l->type].modules[k];
+		for (int k = 0; l->type == LAYER_CRYPT && ci && k < 3 && ci->modules[k]; k++)
+			names[n++] = ci->modules[k];
+	}
+	return n;
+}
+
 void plan_cell_modules(const struct plan *p, const struct cell *c)
 {
 	/* The md personality comes from the level table; ext2 and ext3 are served by ext4.
 	 * Loaded before the cell that first needs them rather than at boot: xfs alone takes
 	 * about a second to load under TCG, and a plan may never reach its xfs cells. */
-	const char *names[3 + TUN_COUNT];
+	const char *names[3 + TUN_COUNT + LAYER_STACK_MAX * 6 + 1];
 	int level = p->arrays[c->array].level;
 	int n = level_modules(&level, 1, names, 1);
 	names[n++] = p->fs[c->fs].type == FS_XFS ? "xfs" : "ext4";
@@ -230,6 +249,7 @@ void plan_cell_modules(const struct plan *p, const struct cell *c)
 	for (int id = 0; id < TUN_COUNT; id++)
 		if ((c->tun_given & (1u << id)) && tun_module(id, c->tun[id]))
 			names[n++] = tun_module(id, c->tun[id]);
+	n += layer_modules(p, c, names + n);
 	names[n] = NULL;
 	modules_load_named(names);
 	if (modules_unreported())

@@ -199,6 +199,16 @@ static void mk_md11(void) { put32(head, 0, 0xa92b4efc); put32(head, 4, 1); }
 static void mk_md10(void) { put32(tail, W - 16 * 512, 0xa92b4efc); put32(tail, W - 16 * 512 + 4, 1); }
 static void mk_md090(void) { put32(tail, W - 128 * 512, 0xa92b4efc); }
 static void mk_lvm(void) { put(head, 3 * 512, "LABELONE", 8); }
+/* LUKS: "LUKS\xba\xbe", the version (big-endian) at 6, the label (LUKS2) at 24; LUKS2's
+ * second header ("SKUL\xba\xbe") at 16 KiB when the first was overwritten. bcache: its magic
+ * 24 bytes into the superblock at 4 KiB. */
+static void mk_luks1(void) { put(head, 0, "LUKS\xba\xbe\0\1", 8); }
+static void mk_luks2(void) { put(head, 0, "LUKS\xba\xbe\0\2", 8); put(head, 24, "vault", 5); }
+static void mk_luks2_2nd(void) { put(head, 0x4000, "SKUL\xba\xbe\0\2", 8); }
+static void mk_bcache(void)
+{
+	put(head, 4096 + 24, "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81", 16);
+}
 static void mk_gpt(void) { head[510] = 0x55; head[511] = 0xAA; head[446 + 4] = 0xEE; put(head, 512, "EFI PART", 8); }
 static void mk_gpt4k(void) { put(head, 4096, "EFI PART", 8); }
 static void mk_gpt_end(void) { put(tail, W - 512, "EFI PART", 8); }
@@ -229,6 +239,10 @@ static const struct synth rows[] = {
 	{ "md v1.0 at end", mk_md10, GIB, "md", "" },
 	{ "md 0.90 at end", mk_md090, GIB, "md", "" },
 	{ "lvm in sector 3", mk_lvm, GIB, "lvm", "" },
+	{ "luks1", mk_luks1, GIB, "luks", "" },
+	{ "luks2 with a label", mk_luks2, GIB, "luks", "vault" },
+	{ "luks2, second header only", mk_luks2_2nd, GIB, "luks", "" },
+	{ "bcache", mk_bcache, GIB, "bcache", "" },
 	{ "gpt", mk_gpt, GIB, "gpt", "" },
 	{ "gpt 4k sectors", mk_gpt4k, GIB, "gpt", "" },
 	{ "gpt backup only", mk_gpt_end, GIB, "gpt", "" },

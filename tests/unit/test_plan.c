@@ -207,7 +207,7 @@ static const struct bad {
 	{ "[global\n" MIN_PLAN, "t.ini:1: expected a section header such as [array md6]", 1 },
 	{ "[global] x\n" MIN_PLAN, "t.ini:1: expected a section header such as [array md6]", 1 },
 	{ "[bogus]\nkey = 1\n" MIN_PLAN, "t.ini:1: unknown section [bogus] (known: [global], "
-	  "[array NAME], [fs NAME], [workload NAME], [bisect])", 1 },
+	  "[array NAME], [fs NAME], [workload NAME], [layer NAME], [bisect])", 1 },
 	/* [bisect]: its sets, ends, cell and metric */
 	{ "[bisect]\nkernels = a, b, c\ngood = a\nbad = a\nmetric = mbps\n" MIN_PLAN,
 	  "t.ini:4: [bisect]: good and bad are the same set (a): a search needs two ends", 1 },
@@ -254,7 +254,7 @@ static const struct bad {
 	  "(performance, powersave, schedutil, ondemand, conservative, userspace), or keep "
 	  "(governor = Perf!)", 1 },
 	{ "[array a]\nlevel = none\nsize = 1g\n" MIN_TAIL, "t.ini:3: unknown key \"size\" in "
-	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options, or a kernel tunable of docs/plans.md)", 1 },
+	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options, layers, or a kernel tunable of docs/plans.md)", 1 },
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
 	  "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)", 1 },
 	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat: expected a value", 1 },
