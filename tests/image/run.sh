@@ -20,7 +20,7 @@
 #   __fentry__" or its __mcount_loc (each is already the NOP the kernel would make it at
 #   load), nor its ORC unwind tables (MODULE_ORC=strip), nor its signature.
 # - manifest: out/MANIFEST names every recipe's input and the true sha256 of every output.
-# - budget: the compressed image is at most 7 MiB.
+# - budget: the compressed image is at most 8 MiB.
 # - fio: the image's fio runs (`fio --version` says fio-3.33) and has the libaio, io_uring,
 #   psync and sync engines built in.
 # - static: every program in the image (FSM_TEST_INITRD, if set) is static, stripped and free
@@ -41,7 +41,7 @@ KREL=$(cat build/modules/kernel-release 2>/dev/null)
 # reproducible: with the Makefile's epoch, as make passes it.
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(sed -n 's/^SOURCE_DATE_EPOCH ?= *//p' Makefile)}
 export SOURCE_DATE_EPOCH
-pkgs=(build/busybox/dest build/mdadm/dest build/e2fsprogs/dest build/xfsprogs/dest build/fio/dest)
+pkgs=(build/busybox/dest build/mdadm/dest build/e2fsprogs/dest build/xfsprogs/dest build/btrfs-progs/dest build/fio/dest)
 recipes/pack "$TMP/t1" "$TMP/a.img" out/init build/modules "${pkgs[@]}" 2>"$TMP/pack.log"
 sleep 1 # a different wall clock must not matter
 recipes/pack "$TMP/t2" "$TMP/b.img" out/init build/modules "${pkgs[@]}" 2>>"$TMP/pack.log"
@@ -194,10 +194,10 @@ fi
 
 # budget
 size=$(stat -c %s "$IMG")
-if [ "$size" -le $((7 * 1024 * 1024)) ]; then
+if [ "$size" -le $((8 * 1024 * 1024)) ]; then
 	ok budget
 else
-	fail budget "$IMG is $size bytes, over the 7 MiB budget"
+	fail budget "$IMG is $size bytes, over the 8 MiB budget"
 fi
 
 # static: the image has no loader and no libraries, so every program must stand alone.
