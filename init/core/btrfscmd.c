@@ -72,7 +72,9 @@ int btrfs_member_missing(const struct plan_array *a, int slot)
 int btrfs_mount_data(const struct plan_array *a, const char *const *devs, char *data,
 		     size_t len)
 {
-	size_t used = strlen(data);
+	size_t used = strnlen(data, len);
+	if (used >= len)
+		return -1;
 	for (int i = 0; i <= a->devices; i++) {
 		const char *item = i < a->devices ? devs[i] : "degraded";
 		if (i < a->devices && btrfs_member_missing(a, i))
