@@ -6,6 +6,7 @@
  * record in cell/record.c. */
 #include "cell/ctx.h"
 #include "cell/device.h"
+#include "core/btrfscmd.h"
 #include "core/level.h"
 #include "core/skip.h"
 #include "core/wlsize.h"
@@ -294,6 +295,7 @@ static void setup_and_measure(struct cell_ctx *x)
 	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1 && !x->warmup)
 		debug_hang(x);
 	run_workload(x);
+	cell_btrfs_profiles(x);
 	if (x->md) {
 		capture_json(x, x->mdstate, sizeof x->mdstate, md_part);
 		cell_md_detail(x);
@@ -378,7 +380,8 @@ static void run_one(struct cell_ctx *x, struct cell_reuse *ru, struct cell_resul
 	if (p->timeout_s)
 		x->deadline = boottime_ms() + (long long)p->timeout_s * 1000;
 
-	if (env->dry || pick_members(x, plan_array_disks(&p->arrays[c->array]), why, sizeof why) < 0) {
+	if (env->dry || pick_members(x, plan_array_disks(&p->arrays[c->array]), why, sizeof why) < 0 ||
+	    btrfs_cell_skip(p, c, why, sizeof why) < 0) {
 		x->status = CELL_SKIPPED;
 		snprintf(x->error, sizeof x->error, "%s", env->dry ? "dry run" : why);
 	} else {

@@ -72,6 +72,7 @@ struct cell_ctx {
 	char bitmap[32];                    /* md's write-intent bitmap: none, internal, file */
 	char mount_line[1024];
 	char mount_ignored[256];            /* options asked for but not in effect */
+	char btrfs_profile[128];            /* "data=raid1,metadata=raid1c3,system=raid1c3" */
 	struct tun_done tun[TUN_DONE_MAX];  /* in the order written */
 	int ntun;
 	char tun_ignored[1024];             /* "name@place" not in effect, comma-separated */
@@ -139,6 +140,10 @@ int cell_take_layers(struct cell_ctx *x);
 void cell_read_layers(struct cell_ctx *x);
 void cell_remove_layers(struct cell_ctx *x, int teardown);
 void cell_layers_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/btrfs.c */
+int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */
+void cell_btrfs_profiles(struct cell_ctx *x);       /* profiles held, flagged when not asked */
 
 /* cell/tunables.c: the plan's tunables that apply at when (core/tunable.h), written in the
  * table's order at every place, read back, and each value not in effect a warning. */

@@ -1,6 +1,7 @@
 /* cell/fs.c: a cell's filesystem: mkfs and tune, the geometry as the tools read it,
  * mount(2) with the check of what the kernel applied, and umount(2). */
 #include "cell/ctx.h"
+#include "core/btrfscmd.h"
 #include "core/cellcmd.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -32,11 +33,15 @@ int cell_make_fs(struct cell_ctx *x)
 	struct argv a;
 	struct geometry g;
 	char err[256];
-	if (cell_mkfs_argv(x->p, x->c, x->target, &a, &g, &x->warn, err, sizeof err) < 0) {
+	int spans = btrfs_cell_spans(x->p, x->c);
+	if ((spans ? cell_btrfs_mkfs_argv(x->p, x->c, x->path_v, x->n, &a, err, sizeof err)
+		   : cell_mkfs_argv(x->p, x->c, x->target, &a, &g, &x->warn, err, sizeof err)) < 0) {
 		cell_fail(x, CELL_ERROR, "%s", err);
 		return -1;
 	}
 	if (step_must(x, (const char *const *)a.v, NULL) < 0)
+		return -1;
+	if (spans && cell_btrfs_degrade(x) < 0)
 		return -1;
 	if (cell_tune_argv(x->p, x->c, x->target, &a, err, sizeof err) < 0) {
 		cell_fail(x, CELL_ERROR, "%s", err);
@@ -67,8 +72,11 @@ void cell_read_geometry(struct cell_ctx *x)
 {
 	const char *ext[] = { "tune2fs", "-l", x->target, NULL };
 	const char *xfs[] = { "xfs_db", "-r", "-c", "info", x->target, NULL };
+	const char *btrfs[] = { "btrfs", "inspect-internal", "dump-super", x->target, NULL };
+	const char *const *by_type[] = { [FS_EXT2] = ext, [FS_EXT3] = ext, [FS_EXT4] = ext,
+					 [FS_XFS] = xfs, [FS_BTRFS] = btrfs };
 	struct run_result r;
-	if (step_run(x, x->p->fs[x->c->fs].type == FS_XFS ? xfs : ext, 0, &r) >= 0) {
+	if (step_run(x, by_type[x->p->fs[x->c->fs].type], 0, &r) >= 0) {
 		snprintf(x->fs_geom, sizeof x->fs_geom, "%s", r.out ? r.out : "");
 		run_free(&r);
 	}
@@ -139,6 +147,11 @@ int cell_mount_fs(struct cell_ctx *x)
 		cell_fail(x, CELL_ERROR, "mount options too long: %s", opts);
 		return -1;
 	}
+	if (btrfs_cell_spans(x->p, x->c) &&
+	    btrfs_mount_data(&x->p->arrays[x->c->array], x->path_v, data, sizeof data) < 0) {
+		cell_fail(x, CELL_ERROR, "mount options too long: %s", opts);
+		return -1;
+	}
 	mount_flags_names(flags, fl, sizeof fl);
 	const char *argv[] = { "mount(2)", x->target, TEST_MNT, type, fl[0] ? fl : "0", data, NULL };
 	struct kmsg_line lines[KMSG_MOUNT_MAX];
@@ -155,7 +168,7 @@ int cell_mount_fs(struct cell_ctx *x)
 	check_mount(x, lines, nlines, type, opts);
 	if (rc < 0) {
 		char said[512];
-		const char *words[] = { x->target_name, type, "EXT4-fs", "XFS", NULL };
+		const char *words[] = { x->target_name, type, "EXT4-fs", "XFS", "BTRFS", NULL };
 		kmsg_last(lines, nlines, words, said, sizeof said);
 		if (said[0])
 			snprintf(s->err + strlen(s->err), sizeof s->err - strlen(s->err), "; kernel: %s", said);

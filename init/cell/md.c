@@ -6,6 +6,7 @@
 #include "core/cellcmd.h"
 #include "core/geometry.h"
 #include "core/level.h"
+#include "core/probe.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -49,13 +50,24 @@ static int zero_at(int fd, off_t off)
 	return 0;
 }
 
+/* btrfs's superblock copies beyond the first MiB (core/probe.h), zeroed where the disk
+ * reaches them: the probe refuses a disk that still holds one. */
+static int zero_btrfs_copies(int fd, uint64_t size)
+{
+	for (size_t i = 0; i < PROBE_BTRFS_COPIES; i++)
+		if (probe_btrfs_copies[i] + WIPE_BYTES <= size - WIPE_BYTES &&
+		    zero_at(fd, (off_t)probe_btrfs_copies[i]) < 0)
+			return -1;
+	return 0;
+}
+
 /* Zeroes the first and last MiB of a taken disk: partition tables, md superblocks (1.2 at
- * 4 KiB, 0.90/1.0 at the end), filesystem signatures. O_EXCL refuses a disk something holds
+ * 4 KiB, 0.90/1.0 at the end), filesystem signatures, and btrfs's superblock copies. O_EXCL refuses a disk something holds
  * (a mounted filesystem, a running array), so a leftover from a failed teardown shows up as
  * EBUSY here instead of being written under. */
 int cell_wipe(struct cell_ctx *x, int i)
 {
-	const char *argv[] = { "wipe", x->paths[i], "first and last 1 MiB", NULL };
+	const char *argv[] = { "wipe", x->paths[i], "first and last 1 MiB, btrfs's copies", NULL };
 	if (!is_taken(x->env, x->names[i]))
 		x->env->ops->fatal("internal error: %s is not a taken test disk, refusing to write it",
 				   x->names[i]);
@@ -64,7 +76,8 @@ int cell_wipe(struct cell_ctx *x, int i)
 	int fd = open(x->paths[i], O_WRONLY | O_EXCL | O_CLOEXEC);
 	uint64_t size = 0;
 	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size) < 0 || size < 2 * WIPE_BYTES ||
-	    zero_at(fd, 0) < 0 || zero_at(fd, (off_t)(size - WIPE_BYTES)) < 0 || fsync(fd) < 0)
+	    zero_at(fd, 0) < 0 || zero_at(fd, (off_t)(size - WIPE_BYTES)) < 0 ||
+	    zero_btrfs_copies(fd, size) < 0 || fsync(fd) < 0)
 		err = errno ? errno : EIO;
 	if (fd >= 0) {
 		/* drop the disk's cached blocks: the next mkfs or md must not see stale ones */

@@ -114,6 +114,7 @@ static void mount_json(struct jw *w, const struct cell_ctx *x)
 {
 	jw_kstr(w, "mount_effective", x->mount_line[0] ? x->mount_line : NULL);
 	jw_klist(w, "mount_ignored", x->mount_ignored);
+	jw_kstr(w, "btrfs_profile", x->btrfs_profile[0] ? x->btrfs_profile : NULL);
 }
 
 /* "result" and "cpu": null both when the workload never ran. */

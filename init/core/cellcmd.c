@@ -1,5 +1,6 @@
 /* core/cellcmd.c: argv for mdadm, mkfs and tune2fs, and mount(2) flags. */
 #include "core/cellcmd.h"
+#include "core/btrfscmd.h"
 #include "core/level.h"
 #include "core/workload_kinds.h"
 
@@ -89,6 +90,11 @@ int cell_mkfs_argv(const struct plan *p, const struct cell *c, const char *dev,
 	char werr[128], plan_g[PLAN_STR_MAX] = "", merged[PLAN_STR_MAX + 128];
 	unsigned block = 0;
 
+	if (f->type == FS_BTRFS) {
+		/* btrfs takes no stripe geometry from md: it reads none, and keeps its own */
+		geom_derive(LEVEL_NONE, 1, "", 0, 0, g);
+		return cell_btrfs_mkfs_argv(p, c, &dev, 1, a, err, errlen);
+	}
 	argv_init(a);
 	argv_init(&words);
 	if (argv_split(&words, f->mkfs, werr, sizeof werr) < 0) {
@@ -153,7 +159,7 @@ int cell_tune_argv(const struct plan *p, const struct cell *c, const char *dev,
 	char werr[128];
 
 	argv_init(a);
-	if (f->type == FS_XFS || !f->tune[0])
+	if (f->type == FS_XFS || f->type == FS_BTRFS || !f->tune[0])
 		return 0;
 	argv_add(a, "tune2fs");
 	if (argv_split(a, f->tune, werr, sizeof werr) < 0) {

@@ -1,5 +1,6 @@
 /* core/cellshow.c: the lines `fsmatrix check` prints for a cell, and /init shows in a dry run. */
 #include "core/cellshow.h"
+#include "core/btrfscmd.h"
 #include "core/wlsize.h"
 #include "core/level.h"
 #include "core/matrix.h"
@@ -208,6 +209,41 @@ int cell_show(const struct plan *p, const struct cell *c, const char *const *dis
 	return cell_show_in_run(p, c, REUSE_NONE, disks, ndisks, m, total, nwarn, out, ctx);
 }
 
+/* The geometry, mkfs and tune lines: mkfs.btrfs over the disks of a btrfs level. */
+static int show_mkfs(const struct plan *p, const struct cell *c, enum plan_reuse reuse,
+		     const char *dev, const char *const *disks, struct warnings *w,
+		     show_line_fn out, void *ctx)
+{
+	const struct plan_array *ar = &p->arrays[c->array];
+	const struct plan_fs *f = &p->fs[c->fs];
+	struct argv a;
+	struct geometry g;
+	char err[256];
+	if ((btrfs_cell_spans(p, c)
+	     ? cell_btrfs_mkfs_argv(p, c, disks, ar->devices, &a, err, sizeof err)
+	     : cell_mkfs_argv(p, c, dev, &a, &g, w, err, sizeof err)) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	if (f->type == FS_BTRFS)
+		linef(out, ctx, "  %-9s none: btrfs takes no stripe geometry from md", "geometry");
+	else
+		show_geometry(ar, f, &g, out, ctx);
+	if (reuse == REUSE_FS) {
+		linef(out, ctx, "  %-9s none: the filesystem of the cell before is taken over (its "
+		      "files removed, fstrim, sync)", "mkfs");
+		return 0;
+	}
+	show_argv(out, ctx, "mkfs", &a);
+	if (cell_tune_argv(p, c, dev, &a, err, sizeof err) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	if (a.n)
+		show_argv(out, ctx, "tune", &a);
+	return 0;
+}
+
 int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse reuse,
 		     const char *const *disks, int ndisks, const struct estimate_model *m,
 		     double *total, int *nwarn, show_line_fn out, void *ctx)
@@ -215,14 +251,14 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 	const struct plan_array *ar = &p->arrays[c->array];
 	const struct plan_fs *f = &p->fs[c->fs];
 	struct argv a;
-	struct geometry g;
 	struct warnings w = { 0 };
 	char err[256], text[512], flags[128], data[PLAN_STR_MAX];
 	unsigned long mflags;
 
 	out(ctx, "");
 	linef(out, ctx, "cell %d/%d  %s  rep %d", c->index + 1, matrix_count(p), c->id, c->rep);
-	if (cell_skip_reason(ar->name, plan_array_disks(ar), ndisks, 0, "", err, sizeof err) < 0) {
+	if (cell_skip_reason(ar->name, plan_array_disks(ar), ndisks, 0, "", err, sizeof err) < 0 ||
+	    btrfs_cell_skip(p, c, err, sizeof err) < 0) {
 		linef(out, ctx, "  %-9s %s", "skipped", err);
 		return 1;
 	}
@@ -235,33 +271,25 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 		      "no resync)", "mdadm");
 	else if (a.n)
 		show_argv(out, ctx, "mdadm", &a);
+	else if (btrfs_cell_spans(p, c))
+		linef(out, ctx, "  %-9s none: btrfs's own %s over the disks, no md", "array",
+		      level_find(ar->level)->profile);
 	else
 		linef(out, ctx, "  %-9s none: %s used directly", "array", disks[0]);
 	char dev[64];
 	if (show_layers(p, c, cell_target(p, c, "/dev/md0", disks), disks, ndisks, dev, sizeof dev,
 			out, ctx) < 0)
 		return -1;
-	if (cell_mkfs_argv(p, c, dev, &a, &g, &w, err, sizeof err) < 0) {
-		linef(out, ctx, "  error     %s", err);
+	if (show_mkfs(p, c, reuse, dev, disks, &w, out, ctx) < 0)
 		return -1;
-	}
-	show_geometry(ar, f, &g, out, ctx);
-	if (reuse == REUSE_FS) {
-		linef(out, ctx, "  %-9s none: the filesystem of the cell before is taken over (its "
-		      "files removed, fstrim, sync)", "mkfs");
-	} else {
-		show_argv(out, ctx, "mkfs", &a);
-		if (cell_tune_argv(p, c, dev, &a, err, sizeof err) < 0) {
-			linef(out, ctx, "  error     %s", err);
-			return -1;
-		}
-		if (a.n)
-			show_argv(out, ctx, "tune", &a);
-	}
-	if (mount_opts_split(f->mount[c->mount], &mflags, data, sizeof data) < 0) {
+	if (mount_opts_split(f->mount[c->mount], &mflags, data, sizeof data) < 0 ||
+	    (btrfs_cell_spans(p, c) && btrfs_mount_data(ar, disks, data, sizeof data) < 0)) {
 		linef(out, ctx, "  error     mount options too long");
 		return -1;
 	}
+	if (btrfs_cell_spans(p, c) && ar->missing)
+		linef(out, ctx, "  %-9s after mkfs: the last %d of the disks wiped and forgotten "
+		      "(btrfs device scan --forget), mounted degraded", "missing", ar->missing);
 	mount_flags_names(mflags, flags, sizeof flags);
 	linef(out, ctx, "  %-9s mount(\"%s\", mnt, \"%s\", %s, \"%s\")", "mount", dev,
 	      plan_fs_name(f->type), flags[0] ? flags : "0", data);

@@ -43,7 +43,7 @@ void estimate_model_default(struct estimate_model *m)
 static int capacity_disks(const struct plan_array *a)
 {
 	const struct md_level *l = level_find(a->level);
-	if (!l->md || l->copies == LEVEL_COPIES_ALL)
+	if (!level_spans(a->level) || l->copies == LEVEL_COPIES_ALL)
 		return 1;
 	int copies = l->copies;
 	/* raid10's n2, f3, o2: the digit is the copies, whatever the layout */
@@ -96,6 +96,11 @@ static const struct { double below, blocks; } ext_journals[] = {
  * for root (-m, 5%); xfs: its log, fs / 2048 from 16 GiB up to 2 GiB, 10 MiB below. */
 static void mkfs_model(const struct plan_fs *f, double fs, double *bytes, double *fs_free)
 {
+	if (f->type == FS_BTRFS) {   /* a few trees and superblocks: the chunks come later */
+		*bytes = 16 * MIB;
+		*fs_free = fs > *bytes ? fs - *bytes : 0;
+		return;
+	}
 	if (f->type == FS_XFS) {
 		double log = fs < 16 * GIB ? 10 * MIB : fmin(fs / 2048, 2 * GIB);
 		*bytes = log;

@@ -22,8 +22,11 @@ int geom_data_disks(int level, int devices, const char *layout)
 {
 	const struct md_level *l = level_find(level);
 	/* One disk's worth: a raw disk, or raid1's copies of the same data on every member. */
-	if (!l->md || l->copies == LEVEL_COPIES_ALL)
+	if (!level_spans(level) || l->copies == LEVEL_COPIES_ALL)
 		return 1;
+	/* btrfs puts each chunk's copies on any of the disks: the disks over the copies */
+	if (l->profile && l->copies > 1)
+		return devices / l->copies > 0 ? devices / l->copies : 1;
 	/* Copies across members (raid10): md's own rule for its optimal I/O size
 	 * (raid10_nr_stripes): the members over the near copies when that divides evenly, else
 	 * every member, whatever the far or offset copies. */

@@ -9,16 +9,43 @@
  * copies and tolerate other patterns of missing members; mdadm itself refuses what cannot
  * work. raid4, 5 and 6 share one kernel personality. */
 const struct md_level md_levels[] = {
-	/* key     name      level    md min parity copies          striped module */
-	{ "none", "none",   LEVEL_NONE, 0, 1, 0, LEVEL_COPIES_ALL, 0, NULL },
-	{ "0",    "raid0",  0,          1, 2, 0, 1,                1, "raid0" },
-	{ "1",    "raid1",  1,          1, 2, 0, LEVEL_COPIES_ALL, 0, "raid1" },
-	{ "4",    "raid4",  4,          1, 2, 1, 1,                1, "raid456" },
-	{ "5",    "raid5",  5,          1, 2, 1, 1,                1, "raid456" },
-	{ "6",    "raid6",  6,          1, 4, 2, 1,                1, "raid456" },
-	{ "10",   "raid10", 10,         1, 2, 0, 2,                1, "raid10" },
-	{ NULL,   "unknown", -2,        0, 0, 0, 0,                0, NULL },  /* -2: no level */
+	/* key     name      level    md min parity copies          striped module profile */
+	{ "none", "none",   LEVEL_NONE, 0, 1, 0, LEVEL_COPIES_ALL, 0, NULL, NULL },
+	{ "0",    "raid0",  0,          1, 2, 0, 1,                1, "raid0", NULL },
+	{ "1",    "raid1",  1,          1, 2, 0, LEVEL_COPIES_ALL, 0, "raid1", NULL },
+	{ "4",    "raid4",  4,          1, 2, 1, 1,                1, "raid456", NULL },
+	{ "5",    "raid5",  5,          1, 2, 1, 1,                1, "raid456", NULL },
+	{ "6",    "raid6",  6,          1, 4, 2, 1,                1, "raid456", NULL },
+	{ "10",   "raid10", 10,         1, 2, 0, 2,                1, "raid10", NULL },
+	/* btrfs's own RAID (the data profile; metadata = in [array] for its own): no md, the
+	 * disks go to mkfs.btrfs. min is devs_min of btrfs-progs 6.2's btrfs_raid_array;
+	 * copies are btrfs's own (raid1 keeps 2 whatever the disks, raid1c3 3). */
+	{ "btrfs-single",  "btrfs-single",  LEVEL_BTRFS + 0,  0, 1, 0, 1, 0, NULL, "single" },
+	{ "btrfs-raid0",   "btrfs-raid0",   LEVEL_BTRFS + 1,  0, 1, 0, 1, 0, NULL, "raid0" },
+	{ "btrfs-raid1",   "btrfs-raid1",   LEVEL_BTRFS + 2,  0, 2, 0, 2, 0, NULL, "raid1" },
+	{ "btrfs-raid1c3", "btrfs-raid1c3", LEVEL_BTRFS + 3,  0, 3, 0, 3, 0, NULL, "raid1c3" },
+	{ "btrfs-raid10",  "btrfs-raid10",  LEVEL_BTRFS + 4,  0, 2, 0, 2, 0, NULL, "raid10" },
+	{ "btrfs-raid5",   "btrfs-raid5",   LEVEL_BTRFS + 5,  0, 2, 1, 1, 0, NULL, "raid5" },
+	{ "btrfs-raid6",   "btrfs-raid6",   LEVEL_BTRFS + 6,  0, 3, 2, 1, 0, NULL, "raid6" },
+	{ NULL,   "unknown", -2,        0, 0, 0, 0,                0, NULL, NULL },  /* -2: no level */
 };
+
+const char *const btrfs_profiles[] = {
+	"", "single", "dup", "raid0", "raid1", "raid1c3", "raid1c4", "raid10", "raid5", "raid6",
+	NULL,
+};
+
+int btrfs_profile_min(const char *profile)
+{
+	static const struct { const char *name; int min; } mins[] = {
+		{ "single", 1 }, { "dup", 1 }, { "raid0", 1 }, { "raid1", 2 }, { "raid1c3", 3 },
+		{ "raid1c4", 4 }, { "raid10", 2 }, { "raid5", 2 }, { "raid6", 3 },
+	};
+	for (size_t i = 0; i < sizeof mins / sizeof mins[0]; i++)
+		if (strcmp(mins[i].name, profile) == 0)
+			return mins[i].min;
+	return 0;
+}
 
 const struct md_level *level_find(int level)
 {
@@ -67,15 +94,23 @@ void level_keys_text(char *buf, size_t len)
 	}
 }
 
+int level_spans(int level)
+{
+	const struct md_level *l = level_find(level);
+	return l->md || l->profile;
+}
+
 int level_has_redundancy(int level)
 {
 	const struct md_level *l = level_find(level);
-	return l->md && (l->parity > 0 || l->copies != 1);
+	return level_spans(level) && (l->parity > 0 || l->copies != 1);
 }
 
 int level_max_missing(int level, int devices)
 {
 	const struct md_level *l = level_find(level);
+	if (l->profile)   /* btrfs keeps its copies or parity per chunk, not per disk pair */
+		return l->parity + l->copies - 1;
 	if (!l->md)
 		return 0;
 	if (l->copies == LEVEL_COPIES_ALL)
@@ -87,7 +122,7 @@ int level_max_missing(int level, int devices)
 int level_slot_missing(int level, int devices, int missing, int slot)
 {
 	int c = level_find(level)->copies;
-	if (c > 1)   /* the nth slot of all that are not the first of their group */
+	if (c > 1 && !level_find(level)->profile)   /* the nth slot of all that are not the first of their group */
 		return slot % c != 0 && slot / c * (c - 1) + slot % c - 1 < missing;
 	return slot >= devices - missing;
 }

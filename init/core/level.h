@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #define LEVEL_NONE (-1)           /* one raw disk, no md */
+#define LEVEL_BTRFS 100           /* btrfs's own profiles: LEVEL_BTRFS + n, never mdadm's */
 #define LEVEL_COPIES_ALL 0        /* copies: as many as there are members (raid1) */
 
 struct md_level {
@@ -19,11 +20,20 @@ struct md_level {
 	int copies;               /* of each data block: 1, 2 (near-2) or LEVEL_COPIES_ALL */
 	int striped;              /* takes a chunk, and so has a stripe geometry */
 	const char *module;       /* the md personality it needs; NULL for none */
+	const char *profile;      /* btrfs's own RAID: the disks handed to mkfs.btrfs -d
+	                             PROFILE without md; NULL for md and none */
 };
 
 /* In the order plans list them; the last row has key NULL and is what level_find gives for
  * a number no row has: named "unknown", not md. */
 extern const struct md_level md_levels[];
+
+/* btrfs's block group profiles as mkfs.btrfs -d/-m spells them, NULL-terminated; index 0
+ * is "" (not given: mkfs's default). */
+extern const char *const btrfs_profiles[];
+/* The fewest devices btrfs-progs 6.2 makes a profile with (its btrfs_raid_array's devs_min);
+ * 0 for a name it does not know. */
+int btrfs_profile_min(const char *profile);
 
 /* The row for an mdadm level number (LEVEL_NONE for none); never NULL. */
 const struct md_level *level_find(int level);
@@ -38,6 +48,8 @@ void level_keys_text(char *buf, size_t len);
  * default, near-2): N for nN, 1 for far and offset layouts. The level's copies for other
  * levels or a layout it cannot read. */
 int level_near_copies(int level, const char *layout);
+/* Whether the level spans several disks: md's, or btrfs's own profiles. */
+int level_spans(int level);
 /* Whether the level keeps redundancy (copies or parity), and so may carry a write-intent
  * bitmap. */
 int level_has_redundancy(int level);

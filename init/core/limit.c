@@ -54,8 +54,10 @@ int speed_from_blocks(const double *t, int n, double bs, struct speed_fig *f)
 double limit_streams(int level, int devices, const char *layout, enum limit_dir dir)
 {
 	const struct md_level *l = level_find(level);
-	if (!l->md || l->copies == LEVEL_COPIES_ALL)
+	if (!level_spans(level) || l->copies == LEVEL_COPIES_ALL)
 		return 1;   /* one stream: a mirror serves a sequential read from one member too */
+	if (l->profile && l->copies > 1)   /* btrfs: every copy of a chunk on its own disk */
+		return (double)devices / l->copies;
 	if (l->copies > 1) {
 		/* every copy is written; a read stripes over the near groups (far and offset
 		 * layouts read from all members, as raid0) */
@@ -103,7 +105,7 @@ int limit_of(int level, int devices, int missing, const char *layout, const doub
 	 * write moves more member bytes than data bytes */
 	double by_all = isnan(aggregate_mbps) ? NAN : aggregate_mbps * streams / n;
 	char shape[64];
-	if (l->md)
+	if (level_spans(level))
 		snprintf(shape, sizeof shape, "%s of %d, %d missing", l->name, devices, missing);
 	else
 		snprintf(shape, sizeof shape, "one disk");

@@ -81,6 +81,13 @@ static const struct spelling {
 	{ "ext", "block_validity", "", "noblock_validity" },
 	{ "ext", "nodiscard", "", "discard" },  { "ext", "init_itable", "", "noinit_itable" },
 	{ "xfs", "barrier", "", "nobarrier" },  { "xfs", "noikeep", "", "ikeep" },
+	/* btrfs (fs/btrfs/super.c, btrfs_show_options) shows what differs from its defaults */
+	{ "btrfs", "commit=30", "", NULL },     { "btrfs", "barrier", "", "nobarrier" },
+	{ "btrfs", "datacow", "", "nodatacow" }, { "btrfs", "datasum", "", "nodatasum|nodatacow" },
+	{ "btrfs", "noautodefrag", "", "autodefrag" }, { "btrfs", "nossd", "nossd", NULL },
+	{ "btrfs", "compress=zstd", "compress=zstd:3", NULL },
+	{ "btrfs", "nodiscard", "", "discard|discard=sync|discard=async" },
+	{ "btrfs", "noflushoncommit", "", "flushoncommit" },
 };
 
 static int fs_matches(const char *row, const char *fstype)

@@ -25,7 +25,7 @@
 #define PLAN_KERNEL_NAME_MAX 32
 
 enum resync { RESYNC_WAIT, RESYNC_ASSUME_CLEAN, RESYNC_IGNORE };
-enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS };
+enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS, FS_BTRFS };
 enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR, WL_SEQREAD, WL_FSYNC, WL_FIO };
 enum wl_data { DATA_RANDOM, DATA_ZERO };
 enum wl_sync { SYNC_TIMED, SYNC_NONE };
@@ -56,6 +56,8 @@ struct plan_array {
 	char layout[PLAN_STR_MAX];   /* "" = mdadm's default */
 	char bitmap[PLAN_STR_MAX];
 	char options[PLAN_STR_MAX];  /* extra mdadm words */
+	int metadata;                /* btrfs levels: mkfs.btrfs -m, an index of
+	                                btrfs_profiles (core/level.h); 0 = mkfs's default */
 	/* Kernel tunables (core/tunable.h), each a list making one array per value as chunk
 	 * does: values as core/tunable.c parses them (a scheduler by its index). */
 	int tun_line[TUN_COUNT];     /* where each was given, 0 = not, negative = bad value */

@@ -46,6 +46,16 @@ static void check_tunables(struct plan *p, const struct plan_array *a, const str
 	}
 }
 
+/* The metadata profile of a btrfs level needs its own fewest devices (raid1c3: 3). */
+static void check_btrfs_metadata(struct plan *p, const struct plan_array *a, const char *what)
+{
+	int ki = key_index(array_keys, "metadata");
+	const char *m = btrfs_profiles[a->metadata];
+	if (a->key_line[ki] > 0 && a->devices < btrfs_profile_min(m))
+		plan_add_error(p, a->key_line[ki], "%s: metadata = %s needs at least %d devices, "
+			       "plan gives %d", what, m, btrfs_profile_min(m), a->devices);
+}
+
 static void check_array(struct plan *p, struct plan_array *a)
 {
 	char what[PLAN_NAME_MAX + 16];
@@ -61,9 +71,9 @@ static void check_array(struct plan *p, struct plan_array *a)
 		return;
 	const struct md_level *l = level_find(a->level);
 	check_applies(p, array_keys, a->key_line, level_bits(l), what,
-		      l->md ? l->name : "level none");
+		      level_spans(a->level) ? l->name : "level none");
 	check_tunables(p, a, l, what);
-	if (!l->md) {
+	if (!level_spans(a->level)) {
 		if (a->key_line[di] > 0 && a->devices != 1)
 			plan_add_error(p, a->key_line[di], "%s: level none is one disk: devices = 1",
 				  what);
@@ -82,6 +92,8 @@ static void check_array(struct plan *p, struct plan_array *a)
 			  what, l->name, l->min_devices, a->devices);
 		return;
 	}
+	if (l->profile)
+		check_btrfs_metadata(p, a, what);
 	int max = level_max_missing(a->level, a->devices);
 	if (a->missing > max) {
 		if (max == 0)

@@ -18,7 +18,12 @@ static const struct choice resyncs[] = {
 };
 static const struct choice fs_types[] = {
 	{ "ext2", FS_EXT2 }, { "ext3", FS_EXT3 }, { "ext4", FS_EXT4 }, { "xfs", FS_XFS },
-	{ NULL, 0 },
+	{ "btrfs", FS_BTRFS }, { NULL, 0 },
+};
+/* btrfs_profiles (core/level.h) as a choice: the index is what the plan keeps */
+static const struct choice metadatas[] = {
+	{ "single", 1 }, { "dup", 2 }, { "raid0", 3 }, { "raid1", 4 }, { "raid1c3", 5 },
+	{ "raid1c4", 6 }, { "raid10", 7 }, { "raid5", 8 }, { "raid6", 9 }, { NULL, 0 },
 };
 static const struct choice bools[] = {
 	{ "yes", 1 }, { "no", 0 }, { "1", 1 }, { "0", 0 }, { "true", 1 }, { "false", 0 },
@@ -67,16 +72,18 @@ const struct key global_keys[] = {
 const struct key array_keys[] = {
 	{ "level", K_LEVEL, A(level), 0, 0, NULL, NULL, 0 },
 	{ "devices", K_INT, A(devices), 1, PLAN_DEVICES_MAX, NULL, NULL, 0 },
-	{ "missing", K_INT, A(missing), 0, PLAN_DEVICES_MAX, NULL, NULL, B_MD },
+	{ "missing", K_INT, A(missing), 0, PLAN_DEVICES_MAX, NULL, NULL, B_MD | B_BTRFS },
 	{ "chunk", K_CHUNKS, A(chunk), 0, 0, NULL, NULL, B_STRIPED },
 	{ "layout", K_STR, A(layout), 0, 0, NULL, NULL, B_MD },
 	{ "bitmap", K_STR, A(bitmap), 0, 0, NULL, NULL, B_MD },
 	{ "options", K_WORDS, A(options), 0, 0, NULL, NULL, B_MD },
 	{ "layers", K_STR, A(layers), 0, 0, NULL, NULL, 0 },
+	{ "metadata", K_CHOICE, A(metadata), 0, 0, metadatas, "expected single, dup, raid0, "
+	  "raid1, raid1c3, raid1c4, raid10, raid5 or raid6", B_BTRFS },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 const struct key fs_keys[] = {
-	{ "type", K_CHOICE, F(type), 0, 0, fs_types, "unknown fs type: expected ext2, ext3, ext4 or xfs", 0 },
+	{ "type", K_CHOICE, F(type), 0, 0, fs_types, "unknown fs type: expected ext2, ext3, ext4, xfs or btrfs", 0 },
 	{ "mkfs", K_WORDS, F(mkfs), 0, 0, NULL, NULL, 0 },
 	{ "tune", K_WORDS, F(tune), 0, 0, NULL, NULL, B_EXT },
 	{ "mount", K_MOUNT, F(mount), 0, 0, NULL, NULL, 0 },
@@ -117,7 +124,7 @@ _Static_assert(ROWS(wl_keys) <= PLAN_KEYS_MAX, "wl_keys fit in key_line[]");
 
 unsigned level_bits(const struct md_level *l)
 {
-	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0);
+	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0) | (l->profile ? B_BTRFS : 0);
 }
 
 /* A workload key applies to the engines whose row names it; "type" to every one. */
@@ -545,14 +552,17 @@ long long plan_array_variants(const struct plan_array *a)
 
 int plan_array_disks(const struct plan_array *a)
 {
-	return level_find(a->level)->md ? a->devices - a->missing : 1;
+	const struct md_level *l = level_find(a->level);
+	/* btrfs cannot be made with a disk missing: mkfs.btrfs takes them all, and the missing
+	 * ones are wiped before the degraded mount (docs/plans.md) */
+	return l->profile ? a->devices : l->md ? a->devices - a->missing : 1;
 }
 
 
 const char *plan_fs_name(enum fs_type t)
 {
-	static const char *const names[] = { "ext2", "ext3", "ext4", "xfs" };
-	return (unsigned)t < 4 ? names[t] : "unknown";
+	static const char *const names[] = { "ext2", "ext3", "ext4", "xfs", "btrfs" };
+	return (unsigned)t < 5 ? names[t] : "unknown";
 }
 
 const char *plan_wl_name(enum wl_type t)

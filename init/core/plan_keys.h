@@ -50,6 +50,7 @@ struct key {
 #define B_EXT ((1u << FS_EXT2) | (1u << FS_EXT3) | (1u << FS_EXT4))
 #define B_MD 0x1u        /* md levels */
 #define B_STRIPED 0x2u   /* md levels with a chunk */
+#define B_BTRFS 0x4u     /* btrfs's own profiles, no md */
 
 enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD, S_BISECT, S_LAYER };
 

@@ -185,6 +185,25 @@ static int probe_btrfs(const struct view *v, uint64_t b, struct probe *p)
 	return 1;
 }
 
+/* btrfs keeps copies of its superblock at 64 MiB and 256 GiB: the kernel mounts from the
+ * first, but `btrfs rescue super-recover` brings the filesystem back from a copy, so a disk
+ * whose first was erased still holds one. */
+const uint64_t probe_btrfs_copies[PROBE_BTRFS_COPIES] = { 64ull << 20, 256ull << 30 };
+
+static int probe_btrfs_copy(const struct view *v, struct probe *p)
+{
+	for (size_t i = 0; i < PROBE_BTRFS_COPIES; i++) {
+		const unsigned char *sb = at(v, probe_btrfs_copies[i], 0x12b + 256);
+		if (!sb || memcmp(sb + 0x40, "_BHRfS_M", 8) != 0)
+			continue;
+		found(p, "btrfs", i ? "superblock copy at 256 GiB, the first erased"
+				    : "superblock copy at 64 MiB, the first erased");
+		copy_label(p->label, sizeof p->label, sb + 0x12b, 256);
+		return 1;
+	}
+	return 0;
+}
+
 static int probe_swap(const struct view *v, uint64_t b, struct probe *p)
 {
 	static const unsigned pagesizes[] = { 4096, 8192, 16384, 65536 };
@@ -412,7 +431,7 @@ static int probe_partitions(const struct view *v, struct probe *p)
 
 static int (*const probers[])(const struct view *, struct probe *) = {
 	probe_content, probe_iso, probe_vfat, probe_gpt_primary, probe_mbr, probe_partitions,
-	probe_gpt_backup, probe_md_end, probe_data,
+	probe_gpt_backup, probe_md_end, probe_btrfs_copy, probe_data,
 };
 
 void probe_regions(const struct probe_region *r, size_t n, uint64_t size, struct probe *p)
@@ -486,8 +505,9 @@ int probe_fd(int fd, size_t window, struct probe *p)
 	size_t w = size < window ? (size_t)size : window;
 	if (w == 0)
 		return 0;
-	struct probe_region r[2 + PROBE_MAX_STARTS];
-	unsigned char *bufs[2 + PROBE_MAX_STARTS] = { direct_buf(w), direct_buf(w) };
+	struct probe_region r[2 + PROBE_MAX_STARTS + PROBE_BTRFS_COPIES];
+	unsigned char *bufs[2 + PROBE_MAX_STARTS + PROBE_BTRFS_COPIES] = { direct_buf(w),
+									    direct_buf(w) };
 	size_t n = 2;
 	int rc = -1;
 	r[0] = (struct probe_region){ 0, bufs[0], w };
@@ -513,6 +533,19 @@ int probe_fd(int fd, size_t window, struct probe *p)
 		r[n] = (struct probe_region){ off, bufs[n], len };
 		n++;
 		if (read_full(fd, bufs[n - 1], len, (off_t)off) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < PROBE_BTRFS_COPIES; i++) {
+		uint64_t off = probe_btrfs_copies[i];
+		if (off + PROBE_BTRFS_SB > size || covered(r, n, off, PROBE_BTRFS_SB))
+			continue;
+		if (!(bufs[n] = direct_buf(PROBE_BTRFS_SB))) {
+			errno = ENOMEM;
+			goto out;
+		}
+		r[n] = (struct probe_region){ off, bufs[n], PROBE_BTRFS_SB };
+		n++;
+		if (read_full(fd, bufs[n - 1], PROBE_BTRFS_SB, (off_t)off) < 0)
 			goto out;
 	}
 	probe_regions(r, n, size, p);

@@ -21,6 +21,10 @@ struct probe {
  * content_probers know, the farthest being btrfs' superblock at 64 KiB. */
 #define PROBE_DEEP_WINDOW (128 * 1024)
 #define PROBE_MAX_STARTS 16
+/* btrfs's superblock copies beyond the windows, read PROBE_BTRFS_SB bytes each (its size) */
+#define PROBE_BTRFS_COPIES 2
+#define PROBE_BTRFS_SB 4096
+extern const uint64_t probe_btrfs_copies[PROBE_BTRFS_COPIES];
 
 /* len bytes of a device, read at off */
 struct probe_region {

@@ -243,7 +243,9 @@ void plan_cell_modules(const struct plan *p, const struct cell *c)
 	const char *names[3 + TUN_COUNT + LAYER_STACK_MAX * 6 + 1];
 	int level = p->arrays[c->array].level;
 	int n = level_modules(&level, 1, names, 1);
-	names[n++] = p->fs[c->fs].type == FS_XFS ? "xfs" : "ext4";
+	static const char *const fs_modules[] = { [FS_EXT2] = "ext4", [FS_EXT3] = "ext4",
+		[FS_EXT4] = "ext4", [FS_XFS] = "xfs", [FS_BTRFS] = "btrfs" };
+	names[n++] = fs_modules[p->fs[c->fs].type];
 	/* A tunable's value may need its module (bfq, kyber): the kernel would ask for it
 	 * through a modprobe the image does not have. */
 	for (int id = 0; id < TUN_COUNT; id++)

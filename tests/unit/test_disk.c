@@ -379,6 +379,40 @@ static void test_probe_partitions(void)
 	close(fd);
 }
 
+/* btrfs's superblock copies: a disk whose first superblock was erased (its first and last
+ * MiB zero, as a plain wipe leaves it) still holds the filesystem in the copy at 64 MiB, and
+ * on a disk of 256 GiB and more at 256 GiB; the probe reads both and refuses the disk. */
+static void test_probe_btrfs_copies(void)
+{
+	static const struct {
+		uint64_t size, at;
+		const char *type, *where;
+	} cases[] = {
+		{ 128ull << 20, 64ull << 20, "btrfs", "superblock copy at 64 MiB, the first erased" },
+		{ 300ull << 30, 256ull << 30, "btrfs", "superblock copy at 256 GiB, the first erased" },
+		{ 128ull << 20, 0, "", "" },   /* nothing anywhere: blank */
+	};
+	unsigned char sb[4096];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[] = "/tmp/fsm-probe-XXXXXX";
+		int fd = mkstemp(path);
+		CHECK(fd >= 0, "mkstemp");
+		unlink(path);
+		CHECK_INT(ftruncate(fd, (off_t)cases[i].size), 0);
+		memset(sb, 0, sizeof sb);
+		memcpy(sb + 0x40, "_BHRfS_M", 8);
+		memcpy(sb + 0x12b, "kept", 4);
+		if (cases[i].at)
+			CHECK_INT(pwrite(fd, sb, sizeof sb, (off_t)cases[i].at), (long long)sizeof sb);
+		struct probe p;
+		CHECK_INT(probe_fd(fd, W, &p), 0);
+		CHECK(strcmp(p.type, cases[i].type) == 0, "case %zu: type \"%s\"", i, p.type);
+		CHECK(strcmp(p.where, cases[i].where) == 0, "case %zu: where \"%s\"", i, p.where);
+		CHECK_STR(p.label, cases[i].at ? "kept" : "");
+		close(fd);
+	}
+}
+
 /* A device that refuses a direct read: a loop device of 4096-byte blocks, whose MBR names a
  * partition at sector 2047 (512-byte units, off any 4096-byte block). probe_node opens
  * devices with O_DIRECT; that read is done again through the page cache, the device's
@@ -572,6 +606,7 @@ int main(void)
 	test_probe_fd_window();
 	test_probe_buffers();
 	test_probe_partitions();
+	test_probe_btrfs_copies();
 	test_probe_direct_refused();
 	test_fat_layout();
 	test_devpath();

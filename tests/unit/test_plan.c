@@ -254,7 +254,7 @@ static const struct bad {
 	  "(performance, powersave, schedutil, ondemand, conservative, userspace), or keep "
 	  "(governor = Perf!)", 1 },
 	{ "[array a]\nlevel = none\nsize = 1g\n" MIN_TAIL, "t.ini:3: unknown key \"size\" in "
-	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options, layers, or a kernel tunable of docs/plans.md)", 1 },
+	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options, layers, metadata, or a kernel tunable of docs/plans.md)", 1 },
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
 	  "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)", 1 },
 	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat: expected a value", 1 },
@@ -285,9 +285,9 @@ static const struct bad {
 	{ "[global]\nname = my plan\n" MIN_PLAN, "t.ini:2: name: expected a name of letters, "
 	  "digits, '.', '_' or '-', at most 47 long (name = my plan)", 1 },
 	{ "[array a]\nlevel = 7\n" MIN_TAIL,
-	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = 7)", 1 },
+	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5 or btrfs-raid6 (level = 7)", 1 },
 	{ "[array a]\nlevel = raid5\n" MIN_TAIL,
-	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6 or 10 (level = raid5)", 1 },
+	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5 or btrfs-raid6 (level = raid5)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 12q\n" MIN_TAIL,
 	  "t.ini:4: chunk: \"12q\": expected sizes such as 16k or 16k, 64k (chunk = 12q)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k, 24k\n" MIN_TAIL,
@@ -302,8 +302,8 @@ static const struct bad {
 	  "t.ini:3: devices: expected a whole number from 1 to 32 (devices = 33)", 1 },
 	{ "[array a]\nlevel = 0\ndevices = 2\noptions = --name \"x\n" MIN_TAIL,
 	  "t.ini:4: options: unterminated double quote (options = --name \"x)", 1 },
-	{ MIN_TAIL "[fs g]\ntype = btrfs\n[array a]\nlevel = none\n",
-	  "t.ini:7: type: unknown fs type: expected ext2, ext3, ext4 or xfs (type = btrfs)", 1 },
+	{ MIN_TAIL "[fs g]\ntype = zfs\n[array a]\nlevel = none\n",
+	  "t.ini:7: type: unknown fs type: expected ext2, ext3, ext4, xfs or btrfs (type = zfs)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount =\n[workload w]\ntype = seqwrite\n"
 	  "size = 1m\n", "t.ini:5: mount: expected options, such as defaults or noatime,data=ordered", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime, nodiratime\n"
