@@ -2,6 +2,7 @@
  * key of an array: the key table, and the checks once the whole plan is read: each layer's
  * required keys, its cipher against what the image's kernel has, each stack's names and
  * order, a cache disk that is also one of the array's members. */
+#include "core/level.h"
 #include "core/plan_error.h"
 #include "core/plan_keys.h"
 
@@ -162,6 +163,15 @@ static void resolve(struct plan *p, struct plan_array *a, int line)
 	struct plan_echo e;
 	snprintf(buf, sizeof buf, "%s", a->layers);
 	a->nstacks = 0;
+	/* btrfs's own RAID hands every disk to mkfs.btrfs: there is no one device under the
+	 * filesystem for a mapping to sit on (layers go under btrfs on an md level or none). */
+	const char *profile = level_find(a->level)->profile;
+	if (profile && strcmp(a->layers, "none") != 0) {
+		plan_add_error(p, line, "layers: %s spreads btrfs over the disks itself, with no one "
+			       "device for a layer to sit on: give layers = none, or an md level "
+			       "(layers = %s)", level_name(a->level), plan_echo(a->layers, &e));
+		return;
+	}
 	for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		while (*w == ' ' || *w == '\t')
 			w++;

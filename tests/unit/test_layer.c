@@ -145,6 +145,9 @@ static const struct bad_case {
 	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = luks+ssd\n" LAYERS TAIL,
 	  "t.ini:4: layers: luks+ssd: no cache above crypt: the cache disk would hold the "
 	  "plaintext (put the cache below it) (layers = luks+ssd)" },
+	{ "[array a]\nlevel = btrfs-raid1\ndevices = 2\nlayers = none, luks\n" LAYERS TAIL,
+	  "t.ini:4: layers: btrfs-raid1 spreads btrfs over the disks itself, with no one device "
+	  "for a layer to sit on: give layers = none, or an md level (layers = none, luks)" },
 	{ "[array a]\nlevel = none\nlayers = pool+pool\n" LAYERS TAIL,
 	  "t.ini:3: layers: pool+pool: a layer once per stack (layers = pool+pool)" },
 	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = ssd+wc\n" LAYERS TAIL,
