@@ -123,7 +123,7 @@ void cell_read_bitmap(struct cell_ctx *x);          /* md's bitmap into x->bitma
 
 /* cell/fs.c */
 int cell_make_fs(struct cell_ctx *x);               /* mkfs, tune, and the geometry read */
-void cell_read_geometry(struct cell_ctx *x);        /* tune2fs -l or xfs_db info */
+void cell_read_geometry(struct cell_ctx *x);        /* tune2fs -l, xfs superblock, dump-super */
 /* A reused filesystem made ready for the next cell: the files of the cell before removed,
  * fstrim (with discard = yes), sync. */
 int cell_clean_fs(struct cell_ctx *x);

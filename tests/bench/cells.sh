@@ -3,7 +3,7 @@
 # step durations in the cell records of a small plan under qemu (tests/plans/
 # matrix-stripes.ini: levels none, 0, 1, 5 x ext4 with two mount sets and xfs, 16 MiB
 # seqwrite). A cell's time is the sum of its steps' ms plus its resync wait. Steps outside
-# that list (wipes, mdadm --zero-superblock, tune2fs -l / xfs_db info, mdadm --detail) are
+# that list (wipes, mdadm --zero-superblock, tune2fs -l, dump-super, mdadm --detail) are
 # counted apart as "other". The boot test 10-matrix runs the same plan: its run is reused
 # when it completed with the current image.
 # shellcheck shell=bash

@@ -2,7 +2,8 @@
 # none, 0, 1 and 5, ext4 with two mount sets and xfs, seqwrite. matrix-resync: raid6, a
 # degraded raid6 and raid10 with ext2 and ext3, a two-pass smallfiles, resync = wait.
 # Every planned cell must have a record with status ok and sane figures, and the stripe
-# geometry derived from the array must show in tune2fs -l and in xfs_db's info.
+# geometry derived from the array must show in tune2fs -l and in the xfs superblock's
+# text (init/core/xfssb.c, as xfs_db's info prints it).
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
