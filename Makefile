@@ -339,7 +339,7 @@ KERNEL_NAME ?= $(if $(KERNEL)$(MODULES),,6.1)
 kernel_pkg = $(if $(filter 6.1,$(1)),linux,linux-$(1))
 KERNEL_SETS := $(sort $(KERNELS) $(KERNEL_NAME))
 KERNEL_SET_FILES := $(foreach k,$(KERNEL_SETS),$(foreach f,vmlinuz initramfs.img set,$(OUT)/kernels/$(k)/$(f)))
-KERNELS_UNPINNED := $(foreach k,$(filter-out $(KERNEL_NAME),$(KERNELS)),$(if $(wildcard recipes/$(call kernel_pkg,$(k))/recipe),,$(k)))
+KERNELS_UNPINNED := $(strip $(foreach k,$(filter-out $(KERNEL_NAME),$(KERNELS)),$(if $(wildcard recipes/$(call kernel_pkg,$(k))/recipe),,$(k))))
 ifneq ($(KERNELS_UNPINNED),)
 $(error no recipe for kernel set $(firstword $(KERNELS_UNPINNED)): `recipes/kernel-recipe $(firstword $(KERNELS_UNPINNED))` pins linux-image-$(firstword $(KERNELS_UNPINNED))-amd64 if the archive offers it)
 endif

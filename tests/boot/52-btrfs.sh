@@ -48,9 +48,11 @@ check "raid10: mounted from the four with the plan's options in effect" jq -e -s
 	"[.[] | select(.type == \"cell\" and .cell == \"$B10\")][0] | (.steps[] | select(.argv[0] == \"mount(2)\") | .argv[5] | test(\"device=/dev/vd.,device=/dev/vd.,device=/dev/vd.,device=/dev/vd.\$\")) and (.mount_effective | test(\" btrfs rw,noatime,compress=zstd:1,.*space_cache=v2\"))" "$j"
 check "raid10: the limit is the disks over btrfs's two copies" jq -e -s \
 	"[.[] | select(.type == \"cell\" and .cell == \"$B10\")][0] | .limit.rule | startswith(\"btrfs-raid10 of 4, 0 missing: 2 streams\")" "$j"
+# (the last two wipes are the teardown's, both disks)
+W="wipe DEV first and last 1 MiB, btrfs's copies"
 check "degraded raid1: the second disk wiped and forgotten after mkfs, mounted degraded from the first" test \
 	"$(steps "$DEG" | grep -E '^(mkfs|wipe|btrfs device|mount)' | sed 's|/dev/vd.|DEV|g' | tr '\n' '|')" \
-	= "wipe DEV first and last 1 MiB, btrfs's copies|wipe DEV first and last 1 MiB, btrfs's copies|mkfs.btrfs -f -d raid1 DEV DEV|wipe DEV first and last 1 MiB, btrfs's copies|btrfs device scan --forget|mount(2) DEV /mnt/test btrfs noatime compress=zstd:1,space_cache=v2,device=DEV,degraded|"
+	= "$W|$W|mkfs.btrfs -f -d raid1 DEV DEV|$W|btrfs device scan --forget|mount(2) DEV /mnt/test btrfs noatime compress=zstd:1,space_cache=v2,device=DEV,degraded|$W|$W|"
 check "degraded raid1: the kernel mounted it degraded" jq -e -s \
 	"[.[] | select(.type == \"cell\" and .cell == \"$DEG\")][0] | .status == \"ok\" and (.mount_effective | test(\"degraded\"))" "$j"
 check "degraded raid1: what the kernel holds is recorded" jq -e -s \
