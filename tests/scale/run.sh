@@ -11,7 +11,8 @@
 # CPU time is user + system from /usr/bin/time: the smaller run's is the mean of 10 runs (its
 # time is a few hundredths of a second, close to the clock's resolution), the larger's the best of 2
 # (another session's load only ever adds); the ratio is of report, html and compare's times
-# added up. report must also read the larger run at MIN_MIB_PER_S of input a CPU second.
+# added up. How fast report is, in seconds, is make bench's figure (report_s_per_10k_cells):
+# a floor in seconds here failed on a machine 2.3 times slower (2026-12-04).
 # Exit status 1 on failure.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +27,6 @@ MAX_RATIO=14         # not 10: the instructions grow linearly (callgrind: 3.00x 
                      # time a little faster as the larger run outgrows the CPU's caches; a step
                      # quadratic in the cells shows as 100x
 ALLOW_KB=16384       # the program, jansson, libc and the largest single line
-MIN_MIB_PER_S=60     # report's least rate over the larger run's input
 
 ok() { echo "ok - scale/$1"; }
 fail() { echo "FAIL - scale/$1: $2"; failed=1; }
@@ -85,16 +85,6 @@ check() {
 }
 
 check report "$in_large" report @
-# Fast enough for a large run: issue 41's 665 MB of 100,000 cells in under 10 s is 66 MiB of
-# input a CPU second; before the records were read lean, 32 here.
-rate=$(awk -v kb="$in_large" -v s="${last_tl:-0}" 'BEGIN { printf "%.0f", (s > 0) ? kb / 1024 / s : 9999 }')
-if [ "${last_tl:-failed}" = failed ]; then
-	:
-elif [ "$rate" -ge $MIN_MIB_PER_S ]; then
-	ok "report-rate ($rate MiB of input a CPU second, at least $MIN_MIB_PER_S)"
-else
-	fail report-rate "$rate MiB of input a CPU second, under $MIN_MIB_PER_S ($((in_large / 1024)) MiB in ${last_tl} s)"
-fi
 check html "$in_large" html -o "$TMP/out.html" @
 check compare "$((2 * in_large))" compare @ @
 # The three together: each alone is a second or less, where another session's load on the
