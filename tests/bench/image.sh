@@ -31,8 +31,10 @@ bench_image() {
 	local deb kver suite=bookworm mirror img=$BENCH_DIR/debian-initrd.img
 	echo "== image: out/initramfs.img against Debian's initramfs-tools image"
 	[ -s "$ours" ] || { unmeasured image_size_ratio "out/initramfs.img is missing (make image)"; return; }
-	deb=$(ls "$FSM_ROOT"/dl/linux-image-*.deb 2>/dev/null | head -n 1)
-	[ -n "$deb" ] || { unmeasured image_size_ratio "no kernel package in dl/ (the image was built with KERNEL=, so there is no Debian kernel to compare with)"; return; }
+	# the image's own kernel package, the one recipes/linux pins: dl/ holds other kernel sets'
+	# packages too (make kernels KERNELS=6.1.0-47), and the first of them was measured instead
+	deb=$FSM_ROOT/dl/$(sed -n 's/^source=//p' "$FSM_ROOT/recipes/linux/recipe")
+	[ -s "$deb" ] || { unmeasured image_size_ratio "no kernel package in dl/ (the image was built with KERNEL=, so there is no Debian kernel to compare with)"; return; }
 	kver=$(dpkg-deb -f "$deb" Package) kver=${kver#linux-image-}
 	: >"$log"
 	if [ ! -e "$root/.done" ]; then
