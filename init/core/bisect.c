@@ -297,3 +297,13 @@ void bisect_scan(const char *text, size_t len, const char *const *ids, const cha
 		pos += n + 1;
 	}
 }
+
+int bisect_shard_check(const struct plan *p, int shard_n, char *why, size_t len)
+{
+	if (!p->bisect.line || shard_n <= 1)
+		return 0;
+	snprintf(why, len, "fsmatrix.shard=K/%d with a [bisect] plan (line %d): a search runs on one "
+		 "machine, each probe chosen from the figures of the ones before; boot it without "
+		 "fsmatrix.shard= (nothing was written to any test disk)", shard_n, p->bisect.line);
+	return -1;
+}

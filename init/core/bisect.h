@@ -96,4 +96,9 @@ enum bisect_class bisect_classify(const double *g, size_t ng, const double *b, s
 void bisect_scan(const char *text, size_t len, const char *const *ids, const char *const *names,
 		 const char *metric, struct bisect *b, int *announced, int *finished);
 
+/* Whether a boot under fsmatrix.shard=K/N (shard_n: N, 0 without one) can run plan p: a
+ * [bisect] search cannot be split over machines, as each probe is chosen from the figures of
+ * the ones before. 0, or -1 with why, for the boot to stop before any disk is written. */
+int bisect_shard_check(const struct plan *p, int shard_n, char *why, size_t len);
+
 #endif

@@ -13,6 +13,7 @@
 #include "core/plan_size.h"
 #include "core/reuse.h"
 #include "core/removedopts.h"
+#include "core/bisect.h"
 #include "core/shard.h"
 #include "lib/sha256.h"
 #include <stdio.h>
@@ -67,6 +68,9 @@ static void plan_warning(void *ctx, const char *line)
 static void shard_stage(const struct plan *p, const struct estimate_model *m)
 {
 	int k = boot.cmd.shard_k, n = boot.cmd.shard_n;
+	char why[256];
+	if (bisect_shard_check(p, n, why, sizeof why) < 0)
+		fatal("%s", why);
 	shard_run_group(boot.plan_sha256, boot.cmd.scale, n ? n : 1, run_group);
 	if (!n)
 		return;

@@ -210,6 +210,21 @@ static void test_scan(void)
 	CHECK_INT(finished, 1);
 }
 
+/* A search cannot be split over machines: a shard of two refused, one line naming it. */
+static void test_shard(void)
+{
+	static struct plan p;
+	char why[256] = "";
+	CHECK_INT(bisect_shard_check(&p, 2, why, sizeof why), 0);          /* no [bisect] */
+	p.bisect.line = 12;
+	CHECK_INT(bisect_shard_check(&p, 0, why, sizeof why), 0);          /* no shard */
+	CHECK_INT(bisect_shard_check(&p, 1, why, sizeof why), 0);          /* 1/1: the whole */
+	CHECK_INT(bisect_shard_check(&p, 2, why, sizeof why), -1);
+	CHECK_STR(why, "fsmatrix.shard=K/2 with a [bisect] plan (line 12): a search runs on one "
+		  "machine, each probe chosen from the figures of the ones before; boot it without "
+		  "fsmatrix.shard= (nothing was written to any test disk)");
+}
+
 int main(void)
 {
 	test_classify();
@@ -217,5 +232,6 @@ int main(void)
 	test_failing_end();
 	test_min_change();
 	test_scan();
+	test_shard();
 	return check_done("test_bisect");
 }
