@@ -1,10 +1,8 @@
 /* test_disk.c: disk discovery against tests/fixtures/sys-basic, the signature probes against
- * hand-made buffers (including a 1 GiB "disk" given as a head and a tail), and the device-path
- * rules. Run from the top of the tree, as `make unit` does. */
+ * hand-made buffers (including a 1 GiB "disk" given as a head and a tail). Run from the top of
+ * the tree, as `make unit` does. (Device paths and names: test_devnames.c; FAT: test_fat.c.) */
 #include "check.h"
-#include "core/devpath.h"
 #include "core/disk.h"
-#include "core/diskname.h"
 #include "core/fat.h"
 #include "core/probe.h"
 #include "lib/sha256.h"
@@ -466,150 +464,13 @@ static void test_probe_direct_refused(void)
 	unlink(path);
 }
 
-/* ---------------------------------------------------------------- device paths */
-
-static const struct pathrow {
-	const char *path, *name, *transport, *by_path;
-} paths[] = {
-	{ "../devices/pci0000:00/0000:00:04.0/virtio1/block/vda", "vda", "virtio",
-	  "pci-0000:00:04.0" },
-	{ "../devices/pci0000:00/0000:00:1f.2/ata3/host2/target2:0:0/2:0:0:0/block/sdc", "sdc",
-	  "sata", "pci-0000:00:1f.2-ata-3" },
-	{ "../devices/pci0000:00/0000:00:1d.0/0000:03:00.0/nvme/nvme1/nvme1n2", "nvme1n2", "nvme",
-	  "pci-0000:03:00.0-nvme-2" },
-	{ "../devices/pci0000:00/0000:00:14.0/usb2/2-3/2-3.1/2-3.1:1.0/host7/target7:0:0/"
-	  "7:0:0:0/block/sdd", "sdd", "usb", "pci-0000:00:14.0-usb-0:3.1:1.0-scsi-0:0:0:0" },
-	{ "../devices/pci0000:00/0000:00:03.0/virtio0/host0/target0:0:1/0:0:1:0/block/sda", "sda",
-	  "scsi", "pci-0000:00:03.0-scsi-0:0:1:0" },
-	{ "../devices/pci0000:00/0000:00:01.0/0000:01:00.0/host4/port-4:0/end_device-4:0/"
-	  "target4:0:0/4:0:0:0/block/sde", "sde", "scsi", "pci-0000:01:00.0-scsi-0:0:0:0" },
-	{ "../devices/platform/soc/mmc0/mmc0:0001/block/mmcblk0", "mmcblk0", "mmc", "" },
-	{ "", "vdb", "unknown", "" },
-};
-
-static void test_devpath(void)
-{
-	char t[16], p[160];
-	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
-		devpath_transport(paths[i].path, t, sizeof t);
-		devpath_by_path(paths[i].path, paths[i].name, p, sizeof p);
-		CHECK_STR(t, paths[i].transport);
-		CHECK_STR(p, paths[i].by_path);
-	}
-}
-
-/* Raw Unit Serial Number pages as the kernel exposes them in device/vpd_pg80. */
-static void test_vpd_serial(void)
-{
-	static const struct {
-		unsigned char page[24];
-		size_t n;
-		int rc;
-		const char *serial;
-	} cases[] = {
-		{ { 0, 0x80, 0, 8, 'f', 's', 'm', 't', 'e', 's', 't', '0' }, 12, 0, "fsmtest0" },
-		/* ATA disks behind libata pad with blanks on both sides */
-		{ { 0, 0x80, 0, 12, ' ', ' ', 'S', '4', 'E', 'W', ' ', ' ', ' ', ' ', ' ', ' ' }, 16, 0, "S4EW" },
-		/* the length says more than was read: take what is there */
-		{ { 0, 0x80, 0, 20, 'a', 'b', 'c' }, 7, 0, "abc" },
-		{ { 0, 0x83, 0, 4, 'w', 'w', 'n', '1' }, 8, -1, "" },  /* another page */
-		{ { 0, 0x80, 0, 4, ' ', ' ', ' ', ' ' }, 8, -1, "" }, /* blanks only */
-		{ { 0, 0x80, 0, 3, 'a', 1, 'b' }, 7, -1, "" },        /* not printable */
-		{ { 0, 0x80 }, 2, -1, "" },                          /* short header */
-	};
-	char out[64];
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		CHECK_INT(vpd_pg80_serial(cases[i].page, cases[i].n, out, sizeof out), cases[i].rc);
-		CHECK_STR(out, cases[i].serial);
-	}
-}
-
-/* ---------------------------------------------------------------- kernel disk names */
-
-/* The names the kernel gives disk N (sd_format_disk_name: a bijective base-26 count). */
-static void test_disk_names(void)
-{
-	static const struct { const char *prefix; int index; const char *name; } rows[] = {
-		{ "vd", 0, "vda" }, { "vd", 1, "vdb" }, { "vd", 25, "vdz" }, { "vd", 26, "vdaa" },
-		{ "vd", 27, "vdab" }, { "vd", 32, "vdag" }, { "vd", 51, "vdaz" }, { "vd", 52, "vdba" },
-		{ "sd", 701, "sdzz" }, { "sd", 702, "sdaaa" }, { "sd", 18277, "sdzzz" },
-		{ "sd", 18278, "sdaaaa" },
-	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		char buf[16];
-		CHECK_INT(disk_kernel_name(rows[i].prefix, rows[i].index, buf, sizeof buf), 0);
-		CHECK_STR(buf, rows[i].name);
-	}
-	char small[5];
-	CHECK_INT(disk_kernel_name("vd", 26, small, sizeof small), 0);   /* "vdaa" just fits */
-	CHECK_STR(small, "vdaa");
-	CHECK_INT(disk_kernel_name("vd", 702, small, sizeof small), -1);  /* "vdaaa" does not */
-	CHECK_INT(disk_kernel_name("vd", -1, small, sizeof small), -1);
-}
-
-/* fat_layout on filesystems mkfs.vfat made: the volume label's directory entry is the first
- * of the root directory (FAT12/16: at root_off; FAT32: cluster 2, at data_off), and each FAT
- * starts with the media byte of the boot sector. */
-static void test_fat_layout(void)
-{
-	static const struct { const char *args; int fat32; } cases[] = {
-		{ "-F 16 -s 1 -n FSMRESULTS", 0 },
-		{ "-F 32 -n FSMRESULTS", 1 },
-		{ "-F 32 -S 4096 -n FSMRESULTS", 1 },
-		{ "-F 12 -n FSMRESULTS", 0 },
-	};
-	static unsigned char img[8 << 20];
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char path[] = "/tmp/fsm-fat-XXXXXX", cmd[200];
-		int fd = mkstemp(path);
-		CHECK(fd >= 0, "a temporary file");
-		close(fd);
-		unlink(path);
-		/* 8 MiB: FAT12 and FAT16 as asked; mkfs.vfat warns that FAT32 wants more */
-		snprintf(cmd, sizeof cmd, "mkfs.vfat -C %s %s 8192 >/dev/null 2>&1", cases[i].args, path);
-		if (system(cmd) != 0) {
-			CHECK(0, "mkfs.vfat %s (dosfstools, a host dependency) failed", cases[i].args);
-			continue;
-		}
-		FILE *f = fopen(path, "rb");
-		size_t n = f ? fread(img, 1, sizeof img, f) : 0;
-		if (f)
-			fclose(f);
-		unlink(path);
-		struct fat_layout l;
-		CHECK_INT(n, sizeof img);
-		CHECK_INT(fat_layout(img, n, &l), 0);
-		CHECK_INT(l.fat32, cases[i].fat32);
-		CHECK(img[l.ext + 2] == 0x29 && memcmp(img + l.ext + 7, "FSMRESULTS ", 11) == 0,
-		      "%s: the extended BPB at %#x holds the label", cases[i].args, l.ext);
-		uint64_t root = l.fat32 ? l.data_off : l.root_off;
-		CHECK(root + 12 <= n && memcmp(img + root, "FSMRESULTS ", 11) == 0 && img[root + 11] == 0x08,
-		      "%s: the label entry at %llu", cases[i].args, (unsigned long long)root);
-		CHECK(l.fat_off + 2 * l.fat_bytes <= n && img[l.fat_off] == img[21] &&
-		      img[l.fat_off + l.fat_bytes] == img[21],
-		      "%s: both FATs begin with the media byte %#x", cases[i].args, img[21]);
-		CHECK(l.data_off >= l.root_off && l.root_off >= l.fat_off + l.fat_bytes,
-		      "%s: FATs, root directory, clusters in order", cases[i].args);
-	}
-	memset(img, 0, 512);
-	struct fat_layout l;
-	CHECK_INT(fat_layout(img, 512, &l), -1);
-	img[0] = 0xEB, img[2] = 0x90, img[510] = 0x55, img[511] = 0xAA;   /* boot code, no BPB */
-	CHECK_INT(fat_layout(img, 512, &l), -1);
-	CHECK_INT(fat_layout(img, 511, &l), -1);
-}
-
 int main(void)
 {
-	test_vpd_serial();
 	test_discover();
 	test_probe_fd_window();
 	test_probe_buffers();
 	test_probe_partitions();
 	test_probe_btrfs_copies();
 	test_probe_direct_refused();
-	test_fat_layout();
-	test_devpath();
-	test_disk_names();
 	return check_done("test_disk");
 }
