@@ -3,6 +3,7 @@
  * (INQUIRY, VPD 0x80, MODE SENSE(10), LOG SENSE parameters, sense data) and NVMe 1.4
  * (Identify Controller, SMART / Health Information log page 0x02). */
 #include "core/devstate.h"
+#include "core/ondisk.h"
 #include "lib/record.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -48,23 +49,6 @@ void devstate_init(struct devstate *d, enum dev_kind kind)
 }
 
 /* ------------------------------------------------------------------ bytes */
-
-static unsigned le16(const unsigned char *b) { return b[0] | (unsigned)b[1] << 8; }
-static unsigned be16(const unsigned char *b) { return (unsigned)b[0] << 8 | b[1]; }
-static unsigned long long le_n(const unsigned char *b, int n)
-{
-	unsigned long long v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | b[i];
-	return v;
-}
-static unsigned long long be_n(const unsigned char *b, int n)
-{
-	unsigned long long v = 0;
-	for (int i = 0; i < n; i++)
-		v = v << 8 | b[i];
-	return v;
-}
 
 /* Printable text of n bytes, blanks and NULs trimmed at both ends. */
 static void text_of(const unsigned char *s, size_t n, char *out, size_t len)

@@ -1,6 +1,6 @@
 /* core/mbr.c: see core/mbr.h. */
 #include "core/mbr.h"
-#include "core/le.h"
+#include "core/ondisk.h"
 
 int mbr_parts(const unsigned char *s, struct mbr_part out[MBR_PARTS])
 {

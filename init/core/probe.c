@@ -4,7 +4,7 @@
  * before the MBR (a GPT disk carries a protective MBR), and "data" last. */
 #include "core/probe.h"
 #include "core/fat.h"
-#include "core/le.h"
+#include "core/ondisk.h"
 #include "core/mbr.h"
 
 #include <errno.h>

@@ -1,18 +1,11 @@
 /* core/xfssb.c: an xfs superblock as xfs_db's info prints it (core/xfssb.h). Offsets are
  * struct xfs_dsb's (libxfs/xfs_format.h); every field is big-endian. */
 #include "core/xfssb.h"
+#include "core/ondisk.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-static uint64_t be(const unsigned char *p, int bytes)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < bytes; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* struct xfs_dsb: where each field the text needs sits, and its width in bytes */
 enum sb_field {
@@ -58,7 +51,7 @@ int xfs_sb_info(const unsigned char *sb, size_t n, const char *name, char *out, 
 	if (n < XFS_SB_BYTES || memcmp(sb, "XFSB", 4) != 0)
 		return -1;
 	for (int i = 0; i < SB_NFIELDS; i++)
-		f[i] = be(sb + sb_at[i].off, sb_at[i].bytes);
+		f[i] = be_n(sb + sb_at[i].off, sb_at[i].bytes);
 	if (!f[SB_BLOCKSIZE])
 		return -1;
 	unsigned v = (unsigned)f[SB_VERSIONNUM];
