@@ -21,19 +21,6 @@ static const char *plan_sha(const struct rrun *r)
 	return json_string_value(json_object_get(json_object_get(r->header, "plan"), "sha256"));
 }
 
-static const struct rcell *cell_in(const struct rrun *r, const char *id)
-{
-	json_t *ix = json_object_get(r->cell_ix, id);
-	return ix ? &r->cells[json_integer_value(ix)] : NULL;
-}
-
-static int figure_of(const struct rcell *c, const char *key)
-{
-	for (size_t i = 0; c && i < c->nm; i++)
-		if (strcmp(c->m[i]->key, key) == 0)
-			return c->has[i] ? (int)i : -1;
-	return -1;
-}
 
 /* "a, b, c" of each run's field (id or source) into a new string. */
 static char *joined(const struct rrun *runs, size_t n, int sources)
@@ -61,8 +48,8 @@ static void pool_metric(const struct rrun *runs, size_t n, struct rcell *c, size
 	const char *why = NULL;
 	size_t k = 0, unstable_at = 0;
 	for (size_t j = 0; j < n; j++) {
-		const struct rcell *cj = cell_in(&runs[j], c->id);
-		int ix = figure_of(cj, key);
+		const struct rcell *cj = report_cell_by_id(&runs[j], c->id);
+		int ix = report_metric_index(cj, key);
 		if (ix < 0)
 			continue;
 		if (!cj->vd[ix].stable && !why) {
@@ -115,7 +102,7 @@ int report_pool_view(const struct rrun *runs, size_t n, struct rrun *view, char 
 		c->reps = (int)n;   /* a figure's "n of" counts runs */
 		for (size_t m = 0; m < c->nm; m++)
 			pool_metric(runs, n, c, m);
-		int main = c->verdict_metric ? figure_of(c, c->verdict_metric) : -1;
+		int main = c->verdict_metric ? report_metric_index(c, c->verdict_metric) : -1;
 		if (main >= 0)
 			c->verdict = c->vd[main];
 	}

@@ -65,19 +65,6 @@ struct comparison {
 	char legend_holm[256], legend_mde[400];
 };
 
-static const struct rcell *find(const struct rrun *r, const char *id)
-{
-	json_t *ix = json_object_get(r->cell_ix, id);
-	return ix ? &r->cells[json_integer_value(ix)] : NULL;
-}
-
-static int metric_index(const struct rcell *c, const char *key)
-{
-	for (size_t i = 0; c && i < c->nm; i++)
-		if (strcmp(c->m[i]->key, key) == 0)
-			return c->has[i] ? (int)i : -1;
-	return -1;
-}
 
 /* "A: an outlier: repeat 1 at 0.61x the median; B: too few repeats: 2 of 3" */
 static void why_untested(const struct fig_verdict *va, const struct fig_verdict *vb, char *out,
@@ -93,7 +80,7 @@ static void why_untested(const struct fig_verdict *va, const struct fig_verdict 
 
 static void judge(struct row *r)
 {
-	int ia = metric_index(r->a, r->m->key), ib = metric_index(r->b, r->m->key);
+	int ia = report_metric_index(r->a, r->m->key), ib = report_metric_index(r->b, r->m->key);
 	if (ia < 0 || ib < 0) {
 		r->v = V_FAILED;
 		return;
@@ -176,7 +163,7 @@ static void holm(struct comparison *c)
 		r->p_holm = adj[m++];
 		if (!(r->p_holm < ALPHA))
 			continue;
-		int ia = metric_index(r->a, r->m->key), ib = metric_index(r->b, r->m->key);
+		int ia = report_metric_index(r->a, r->m->key), ib = report_metric_index(r->b, r->m->key);
 		double da = r->a->st[ia].mean, db = r->b->st[ib].mean;
 		int better = r->m->higher_better ? db > da : db < da;
 		r->v = better ? V_FASTER : V_SLOWER;
@@ -189,7 +176,7 @@ static void holm(struct comparison *c)
 	double level = ALPHA / (double)(c->tests ? c->tests : 1);
 	for (size_t i = 0; i < c->n; i++) {
 		struct row *r = &c->rows[i];
-		int ia = r->tested ? metric_index(r->a, r->m->key) : -1;
+		int ia = r->tested ? report_metric_index(r->a, r->m->key) : -1;
 		double base = ia >= 0 ? fabs(r->a->st[ia].median) : 0;
 		if (!r->tested || base == 0)
 			continue;
@@ -215,7 +202,7 @@ static size_t union_cells(const struct rrun *a, const struct rrun *b, const stru
 	size_t na = report_cells_of(a, o, workload, v, a->ncells), n = na;
 	size_t nb = report_cells_of(b, o, workload, v + na, b->ncells);
 	for (size_t i = 0; i < nb; i++)   /* n <= na + i: nothing unread is overwritten */
-		if (!find(a, v[na + i]->id))
+		if (!report_cell_by_id(a, v[na + i]->id))
 			v[n++] = v[na + i];
 	*out = v;
 	return n;
@@ -253,7 +240,7 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 	c->rows = calloc(n * REPORT_MAX_METRICS + 1, sizeof *c->rows);
 	c->ncond = report_conditions_diff(a, b, c->cond, 8);
 	for (size_t i = 0; i < n; i++) {
-		const struct rcell *ca = find(a, cells[i]->id), *cb = find(b, cells[i]->id);
+		const struct rcell *ca = report_cell_by_id(a, cells[i]->id), *cb = report_cell_by_id(b, cells[i]->id);
 		const struct metric *ms[REPORT_MAX_METRICS];
 		size_t nm = metrics_of(ca, cb, cells[i], ms);
 		char wd[REPORT_COND_LINE - 64] = "", why[REPORT_COND_LINE];
@@ -482,7 +469,7 @@ static void why_lines(const struct comparison *c, void (*line)(void *ctx, const 
 	struct cell_answer *aa = report_answers(c->a), *ab = report_answers(c->b);
 	char sa[600], sb[600], buf[1400];
 	for (size_t i = 0; aa && ab && i < c->a->ncells; i++) {
-		const struct rcell *ca = &c->a->cells[i], *cb = find(c->b, ca->id);
+		const struct rcell *ca = &c->a->cells[i], *cb = report_cell_by_id(c->b, ca->id);
 		const struct cell_answer *xa = &aa[i], *xb = cb ? &ab[cb - c->b->cells] : NULL;
 		if (!cb || !report_cell_selected(c->o, ca) || (!xa->rule && !xa->kind && !xb->rule && !xb->kind))
 			continue;
@@ -578,7 +565,7 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 	struct rcell **cells;
 	size_t n = union_cells(c->a, c->b, c->o, NULL, &cells);
 	for (size_t i = 0; i < n; i++) {
-		const struct rcell *side[2] = { find(c->a, cells[i]->id), find(c->b, cells[i]->id) };
+		const struct rcell *side[2] = { report_cell_by_id(c->a, cells[i]->id), report_cell_by_id(c->b, cells[i]->id) };
 		for (int k = 0; k < 2; k++)
 			if (side[k] && report_ignored_text(side[k], why, sizeof why)) {
 				snprintf(buf, sizeof buf, "note: in %c, %s: %s", "AB"[k], cells[i]->id, why);

@@ -199,10 +199,18 @@ static json_t *axes_from_id(const char *full)
 	return a;
 }
 
-static struct rcell *find_cell(struct rrun *r, const char *id)
+struct rcell *report_cell_by_id(const struct rrun *r, const char *id)
 {
 	json_t *ix = json_object_get(r->cell_ix, id);
 	return ix ? &r->cells[json_integer_value(ix)] : NULL;
+}
+
+int report_metric_index(const struct rcell *c, const char *key)
+{
+	for (size_t i = 0; c && i < c->nm; i++)
+		if (strcmp(c->m[i]->key, key) == 0)
+			return c->has[i] ? (int)i : -1;
+	return -1;
 }
 
 static struct rcell *add_cell(struct rrun *r, const char *id, json_t *axes)
@@ -370,7 +378,7 @@ static int fold_records(struct rrun *r)
 		const char *id = json_string_value(json_object_get(rec, "cell"));
 		if (!id)
 			continue;
-		struct rcell *c = find_cell(r, id);
+		struct rcell *c = report_cell_by_id(r, id);
 		if (!c) {
 			json_t *axes = json_object_get(rec, "axes");
 			c = add_cell(r, id, json_is_object(axes) ? json_incref(axes) : axes_from_id(id));
@@ -426,7 +434,7 @@ static void planned_cells(struct rrun *r, int total)
 		json_array_foreach(planned, i, p) {
 			const char *id = json_is_string(p) ? json_string_value(p)
 				: json_string_value(json_object_get(p, "cell"));
-			if (!id || find_cell(r, id))
+			if (!id || report_cell_by_id(r, id))
 				continue;
 			json_t *axes = json_object_get(p, "axes");
 			struct rcell *c = add_cell(r, id, json_is_object(axes) ? json_incref(axes)

@@ -181,6 +181,10 @@ void axis_text(json_t *axes, const char *axis, char *out, size_t len);
  * sort reads them many times, and they sit together in memory rather than across the
  * records); another axis is written into buf. */
 const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf, size_t len);
+/* The cell of run r with id id, or NULL; the position of metric key among c's figures when
+ * c has a figure for it, else -1 (c may be NULL). */
+struct rcell *report_cell_by_id(const struct rrun *r, const char *id);
+int report_metric_index(const struct rcell *c, const char *key);
 
 /* Options shared by report, compare and html. */
 #define REPORT_MAX_AXES 12
