@@ -283,6 +283,11 @@ static void print_heading(const struct plan *p, const char *path, const char *co
 		       p->disk_speed_ms, 2.0 * (ndisks + (ndisks > 1)) * p->disk_speed_ms / 1000);
 	else
 		printf("disk speed off: no limit, no efficiency\n");
+	if (p->reference)
+		printf("reference set at each boot's start and end: a drift between them is listed "
+		       "under Problems\n");
+	else
+		printf("reference set off: no check that the machine held still during the run\n");
 	printf("test disks assumed:");
 	for (int i = 0; i < ndisks; i++)
 		printf(" %s", disks[i]);

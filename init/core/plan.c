@@ -367,6 +367,7 @@ static void plan_defaults(struct plan *p, const char *file)
 	p->discard = 1;
 	p->monitor_ms = PLAN_MONITOR_MS;
 	p->disk_speed_ms = PLAN_DISK_SPEED_MS;
+	p->reference = 1;
 	p->scale = 1.0;
 }
 

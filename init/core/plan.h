@@ -167,6 +167,8 @@ struct plan {
 	unsigned disk_speed_ms;      /* each taken disk's own speed measured before the first
 				        cell, for this long a direction (pid1/diskspeed.c),
 				        default PLAN_DISK_SPEED_MS; 0 = off */
+	int reference;               /* the reference set at each boot's start and end
+				        (pid1/reference.c), default yes */
 	unsigned monitor_ms;         /* period of each cell's time series, default
 				        PLAN_MONITOR_MS; 0 = off */
 	char controls[COND_COUNT][COND_VALUE_MAX]; /* governor, turbo, cstates, thp as the

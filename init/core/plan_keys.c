@@ -61,6 +61,7 @@ const struct key global_keys[] = {
 	{ "discard", K_BOOL, G(discard), 0, 0, NULL, NULL, 0 },
 	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
 	{ "disk_speed", K_PERIOD, G(disk_speed_ms), 0, 0, NULL, NULL, 0 },
+	{ "reference", K_BOOL, G(reference), 0, 0, NULL, NULL, 0 },
 	/* the machine controls a plan may set (core/conditions.h) */
 #define PLAN_CONTROL(id, name, dflt, values, where) \
 	COND_IF_PLAN(where, { name, K_CONTROL, G(controls[COND_##id]), 0, 0, NULL, NULL, 0 },)

@@ -202,14 +202,16 @@ int main(void)
 		matrix_switch_first(plan);
 	/* the machine's noise floor before the first cell and after the last: a drift between
 	 * the two puts the figures between in doubt (report Problems) */
-	reference_run("start");
+	if (plan->reference)
+		reference_run("start");
 	/* what the disks give alone, the limit each cell is set against: after the reference
 	 * set, before the warm-up and the first cell */
 	if (plan->bisect.line)
 		bisect_run(plan, diskspeed_run(plan));
 	else
 		matrix_run(plan, diskspeed_run(plan));
-	reference_run("end");
+	if (plan->reference)
+		reference_run("end");
 	devices_end_event();
 	trailer_emit();
 	bootmenu_unmark();

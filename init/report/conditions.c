@@ -177,6 +177,11 @@ static void reference_lines(const struct rrun *r, report_line_fn line, void *ctx
 {
 	size_t i;
 	json_t *x;
+	if (json_array_size(r->refs) == 0 && json_array_size(r->records) > 0) {
+		report_line(line, ctx, "  %-12s none recorded (the plan key reference = no, or records from before it): "
+			    "no check that the machine held still during the run", "reference");
+		return;
+	}
 	json_array_foreach(r->refs, i, x) {
 		int end = strcmp(report_str(x, "phase"), "end") == 0;
 		json_t *start = end ? start_of(r, x) : NULL;

@@ -7,7 +7,10 @@
 
 need_image
 
-PLAN=$(dirname "$0")/smoke.ini
+# smoke.ini as a user's plan would run it: the reference set and the disks' speed, which the
+# other boot tests of smoke.ini turn off, left at their defaults
+PLAN=$FSM_TEST_RUNS/01-smoke-plan/smoke.ini
+mkdir -p "${PLAN%/*}" && sed '/^reference = /d; /^disk_speed = /d' "$(dirname "$0")/smoke.ini" >"$PLAN"
 boot main --disks 4 --size 256M --timeout 300 --plan "$PLAN"
 expect_status "the run completes: trailer printed, powered off (exit 0)" 0
 expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
@@ -64,6 +67,12 @@ if [ "$(jq -n -c --argjson o "$order" '$o[0:4]')" = '["boot","ext4","reference",
 else
 	fail "ext4 is loaded when first needed, not at boot" "modules events, references and cell starts in order: $order"
 fi
+
+check "the reference set at the start and the end, each with its four figures" bash -c '
+	jq -e -s "[.[] | select(.type == \"reference\")] | length == 2 and map(.phase) == [\"start\", \"end\"] and
+		all(.[]; .figures | keys | length == 4)" "$1"/results/*.jsonl >/dev/null' _ "$RUN"
+expect_record "the disks' own speed measured before the first cell (the plan's default 500ms)" \
+	'select(.type == "event" and .event == "disk-speed") | .ms_each == 500 and (.disks | length) >= 1'
 
 # The plan went in through the results disk (fsmatrix/plan.ini), and its one cell ran.
 expect_record "header: the plan is smoke.ini, read from the results disk" \

@@ -44,3 +44,7 @@ expect_record "thp always: applied and read back" "$(control thp '.effective == 
 check "other conditions: another fingerprint" test "$(fingerprint)" != "$first"
 expect_record "the inputs say what differs: thp" \
 	'select(.type == "header") | .conditions.inputs.controls.thp == "always"'
+# smoke.ini says reference = no: no reference set, and the report's Conditions say so
+check "reference = no: no reference record, and the report says none was recorded" bash -c '
+	! jq -e -s "any(.[]; .type == \"reference\")" "$2"/results/*.jsonl >/dev/null &&
+	"$1"/out/fsmatrix report "$2" | grep -q "^  reference    none recorded (the plan key reference = no"' _ "$FSM_ROOT" "$RUN"

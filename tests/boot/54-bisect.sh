@@ -40,7 +40,7 @@ for k in b1 b2 b3; do mkdir -p "$OUT.dir/kernels/$k" && touch "$OUT.dir/kernels/
 cp "$PLAN" "$OUT.dir/plan.ini"
 "$FSM_ROOT/out/fsmatrix" check "$OUT.dir/plan.ini" --disks 1 >"$OUT.dir.out" 2>&1
 check "check: warns of the set missing from the kernels/ folder beside the plan, at its line" \
-	test "$(grep -c ': warning: kernels = ' "$OUT.dir.out"):$(grep -c "^$OUT.dir/plan.ini:13: warning: kernels = b4: unable to read .*kernels/b4/vmlinuz" "$OUT.dir.out")" = 1:1
+	test "$(grep -c ': warning: kernels = ' "$OUT.dir.out"):$(grep -c "^$OUT.dir/plan.ini:14: warning: kernels = b4: unable to read .*kernels/b4/vmlinuz" "$OUT.dir.out")" = 1:1
 
 # the results disk as qemu/run makes it, with the four sets on it
 sets_disk() { # RUN

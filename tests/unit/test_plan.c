@@ -103,6 +103,7 @@ static void test_defaults(void)
 	CHECK_INT(p.timeout_s, 30 * 60);
 	CHECK_INT(p.retries, 1);
 	CHECK_INT(p.monitor_ms, 100);
+	CHECK_INT(p.reference, 1);
 	CHECK_INT(p.arrays[0].level, LEVEL_NONE);
 	/* the sampler off, and a period in seconds */
 	CHECK_INT(parse("[global]\nmonitor = off\n" MIN_PLAN), 0);
@@ -131,13 +132,14 @@ static void test_booleans(void)
 	char text[512];
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const char *v = rows[i].text;
-		snprintf(text, sizeof text, "[global]\ndrop_caches = %s\n[array a]\nlevel = none\n"
+		snprintf(text, sizeof text, "[global]\ndrop_caches = %s\nreference = %s\n[array a]\nlevel = none\n"
 			 "[fs f]\ntype = ext4\n[workload w]\ntype = fio\nrw = read\nsize = 1m\n"
 			 "direct = %s\nruntime = 10s\ntime_based = %s\n[workload s]\ntype = seqwrite\n"
-			 "size = 1m\ndirect = %s\nfallocate = %s\n", v, v, v, v, v);
+			 "size = 1m\ndirect = %s\nfallocate = %s\n", v, v, v, v, v, v);
 		int rc = parse(text);
 		CHECK(rc == 0, "%s: %s", v, p.errors[0]);
 		CHECK(p.drop_caches == rows[i].want, "drop_caches = %s", v);
+		CHECK(p.reference == rows[i].want, "reference = %s", v);
 		CHECK(p.workloads[0].direct == rows[i].want, "fio direct = %s", v);
 		CHECK(p.workloads[0].time_based == rows[i].want, "time_based = %s", v);
 		CHECK(p.workloads[1].direct == rows[i].want, "seqwrite direct = %s", v);
@@ -247,7 +249,7 @@ static const struct bad {
 	{ MIN_PLAN "[fs f]\n", "t.ini:8: duplicate section [fs f] (first at line 3)", 1 },
 	/* Keys. */
 	{ "[global]\nrepaet = 2\n" MIN_PLAN, "t.ini:2: unknown key \"repaet\" in [global] (known: "
-	  "name, repeat, repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, governor, turbo, cstates, thp, kernels)", 1 },
+	  "name, repeat, repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, reference, governor, turbo, cstates, thp, kernels)", 1 },
 	{ "[global]\nturbo = maybe\n" MIN_PLAN, "t.ini:2: turbo: expected on or off, or keep "
 	  "(turbo = maybe)", 1 },
 	{ "[global]\ngovernor = Perf!\n" MIN_PLAN, "t.ini:2: governor: expected a cpufreq governor "
@@ -430,7 +432,7 @@ static void test_bad(void)
 	}
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
-		  "repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, governor, turbo, cstates, thp, kernels)");
+		  "repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, reference, governor, turbo, cstates, thp, kernels)");
 }
 
 /* What a user sees after the first error of a line is fixed by adding another. */
