@@ -18,7 +18,9 @@ OUT=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}
 mkdir -p "$FSM_TEST_RUNS"
 PLAN=$OUT.ini
 # The shipped plan, cut: ext2 and ext3 left out, one repetition, no resync.
+# No reference set and no disks' speed (about 25 s a boot on twelve disks): tested elsewhere.
 awk '/^\[/ { skip = ($0 == "[fs ext2]" || $0 == "[fs ext3]") }
+	$0 == "[global]" { print; print "reference = no"; print "disk_speed = off"; next }
 	!skip && /^repeat =/ { print "repeat = 1"; next }
 	!skip && /^resync =/ { print "resync = assume-clean"; next }
 	!skip && $0 == "type = ext4" { print; print "mkfs = -i 4194304 -J size=64"; next }

@@ -21,6 +21,8 @@ cat >"$RUN.ini" <<'EOF'
 name = small-1k
 repeat = 2
 timeout = 2m
+reference = no
+disk_speed = off
 
 [array disk]
 level = none

@@ -23,6 +23,7 @@ name = kernel-set
 repeat = 1
 timeout = 2m
 disk_speed = off
+reference = no
 
 [array disk]
 level = none
