@@ -164,6 +164,9 @@ void devices_end_event(void)
 		jw_kstr(&w, "name", boot.disks[i].name);
 		jw_kstr(&w, "write_cache", dev_wc_name(d.wc_device));
 		jw_kstr(&w, "sysfs", d.wc_sysfs[0] ? d.wc_sysfs : NULL);
+		/* what rose after the last cell's reading shows in the report, not in a cell */
+		jw_key(&w, "health");
+		dev_health_json(&w, &d.health);
 		jw_end_obj(&w);
 	}
 	jw_end_arr(&w);
