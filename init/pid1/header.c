@@ -278,7 +278,7 @@ void header_emit(void)
 	jw_kstr(&w, "machine", u.machine);
 	jw_kstr(&w, "cmdline", boot.cmd.raw);
 	/* the kernel set booted (fsmatrix.kernel=): a run under several knows by it whether a
-	 * switch arrived (core/resume.h) */
+	 * switch arrived (core/boot/resume.h) */
 	jw_kstr(&w, "set", boot.cmd.kernel[0] ? boot.cmd.kernel : NULL);
 	/* Read after the boot's modules: unsigned ones taint 'E' (8192), a warning 'W' (512). */
 	char taint[32];

@@ -8,7 +8,7 @@
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "core/estimate.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 #include "core/verdict.h"
 #include "lib/stats.h"
 #include <math.h>

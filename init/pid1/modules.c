@@ -5,7 +5,7 @@
  * virtio devices that want virtio_blk; a SCSI host finds disks that want sd_mod: loaded
  * only then, since qemu's IDE controller, present in every pc machine, has no disk). */
 #include "pid1/pid1.h"
-#include "core/kmod.h"
+#include "core/boot/kmod.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -4,9 +4,9 @@
 #ifndef FSM_PID1_H
 #define FSM_PID1_H
 #include "core/cmdline.h"
-#include "core/disk.h"
+#include "core/disk/disk.h"
 #include "lib/record.h"
-#include "core/select.h"
+#include "core/disk/select.h"
 #include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/version.h"
@@ -85,7 +85,7 @@ void conditions_controls_json(struct jw *w);    /* "controls": {NAME: {asked, fo
 void conditions_effective_json(struct jw *w);   /* "controls": {NAME: effective} */
 
 /* pid1/bootmenu.c: while the run is unfinished, the stick's boot menu boots it again
- * (core/bootmenu.h): mark before the first cell, unmark after the trailer. */
+ * (core/boot/bootmenu.h): mark before the first cell, unmark after the trailer. */
 void bootmenu_mark(void);
 void bootmenu_unmark(void);
 

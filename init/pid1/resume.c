@@ -7,7 +7,7 @@
 #include "cell/device.h"
 #include "core/matrix.h"
 #include "core/plan.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 #include "lib/file.h"
 #include <dirent.h>
 #include <errno.h>

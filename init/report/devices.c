@@ -4,14 +4,14 @@
  * reference measurement, a reboot), or after the last cell, belongs to no cell. The report
  * walks each disk's readings in the order they were taken, the boot's first (the header),
  * every cell's before and after, the boot's last (the devices end event), and lists what
- * rose in each gap under Problems, by core/devstate.c's rule. */
+ * rose in each gap under Problems, by core/disk/devstate.c's rule. */
 #include "report/report.h"
-#include "core/devstate.h"
+#include "core/disk/devstate.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* A health object as the records write it (core/devstate.c's dev_health_json) back into the
+/* A health object as the records write it (core/disk/devstate.c's dev_health_json) back into the
  * struct the rule reads. 0, or -1 when there is no reading at all (older records). */
 static int health_of(json_t *o, struct dev_health *h)
 {

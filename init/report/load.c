@@ -6,7 +6,7 @@
 #include "report/lavalog.h"
 #include "report/lean.h"
 #include "lib/record.h"
-#include "core/mbr.h"
+#include "core/disk/mbr.h"
 
 #include <dirent.h>
 #include <errno.h>

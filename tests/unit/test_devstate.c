@@ -1,8 +1,8 @@
-/* test_devstate: a disk's answers about itself, parsed (core/devstate.c), and the rules on
+/* test_devstate: a disk's answers about itself, parsed (core/disk/devstate.c), and the rules on
  * what changed during a cell. The buffers are built as the standards lay them out; the
  * values are those qemu's emulated disks gave in a boot (tests/boot/38-device-state.sh). */
 #include "check.h"
-#include "core/devstate.h"
+#include "core/disk/devstate.h"
 #include "lib/record.h"
 
 /* An ATA string at a word, high byte first, padded with blanks. */

@@ -1,4 +1,4 @@
-/* core/devstate.h: a disk's own state as the device reports it, not as the kernel believes
+/* core/disk/devstate.h: a disk's own state as the device reports it, not as the kernel believes
  * it: identity (model, serial, firmware), the volatile write cache, and health (temperature
  * and error counters). The answers of the device's own commands are parsed here: ATA
  * IDENTIFY DEVICE and SMART READ DATA (through SAT's ATA PASS-THROUGH), SCSI INQUIRY, the

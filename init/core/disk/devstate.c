@@ -1,9 +1,9 @@
-/* core/devstate.c: parsing what a disk answers about itself, and judging what changed.
+/* core/disk/devstate.c: parsing what a disk answers about itself, and judging what changed.
  * Offsets are those of ATA/ATAPI-8 ACS (IDENTIFY words, SMART attribute table), SPC-4
  * (INQUIRY, VPD 0x80, MODE SENSE(10), LOG SENSE parameters, sense data) and NVMe 1.4
  * (Identify Controller, SMART / Health Information log page 0x02). */
-#include "core/devstate.h"
-#include "core/ondisk.h"
+#include "core/disk/devstate.h"
+#include "lib/ondisk.h"
 #include "lib/record.h"
 #include <stdint.h>
 #include <stdio.h>
