@@ -149,9 +149,7 @@ void devices_end_event(void)
 	if (boot.cmd.dry)
 		return;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "devices");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "devices");
 	jw_kstr(&w, "phase", "end");
 	jw_key(&w, "disks");
 	jw_arr(&w);

@@ -173,9 +173,7 @@ int kernels_switch(const struct plan *p, int k, int index, int measured)
 		reference_run("end");
 	struct jw w;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "kernel-switch");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "kernel-switch");
 	jw_kstr(&w, "from", from);
 	jw_kstr(&w, "to", p->kernels[k]);
 	jw_kint(&w, "index", index + 1);

@@ -566,9 +566,7 @@ void modules_event(void)
 	struct jw w;
 	double total = 0;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "modules");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "modules");
 	jw_kstr(&w, "dir", moddir);
 	jw_key(&w, "modules");
 	jw_arr(&w);

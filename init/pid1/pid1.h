@@ -50,6 +50,7 @@ struct plan;
 /* pid1/console.c: every line the console shows, and every record. Until the results
  * files are open both are kept in memory, then written there first. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void event_begin(struct jw *w, const char *event); /* record_begin, "event" and "run" */
 void emit(struct jw *w);          /* a finished record: framed on the console, json to .jsonl */
 int console_attach(const char *jsonl_path, const char *log_path);
 void console_files_off(void);     /* no results files will come: stop keeping early text */
