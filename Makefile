@@ -164,8 +164,9 @@ $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $
 #   init/lib/      generic helpers (argv, JSON records, the process runner, clocks, files,
 #                  sha256, stats, UTF-8)
 #   init/core/     the pure rules: command line, plans, the md level table, the workload
-#                  kinds, matrix, geometry, disks and their probes, selection, resume;
-#                  tested on the host
+#                  kinds, matrix, geometry; tested on the host. Two parts that neither use
+#                  nor are used by the rest of core: core/disk/ (the disks, their probes and
+#                  state, selection) and core/boot/ (modules, boot menus, trust, resume)
 #   init/engines/  the workload engines, a table of operations
 #   init/cell/     one cell's lifecycle in /init: its steps, workload, sampler and record,
 #                  given a run environment by pid1 (cell/env.h)
@@ -175,14 +176,14 @@ $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $
 #   init/pack/     what the image build runs on the host: build/ko-nop-fentry
 # /init links lib, core, engines, cell and pid1; out/fsmatrix lib, core, engines, report and cli.
 CFLAGS_OURS := -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -g0 -Iinit
-layer_srcs = $(foreach l,$(1),$(wildcard init/$(l)/*.c))
+layer_srcs = $(foreach l,$(1),$(wildcard init/$(l)/*.c init/$(l)/*/*.c))
 SHARED_SRCS := $(call layer_srcs,lib core engines)
 PID1_SRCS := $(SHARED_SRCS) $(call layer_srcs,cell pid1)
 HOST_SRCS := $(SHARED_SRCS) $(call layer_srcs,report cli)
 # Expanded when a link runs, not when make starts: on a fresh machine jansson and SQLite
 # (fsmatrix history's file) arrive with `make deps`, after the Makefile has been read.
 HOST_LIBS = $(shell pkg-config --libs jansson sqlite3) -lm
-INIT_HDRS := $(wildcard init/*/*.h)
+INIT_HDRS := $(wildcard init/*/*.h init/*/*/*.h)
 
 $(OUT)/init: $(PID1_SRCS) $(INIT_HDRS) | $(B)/.deps-ok
 	@mkdir -p $(OUT)

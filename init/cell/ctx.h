@@ -10,7 +10,7 @@
 #ifndef FSM_CELL_CTX_H
 #define FSM_CELL_CTX_H
 #include "cell/cell.h"
-#include "core/devstate.h"
+#include "core/disk/devstate.h"
 #include "lib/run.h"
 
 #define STEP_MAX 48

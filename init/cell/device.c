@@ -1,5 +1,5 @@
 /* cell/device.c: the commands that ask a disk about itself, one ioctl each, as sg3_utils,
- * hdparm and nvme-cli send them (their byte layouts are core/devstate.c's). Every command
+ * hdparm and nvme-cli send them (their byte layouts are core/disk/devstate.c's). Every command
  * is bounded by a timeout; a command the device refuses leaves its reason in the state. */
 #include "cell/device.h"
 #include "lib/file.h"

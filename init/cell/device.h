@@ -1,11 +1,11 @@
 /* cell/device.h: asking a disk about itself with the kernel's pass-through ioctls (SG_IO
  * for SCSI and for ATA through SAT's ATA PASS-THROUGH, NVME_IOCTL_ADMIN_CMD for NVMe) and
  * virtio-blk's cache_type, and setting its volatile write cache. What the answers mean is
- * core/devstate.c's. Used by PID 1 for the header (every taken disk at boot) and by the cell
+ * core/disk/devstate.c's. Used by PID 1 for the header (every taken disk at boot) and by the cell
  * (each member before and after). */
 #ifndef FSM_CELL_DEVICE_H
 #define FSM_CELL_DEVICE_H
-#include "core/devstate.h"
+#include "core/disk/devstate.h"
 #include <stddef.h>
 
 /* How a disk by kernel name (sdb, nvme0n1, vdb) is spoken to. */

@@ -6,7 +6,7 @@
 #include "core/cellcmd.h"
 #include "core/geometry.h"
 #include "core/level.h"
-#include "core/probe.h"
+#include "core/disk/probe.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -50,7 +50,7 @@ static int zero_at(int fd, off_t off)
 	return 0;
 }
 
-/* btrfs's superblock copies beyond the first MiB (core/probe.h), zeroed where the disk
+/* btrfs's superblock copies beyond the first MiB (core/disk/probe.h), zeroed where the disk
  * reaches them: the probe refuses a disk that still holds one. */
 static int zero_btrfs_copies(int fd, uint64_t size)
 {

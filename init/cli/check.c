@@ -5,9 +5,9 @@
 #include "cli/cli.h"
 #include "core/cellcmd.h"
 #include "core/cellshow.h"
-#include "core/disk.h"
+#include "core/disk/disk.h"
 #include "core/fio_cmd.h"
-#include "core/diskname.h"
+#include "core/disk/diskname.h"
 #include "core/matrix.h"
 #include "core/kernels.h"
 #include "core/bisect.h"
@@ -200,9 +200,6 @@ static void print_kernels(const struct plan *p)
 		return;
 	if (p->bisect.line) {
 		const struct plan_bisect *b = &p->bisect;
-		int span = b->bad_k - b->good_k, log2c = 0;
-		while ((1 << log2c) < span)
-			log2c++;
 		printf("bisect over kernels");
 		for (int k = 0; k < p->nkernels; k++)
 			printf("%s %s", k ? "," : "", p->kernels[k]);
@@ -210,7 +207,7 @@ static void print_kernels(const struct plan *p)
 		       "then the set nearest the middle of the last good and the first bad, each "
 		       "switched to by kexec: at most %d probes, none skipped; the ends must differ "
 		       "significantly (Welch p < %.2g) and by %g%% or more\n", b->good, b->bad, b->cell,
-		       b->metric, b->lower_is_worse ? "lower" : "higher", 2 + log2c, BISECT_ALPHA,
+		       b->metric, b->lower_is_worse ? "lower" : "higher", bisect_max_probes(b), BISECT_ALPHA,
 		       b->min_change_pct);
 		return;
 	}
@@ -355,14 +352,32 @@ static void print_groups(const struct plan *p, int max)
 		printf("  ... and %d more such groups\n", hidden);
 }
 
+/* A search runs its cell under at most bisect_max_probes sets, not the matrix under every
+ * set: what its cell costs under one set (bisect_total over the sets), times the probes. */
+static void print_bisect_total(const struct plan *p, double bisect_total, int nwarn, int bad)
+{
+	char lo[32], hi[32];
+	int probes = bisect_max_probes(&p->bisect), reps = p->repeat_auto ? p->repeat : 1;
+	int least = p->repeat_auto && p->repeat > VERDICT_MIN_N ? VERDICT_MIN_N : reps;
+	double per_probe = p->nkernels ? bisect_total / p->nkernels : 0;
+	show_secs(per_probe * probes, hi, sizeof hi);
+	show_secs(per_probe * probes * least / reps, lo, sizeof lo);
+	printf("\nbisect: at most %d probes of %s (the matrix above lists it under every set), "
+	       "%d warnings, %d errors; estimated ~%s (every probe stable after %d repetitions) to "
+	       "~%s (none stable before repeat_max %d) plus a kexec and a boot per probe\n", probes,
+	       p->bisect.cell, nwarn, bad, lo, least, hi, reps);
+}
+
 static void print_totals(const struct plan *p, const struct estimate_model *m, double total,
-			 int skipped, int nwarn, int bad)
+			 double bisect_total, int skipped, int nwarn, int bad)
 {
 	char ts[32], sk[32] = "", lo[32];
 	show_secs(total, ts, sizeof ts);
 	if (skipped)
 		snprintf(sk, sizeof sk, " (%d skipped)", skipped);
-	if (p->repeat_auto) {
+	if (p->bisect.line) {
+		print_bisect_total(p, bisect_total, nwarn, bad);
+	} else if (p->repeat_auto) {
 		/* a cell stops once stable, which takes VERDICT_MIN_N repetitions at the least */
 		int least = p->repeat < VERDICT_MIN_N ? p->repeat : VERDICT_MIN_N;
 		show_secs(total * least / p->repeat, lo, sizeof lo);
@@ -380,8 +395,8 @@ static void print_totals(const struct plan *p, const struct estimate_model *m, d
 	show_secs(r.mkfs_s, mk, sizeof mk);
 	show_secs(r.workload_s, wl, sizeof wl);
 	show_secs(r.create_s + r.other_s, ot, sizeof ot);
-	printf("  resync ~%s (%d array%s created), mkfs ~%s (%d filesystem%s), workloads ~%s, "
-	       "create, mount and teardown ~%s\n", rs, r.arrays, r.arrays == 1 ? "" : "s", mk,
+	printf("  %sresync ~%s (%d array%s created), mkfs ~%s (%d filesystem%s), workloads ~%s, "
+	       "create, mount and teardown ~%s\n", p->bisect.line ? "the whole matrix: " : "", rs, r.arrays, r.arrays == 1 ? "" : "s", mk,
 	       r.filesystems, r.filesystems == 1 ? "" : "s", wl, ot);
 	if (p->reuse != REUSE_NONE) {
 		show_secs(r.total_noreuse_s, nr, sizeof nr);
@@ -498,7 +513,7 @@ int host_cmd_check(int argc, char **argv)
 	struct estimate_model m;
 	check_model(&a, &m);
 	print_machine(&a, &m);
-	double total = 0;
+	double total = 0, bisect_total = 0;
 	int nwarn = 0, bad = 0, skipped = 0;
 	nwarn += removed_opts_warn(&p, print_warning, NULL);
 	nwarn += plan_estimate_warnings(&p, &m, (a.mem ? EST_KNOWN_MEM : 0) |
@@ -507,8 +522,12 @@ int host_cmd_check(int argc, char **argv)
 	nwarn += check_kernel_sets(&p, a.path);
 	struct cell c, prev;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {
+		double t = 0;
 		int r = cell_show_in_run(&p, &c, reuse_from(&p, i ? &prev : NULL, &c), disks, ndisks,
-					 &m, &total, &nwarn, a.shards ? no_line : print_line, NULL);
+					 &m, &t, &nwarn, a.shards ? no_line : print_line, NULL);
+		total += t;
+		if (p.bisect.line && bisect_is_cell(&p.bisect, c.id))
+			bisect_total += t;
 		bad += r < 0;
 		skipped += r > 0;
 		prev = c;
@@ -517,6 +536,6 @@ int host_cmd_check(int argc, char **argv)
 		return 1;
 	if (!a.shards)
 		print_groups(&p, 20);
-	print_totals(&p, &m, total, skipped, nwarn, bad);
+	print_totals(&p, &m, total, bisect_total, skipped, nwarn, bad);
 	return bad ? 1 : 0;
 }

@@ -1,8 +1,8 @@
 /* cli/disks.c: `fsmatrix disks SYSROOT`: discovery and the safety verdicts for a /sys tree,
  * the very code PID 1 runs, so a sysadmin can see what a boot would take before booting. */
-#include "core/disk.h"
+#include "core/disk/disk.h"
 #include "cli/cli.h"
-#include "core/select.h"
+#include "core/disk/select.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -307,3 +307,17 @@ int bisect_shard_check(const struct plan *p, int shard_n, char *why, size_t len)
 		 "fsmatrix.shard= (nothing was written to any test disk)", shard_n, p->bisect.line);
 	return -1;
 }
+
+int bisect_max_probes(const struct plan_bisect *b)
+{
+	int span = b->bad_k - b->good_k, log2c = 0;
+	while ((1 << log2c) < span)
+		log2c++;
+	return 2 + log2c;
+}
+
+int bisect_is_cell(const struct plan_bisect *b, const char *cell_id)
+{
+	size_t n = strlen(b->cell);
+	return strncmp(cell_id, b->cell, n) == 0 && (cell_id[n] == '\0' || cell_id[n] == '@');
+}

@@ -96,6 +96,12 @@ enum bisect_class bisect_classify(const double *g, size_t ng, const double *b, s
 void bisect_scan(const char *text, size_t len, const char *const *ids, const char *const *names,
 		 const char *metric, struct bisect *b, int *announced, int *finished);
 
+/* The most probes a search over the plan's [bisect] makes when none is skipped: the two
+ * ends, then one for each halving of the sets between, 2 + ceil(log2(bad - good)). */
+int bisect_max_probes(const struct plan_bisect *b);
+/* Whether cell_id ("disk/ext4/defaults/seq@b2") is the plan's [bisect] cell under a set. */
+int bisect_is_cell(const struct plan_bisect *b, const char *cell_id);
+
 /* Whether a boot under fsmatrix.shard=K/N (shard_n: N, 0 without one) can run plan p: a
  * [bisect] search cannot be split over machines, as each probe is chosen from the figures of
  * the ones before. 0, or -1 with why, for the boot to stop before any disk is written. */

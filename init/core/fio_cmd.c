@@ -252,15 +252,15 @@ static void read_clat(const char *d, size_t dlen, struct fio_dir *o)
 	const char *c, *pc;
 	size_t clen, pclen;
 	static const struct { const char *key; size_t off; } pcts[] = {
-		{ "50.000000", offsetof(struct fio_dir, clat_p50_us) },
-		{ "90.000000", offsetof(struct fio_dir, clat_p90_us) },
-		{ "99.000000", offsetof(struct fio_dir, clat_p99_us) },
-		{ "99.900000", offsetof(struct fio_dir, clat_p999_us) },
+		{ "50.000000", offsetof(struct fio_dir, clat.p50) },
+		{ "90.000000", offsetof(struct fio_dir, clat.p90) },
+		{ "99.000000", offsetof(struct fio_dir, clat.p99) },
+		{ "99.900000", offsetof(struct fio_dir, clat.p999) },
 	};
 	if (json_member(d, dlen, "clat_ns", &c, &clen) < 0)
 		return;
-	o->clat_mean_us = member_or_nan(c, clen, "mean") / 1000;
-	o->clat_max_us = member_or_nan(c, clen, "max") / 1000;
+	o->clat.mean = member_or_nan(c, clen, "mean") / 1000;
+	o->clat.max = member_or_nan(c, clen, "max") / 1000;
 	if (json_member(c, clen, "percentile", &pc, &pclen) < 0)
 		return;
 	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++)
@@ -272,7 +272,7 @@ static void read_dir(const char *job, size_t jlen, const char *name, struct fio_
 	const char *d;
 	size_t dlen;
 	long long ios = 0, bytes = 0;
-	*o = (struct fio_dir){ 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	*o = FIO_DIR_NONE;
 	if (json_member(job, jlen, name, &d, &dlen) < 0 ||
 	    json_member_int(d, dlen, "total_ios", &ios) < 0 || ios <= 0)
 		return;
@@ -294,12 +294,10 @@ static void total_dir(struct fio_dir *t, const struct fio_dir *j)
 	t->total_ios += j->total_ios;
 	t->mbps = add(t->mbps, j->mbps);
 	t->iops = add(t->iops, j->iops);
-	t->clat_mean_us = worst(t->clat_mean_us, j->clat_mean_us);
-	t->clat_p50_us = worst(t->clat_p50_us, j->clat_p50_us);
-	t->clat_p90_us = worst(t->clat_p90_us, j->clat_p90_us);
-	t->clat_p99_us = worst(t->clat_p99_us, j->clat_p99_us);
-	t->clat_p999_us = worst(t->clat_p999_us, j->clat_p999_us);
-	t->clat_max_us = worst(t->clat_max_us, j->clat_max_us);
+	for (size_t i = 0; i < 6; i++) {
+		double *tv = (double *)((char *)&t->clat + latency_fields[i].off);
+		*tv = worst(*tv, *(const double *)((const char *)&j->clat + latency_fields[i].off));
+	}
 }
 
 int fio_out_parse(const char *text, size_t len, struct fio_out *o, char *why, size_t wlen)
@@ -307,7 +305,7 @@ int fio_out_parse(const char *text, size_t len, struct fio_out *o, char *why, si
 	const char *start = memchr(text, '{', len), *jobs, *job;
 	size_t jlen, n;
 	memset(o, 0, sizeof *o);
-	o->read = o->write = (struct fio_dir){ 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	o->read = o->write = FIO_DIR_NONE;
 	if (!start) {
 		snprintf(why, wlen, "fio printed no JSON");
 		return -1;

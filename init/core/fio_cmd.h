@@ -6,6 +6,8 @@
 #define FSM_FIO_CMD_H
 #include "core/plan.h"
 #include "lib/argv.h"
+#include "lib/stats.h"
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,8 +39,11 @@ struct fio_dir {
 	uint64_t io_bytes, total_ios;
 	double mbps;                 /* bw_bytes / 10^6 */
 	double iops;
-	double clat_mean_us, clat_p50_us, clat_p90_us, clat_p99_us, clat_p999_us, clat_max_us;
+	struct latency clat;         /* completion latency, microseconds (n unused) */
 };
+/* A direction fio did not run: no bytes, every figure NaN (written null) */
+#define FIO_DIR_NONE ((struct fio_dir){ .mbps = NAN, .iops = NAN, \
+					.clat = { 0, NAN, NAN, NAN, NAN, NAN, NAN } })
 
 struct fio_job {
 	char name[FIO_NAME_MAX];

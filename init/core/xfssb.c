@@ -1,7 +1,7 @@
 /* core/xfssb.c: an xfs superblock as xfs_db's info prints it (core/xfssb.h). Offsets are
  * struct xfs_dsb's (libxfs/xfs_format.h); every field is big-endian. */
 #include "core/xfssb.h"
-#include "core/ondisk.h"
+#include "lib/ondisk.h"
 
 #include <stdint.h>
 #include <stdio.h>

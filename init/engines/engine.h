@@ -12,6 +12,7 @@
 #include "core/workload_kinds.h"
 #include "engines/workload.h"
 #include "lib/record.h"
+#include "lib/stats.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -97,5 +98,9 @@ int engine_drop(int drop, int *err, char *msg);
 void engine_host_drop(const struct engine_host *h);
 /* One "workload" record line on stdout: workload NAME, then fields(res). Returns 0 or -1. */
 int engine_emit(const char *name, void (*fields)(struct jw *, const void *), const void *res);
+/* A latency's six figures as a record writes them, PREFIX_mean_us, PREFIX_p50_us, _p90_us,
+ * _p99_us, _p999_us and _max_us (fio's "clat", fsync's "lat"), null where NaN: the one
+ * spelling of these keys the report, the docs and the figure tables share. */
+void engine_latency_json(struct jw *w, const char *prefix, const struct latency *l);
 
 #endif

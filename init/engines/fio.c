@@ -27,23 +27,11 @@ struct fio_res {
 	int status;                       /* fio's exit status */
 	double time_s;                    /* fio from exec to exit */
 	struct fio_out out;
-	/* the run's figures (out.read/out.write), where the report finds them */
-	double read_mbps, read_iops, read_clat_mean_us, read_clat_p50_us, read_clat_p90_us,
-	       read_clat_p99_us, read_clat_p999_us, read_clat_max_us;
-	double write_mbps, write_iops, write_clat_mean_us, write_clat_p50_us, write_clat_p90_us,
-	       write_clat_p99_us, write_clat_p999_us, write_clat_max_us;
 	struct wl_cpu cpu;
 	int err;
 	char errmsg[WL_ERR_MAX];
 };
 _Static_assert(sizeof(struct fio_res) <= ENGINE_RES_MAX, "a cell result fits");
-
-static void figures_of(const struct fio_dir *d, double *f)
-{
-	double v[] = { d->mbps, d->iops, d->clat_mean_us, d->clat_p50_us, d->clat_p90_us,
-		       d->clat_p99_us, d->clat_p999_us, d->clat_max_us };
-	memcpy(f, v, sizeof v);
-}
 
 /* The line of fio's stderr that says what went wrong: its first "fio: " line, else its
  * last line. */
@@ -114,8 +102,6 @@ static int fio_run(const char *dir, struct argv *a, int timeout_ms, struct fio_r
 		snprintf(r->errmsg, WL_ERR_MAX, "unable to read fio's output: %s", why);
 	}
 	run_free(&rr);
-	figures_of(&r->out.read, &r->read_mbps);
-	figures_of(&r->out.write, &r->write_mbps);
 	return r->err ? -1 : 0;
 }
 
@@ -163,27 +149,24 @@ static void dir_json(struct jw *w, const char *key, const struct fio_dir *d)
 	jw_kint(w, "total_ios", (long long)d->total_ios);
 	jw_kdouble(w, "mbps", d->mbps, 2);
 	jw_kdouble(w, "iops", d->iops, 1);
-	jw_kdouble(w, "clat_mean_us", d->clat_mean_us, 1);
-	jw_kdouble(w, "clat_p50_us", d->clat_p50_us, 1);
-	jw_kdouble(w, "clat_p90_us", d->clat_p90_us, 1);
-	jw_kdouble(w, "clat_p99_us", d->clat_p99_us, 1);
-	jw_kdouble(w, "clat_p999_us", d->clat_p999_us, 1);
-	jw_kdouble(w, "clat_max_us", d->clat_max_us, 1);
+	engine_latency_json(w, "clat", &d->clat);
 	jw_end_obj(w);
 }
 
 static void fields(struct jw *w, const void *res)
 {
 	const struct fio_res *r = res;
-	static const char *const keys[] = { "mbps", "iops", "clat_mean_us", "clat_p50_us",
-		"clat_p90_us", "clat_p99_us", "clat_p999_us", "clat_max_us" };
-	static const int dec[] = { 2, 1, 1, 1, 1, 1, 1, 1 };
-	char k[32];
-	for (int d = 0; d < 2; d++)
-		for (int i = 0; i < 8; i++) {
-			snprintf(k, sizeof k, "%s_%s", d ? "write" : "read", keys[i]);
-			jw_kdouble(w, k, (d ? &r->write_mbps : &r->read_mbps)[i], dec[i]);
-		}
+	for (int d = 0; d < 2; d++) {
+		const struct fio_dir *x = d ? &r->out.write : &r->out.read;
+		const char *dir = d ? "write" : "read";
+		char k[32];
+		snprintf(k, sizeof k, "%s_mbps", dir);
+		jw_kdouble(w, k, x->mbps, 2);
+		snprintf(k, sizeof k, "%s_iops", dir);
+		jw_kdouble(w, k, x->iops, 1);
+		snprintf(k, sizeof k, "%s_clat", dir);
+		engine_latency_json(w, k, &x->clat);
+	}
 	jw_kstr(w, "fio_version", r->out.version);
 	jw_kstr(w, "command", r->command);
 	jw_kstr(w, "job_file", r->job_path);
@@ -212,9 +195,7 @@ static void cell(const struct plan_workload *w, const struct engine_cell_env *en
 {
 	struct fio_res *r = res;
 	struct argv a;
-	r->out.read = r->out.write = (struct fio_dir){ 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-	figures_of(&r->out.read, &r->read_mbps);
-	figures_of(&r->out.write, &r->write_mbps);
+	r->out.read = r->out.write = FIO_DIR_NONE;
 	if (prepare(w, env->archive_dirs, r) == 0 && engine_drop(env->drop, &r->err, r->errmsg) == 0) {
 		fio_argv(w, r->job_path, &a);
 		fio_run(env->dir, &a, env->timeout_ms, r);
@@ -232,12 +213,12 @@ static void headline(const void *res, char *buf, size_t len)
 	const struct fio_res *r = res;
 	int n = 0;
 	buf[0] = '\0';
-	if (!isnan(r->read_iops))
-		n = snprintf(buf, len, "read %.1f MB/s %.0f IOPS p99 %.0f us", r->read_mbps,
-			     r->read_iops, r->read_clat_p99_us);
-	if (!isnan(r->write_iops) && n >= 0 && (size_t)n < len)
+	if (!isnan(r->out.read.iops))
+		n = snprintf(buf, len, "read %.1f MB/s %.0f IOPS p99 %.0f us", r->out.read.mbps,
+			     r->out.read.iops, r->out.read.clat.p99);
+	if (!isnan(r->out.write.iops) && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "%swrite %.1f MB/s %.0f IOPS p99 %.0f us",
-			 n ? "; " : "", r->write_mbps, r->write_iops, r->write_clat_p99_us);
+			 n ? "; " : "", r->out.write.mbps, r->out.write.iops, r->out.write.clat.p99);
 }
 
 /* `fsmatrix workload fio JOB DIR`: the job file run in DIR. */
@@ -272,14 +253,17 @@ static int host(const struct engine_host *h, char *const *operands)
 	return rc < 0 ? 1 : 0;
 }
 
-#define FIG(f) { #f, offsetof(struct fio_res, f) }
-static const struct engine_figure figures[] = {
-	FIG(read_mbps), FIG(read_iops), FIG(read_clat_mean_us), FIG(read_clat_p50_us),
-	FIG(read_clat_p90_us), FIG(read_clat_p99_us), FIG(read_clat_p999_us), FIG(read_clat_max_us),
-	FIG(write_mbps), FIG(write_iops), FIG(write_clat_mean_us), FIG(write_clat_p50_us),
-	FIG(write_clat_p90_us), FIG(write_clat_p99_us), FIG(write_clat_p999_us),
-	FIG(write_clat_max_us), { NULL, 0 },
-};
+/* Where the report finds each figure: the run's totals over its jobs (out.read, out.write) */
+#define DIR_FIGS(d) \
+	{ #d "_mbps", offsetof(struct fio_res, out.d.mbps) }, \
+	{ #d "_iops", offsetof(struct fio_res, out.d.iops) }, \
+	{ #d "_clat_mean_us", offsetof(struct fio_res, out.d.clat.mean) }, \
+	{ #d "_clat_p50_us", offsetof(struct fio_res, out.d.clat.p50) }, \
+	{ #d "_clat_p90_us", offsetof(struct fio_res, out.d.clat.p90) }, \
+	{ #d "_clat_p99_us", offsetof(struct fio_res, out.d.clat.p99) }, \
+	{ #d "_clat_p999_us", offsetof(struct fio_res, out.d.clat.p999) }, \
+	{ #d "_clat_max_us", offsetof(struct fio_res, out.d.clat.max) }
+static const struct engine_figure figures[] = { DIR_FIGS(read), DIR_FIGS(write), { NULL, 0 } };
 
 const struct engine engine_fio = {
 	.name = "fio", .type = WL_FIO,

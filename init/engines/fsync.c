@@ -26,7 +26,7 @@ struct fsync_res {
 	uint64_t appends, bytes, bs;
 	double time_s;                   /* all appends */
 	double iops;                     /* appends / time_s */
-	double lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us;
+	struct latency lat;          /* of one append and its fdatasync, microseconds */
 	uint64_t background;             /* the background writer's file size, 0 = none */
 	uint64_t background_bytes;       /* it wrote while the appends ran */
 	double background_mbps;
@@ -164,10 +164,7 @@ static int fsync_run(const char *dir, uint64_t size, uint64_t bs, uint64_t bg, s
 	r->bytes = r->appends * bs;
 	r->iops = r->time_s > 0 ? (double)r->appends / r->time_s : 0;
 	r->background_mbps = r->time_s > 0 ? (double)r->background_bytes / r->time_s / 1e6 : 0;
-	struct latency l;
-	stats_latency(lat, (size_t)r->appends, &l);
-	r->lat_mean_us = l.mean, r->lat_p50_us = l.p50, r->lat_p90_us = l.p90;
-	r->lat_p99_us = l.p99, r->lat_p999_us = l.p999, r->lat_max_us = l.max;
+	stats_latency(lat, (size_t)r->appends, &r->lat);
 out:
 	if (pid > 0) {
 		/* a writer that stopped early (ENOSPC) would leave appends measured alone under a
@@ -200,12 +197,7 @@ static void fields(struct jw *w, const void *res)
 	jw_kint(w, "bs", (long long)r->bs);
 	jw_kdouble(w, "time_s", r->time_s, 6);
 	jw_kdouble(w, "iops", r->iops, 1);
-	jw_kdouble(w, "lat_mean_us", r->lat_mean_us, 1);
-	jw_kdouble(w, "lat_p50_us", r->lat_p50_us, 1);
-	jw_kdouble(w, "lat_p90_us", r->lat_p90_us, 1);
-	jw_kdouble(w, "lat_p99_us", r->lat_p99_us, 1);
-	jw_kdouble(w, "lat_p999_us", r->lat_p999_us, 1);
-	jw_kdouble(w, "lat_max_us", r->lat_max_us, 1);
+	engine_latency_json(w, "lat", &r->lat);
 	jw_kint(w, "background", (long long)r->background);
 	jw_kint(w, "background_bytes", (long long)r->background_bytes);
 	jw_kdouble(w, "background_mbps", r->background_mbps, 2);
@@ -228,7 +220,7 @@ static const struct wl_cpu *cpu(const void *res) { return &((const struct fsync_
 static void headline(const void *res, char *buf, size_t len)
 {
 	const struct fsync_res *r = res;
-	snprintf(buf, len, "p99 %.0f us, max %.0f us, %.0f fsyncs/s", r->lat_p99_us, r->lat_max_us,
+	snprintf(buf, len, "p99 %.0f us, max %.0f us, %.0f fsyncs/s", r->lat.p99, r->lat.max,
 		 r->iops);
 }
 
@@ -247,14 +239,15 @@ static int host(const struct engine_host *h, char *const *operands)
 		fprintf(stderr, "fsmatrix: %s (%s)\n", r.errmsg, wl_errno_name(r.err));
 	fprintf(stderr, "fsync %s: %llu appends of %llu bytes in %.3f s: %.0f fsyncs/s, latency "
 		"p50 %.0f us, p99 %.0f us, max %.0f us\n", dir, (unsigned long long)r.appends,
-		(unsigned long long)r.bs, r.time_s, r.iops, r.lat_p50_us, r.lat_p99_us, r.lat_max_us);
+		(unsigned long long)r.bs, r.time_s, r.iops, r.lat.p50, r.lat.p99, r.lat.max);
 	return rc < 0 ? 1 : 0;
 }
 
-#define FIG(f) { #f, offsetof(struct fsync_res, f) }
+#define LAT(p) { "lat_" #p "_us", offsetof(struct fsync_res, lat.p) }
 static const struct engine_figure figures[] = {
-	FIG(lat_p99_us), FIG(lat_p50_us), FIG(lat_max_us), FIG(iops), FIG(lat_mean_us),
-	FIG(lat_p90_us), FIG(lat_p999_us), FIG(background_mbps), { NULL, 0 },
+	LAT(p99), LAT(p50), LAT(max), { "iops", offsetof(struct fsync_res, iops) }, LAT(mean),
+	LAT(p90), LAT(p999), { "background_mbps", offsetof(struct fsync_res, background_mbps) },
+	{ NULL, 0 },
 };
 
 const struct engine engine_fsync = {

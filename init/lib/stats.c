@@ -3,6 +3,7 @@
  * where it converges fast and mirrored through I_x(a,b) = 1 - I_{1-x}(b,a) otherwise. */
 #include "lib/stats.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -255,3 +256,9 @@ void stats_holm(const double *p, size_t m, double *adj)
 	}
 	free(r);
 }
+
+const struct latency_field latency_fields[6] = {
+	{ "mean", offsetof(struct latency, mean) }, { "p50", offsetof(struct latency, p50) },
+	{ "p90", offsetof(struct latency, p90) },   { "p99", offsetof(struct latency, p99) },
+	{ "p999", offsetof(struct latency, p999) }, { "max", offsetof(struct latency, max) },
+};

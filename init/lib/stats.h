@@ -52,6 +52,14 @@ struct latency {
 
 /* Sorts x[0..n-1] in place and fills out. Returns -1 (out all NaN, n 0) when n == 0. */
 int stats_latency(double *x, size_t n, struct latency *out);
+/* A latency's six figures, each as the offset of its double in struct latency and its name
+ * in a record's key ("p99" in "lat_p99_us"), in the order records write them
+ * (engines/engine.c's engine_latency_json). */
+struct latency_field {
+	const char *name;
+	size_t off;
+};
+extern const struct latency_field latency_fields[6];
 /* The nearest-rank percentile p (0 < p <= 100) of sorted[0..n-1], n > 0. */
 double stats_rank(const double *sorted, size_t n, double p);
 

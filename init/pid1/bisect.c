@@ -95,9 +95,7 @@ static void announce(const struct plan *p)
 				continue;
 			struct jw w;
 			jw_init(&w, buf, sizeof buf);
-			record_begin(&w, "event");
-			jw_kstr(&w, "event", "bisect-probe");
-			jw_kstr(&w, "run", boot.run_id);
+			event_begin(&w, "bisect-probe");
 			jw_probe(&w, p, k);
 			jw_end_obj(&w);
 			emit(&w);

@@ -1,11 +1,11 @@
-/* pid1/bootmenu.c: the stick's boot menu while a run is unfinished (core/bootmenu.h): its
+/* pid1/bootmenu.c: the stick's boot menu while a run is unfinished (core/boot/bootmenu.h): its
  * default becomes the run's own command line before the first cell, so that a watchdog
  * reboot or a power loss resumes the run, and is put back after the trailer. The menu of the
  * boot loader that booted this run: syslinux.cfg at the top of the results partition (a
  * stick's) on a BIOS boot, EFI/BOOT/grub.cfg beside Debian's GRUB on a UEFI one; never on a
  * dry run. */
 #include "pid1/pid1.h"
-#include "core/bootmenu.h"
+#include "core/boot/bootmenu.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

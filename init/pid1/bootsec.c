@@ -1,9 +1,9 @@
-/* pid1/bootsec.c: the header's word on the boot's trust chain (core/bootsec.h): Secure Boot
+/* pid1/bootsec.c: the header's word on the boot's trust chain (core/boot/bootsec.h): Secure Boot
  * as the firmware's variable says it (efivarfs) or else as the kernel logged it, the
  * lockdown mode (securityfs, mounted at boot by pid1/mounts.c), and whether the image's
  * modules are the kernel package's bytes (the image's MANIFEST). */
 #include "pid1/pid1.h"
-#include "core/bootsec.h"
+#include "core/boot/bootsec.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>

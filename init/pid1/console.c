@@ -97,6 +97,15 @@ void say(const char *fmt, ...)
 	shown(line, (size_t)n, 0);
 }
 
+/* An event record's opening: its type, its name, and the run it belongs to (null before the
+ * boot has a run id: a fatal error that early). */
+void event_begin(struct jw *w, const char *event)
+{
+	record_begin(w, "event");
+	jw_kstr(w, "event", event);
+	jw_kstr(w, "run", boot.run_id[0] ? boot.run_id : NULL);
+}
+
 void emit(struct jw *w)
 {
 	static char framed[256 * 1024];

@@ -86,9 +86,7 @@ void disks_event(void)
 	if (refused) {
 		/* Disks the parameters named but the rules kept: each with its reason. */
 		jw_init(&w, buf, sizeof buf);
-		record_begin(&w, "event");
-		jw_kstr(&w, "event", "refused");
-		jw_kstr(&w, "run", boot.run_id);
+		event_begin(&w, "refused");
 		jw_key(&w, "disks");
 		jw_arr(&w);
 		for (int i = 0; i < boot.ndisks; i++) {
@@ -107,9 +105,7 @@ void disks_event(void)
 	if (!boot.ntaken)
 		return;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "selected");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "selected");
 	jw_kbool(&w, "dry", boot.cmd.dry);
 	jw_key(&w, "disks");
 	jw_arr(&w);

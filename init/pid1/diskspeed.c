@@ -144,9 +144,7 @@ static void speeds_emit(const struct disk_speeds *s, char why[][160], long long 
 	static char buf[16384];
 	struct jw w;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "disk-speed");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "disk-speed");
 	jw_kint(&w, "ms_each", s->ms);
 	jw_key(&w, "disks");
 	jw_arr(&w);

@@ -190,9 +190,7 @@ _Noreturn void fatal(const char *fmt, ...)
 		char buf[2 * sizeof msg + 256];   /* room for msg escaped */
 		struct jw w;
 		jw_init(&w, buf, sizeof buf);
-		record_begin(&w, "event");
-		jw_kstr(&w, "event", "fatal");
-		jw_kstr(&w, "run", boot.run_id[0] ? boot.run_id : NULL);
+		event_begin(&w, "fatal");
 		/* the run's test case fails (core/outcome.h): a run that stopped measured nothing */
 		jw_kstr(&w, "case", RUN_CASE);
 		jw_kstr(&w, "status", RUN_FATAL);

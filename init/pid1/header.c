@@ -149,9 +149,7 @@ void devices_end_event(void)
 	if (boot.cmd.dry)
 		return;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "devices");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "devices");
 	jw_kstr(&w, "phase", "end");
 	jw_key(&w, "disks");
 	jw_arr(&w);
@@ -164,6 +162,9 @@ void devices_end_event(void)
 		jw_kstr(&w, "name", boot.disks[i].name);
 		jw_kstr(&w, "write_cache", dev_wc_name(d.wc_device));
 		jw_kstr(&w, "sysfs", d.wc_sysfs[0] ? d.wc_sysfs : NULL);
+		/* what rose after the last cell's reading shows in the report, not in a cell */
+		jw_key(&w, "health");
+		dev_health_json(&w, &d.health);
 		jw_end_obj(&w);
 	}
 	jw_end_arr(&w);
@@ -275,7 +276,7 @@ void header_emit(void)
 	jw_kstr(&w, "machine", u.machine);
 	jw_kstr(&w, "cmdline", boot.cmd.raw);
 	/* the kernel set booted (fsmatrix.kernel=): a run under several knows by it whether a
-	 * switch arrived (core/resume.h) */
+	 * switch arrived (core/boot/resume.h) */
 	jw_kstr(&w, "set", boot.cmd.kernel[0] ? boot.cmd.kernel : NULL);
 	/* Read after the boot's modules: unsigned ones taint 'E' (8192), a warning 'W' (512). */
 	char taint[32];

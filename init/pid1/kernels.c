@@ -4,7 +4,7 @@
  * kexec_file_load, which under lockdown takes only a kernel signed by a key the machine
  * trusts (Debian's are), and restarts into it without the firmware: the disks and the
  * results partition are found again as they were, and the next kernel's /init resumes the
- * run's journal (core/resume.h) and runs the cells that are its own. */
+ * run's journal (core/boot/resume.h) and runs the cells that are its own. */
 #include "pid1/pid1.h"
 #include "core/kernels.h"
 #include "core/plan.h"
@@ -173,9 +173,7 @@ int kernels_switch(const struct plan *p, int k, int index, int measured)
 		reference_run("end");
 	struct jw w;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "kernel-switch");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "kernel-switch");
 	jw_kstr(&w, "from", from);
 	jw_kstr(&w, "to", p->kernels[k]);
 	jw_kint(&w, "index", index + 1);

@@ -8,7 +8,7 @@
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "core/estimate.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 #include "core/verdict.h"
 #include "lib/stats.h"
 #include <math.h>
@@ -144,9 +144,7 @@ static void cell_start_event(const struct cell *c, int attempt, int total)
 	char buf[1024];
 	struct jw w;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "cell-start");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "cell-start");
 	jw_kint(&w, "index", c->index + 1);
 	jw_kint(&w, "total", total);
 	jw_kstr(&w, "cell", c->id);
@@ -269,9 +267,7 @@ void matrix_warm_up(const struct run_env *env, const struct plan *p, const struc
 		if (shutdown_requested())
 			shutdown_by_signal();
 		jw_init(&w, buf, sizeof buf);
-		record_begin(&w, "event");
-		jw_kstr(&w, "event", "warmup-start");
-		jw_kstr(&w, "run", boot.run_id);
+		event_begin(&w, "warmup-start");
 		jw_kint(&w, "index", c->index + 1);
 		jw_kstr(&w, "cell", c->id);
 		jw_kint(&w, "warmup", k);

@@ -5,7 +5,7 @@
  * virtio devices that want virtio_blk; a SCSI host finds disks that want sd_mod: loaded
  * only then, since qemu's IDE controller, present in every pc machine, has no disk). */
 #include "pid1/pid1.h"
-#include "core/kmod.h"
+#include "core/boot/kmod.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -566,9 +566,7 @@ void modules_event(void)
 	struct jw w;
 	double total = 0;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "modules");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "modules");
 	jw_kstr(&w, "dir", moddir);
 	jw_key(&w, "modules");
 	jw_arr(&w);

@@ -4,9 +4,9 @@
 #ifndef FSM_PID1_H
 #define FSM_PID1_H
 #include "core/cmdline.h"
-#include "core/disk.h"
+#include "core/disk/disk.h"
 #include "lib/record.h"
-#include "core/select.h"
+#include "core/disk/select.h"
 #include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/version.h"
@@ -50,6 +50,7 @@ struct plan;
 /* pid1/console.c: every line the console shows, and every record. Until the results
  * files are open both are kept in memory, then written there first. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void event_begin(struct jw *w, const char *event); /* record_begin, "event" and "run" */
 void emit(struct jw *w);          /* a finished record: framed on the console, json to .jsonl */
 int console_attach(const char *jsonl_path, const char *log_path);
 void console_files_off(void);     /* no results files will come: stop keeping early text */
@@ -85,7 +86,7 @@ void conditions_controls_json(struct jw *w);    /* "controls": {NAME: {asked, fo
 void conditions_effective_json(struct jw *w);   /* "controls": {NAME: effective} */
 
 /* pid1/bootmenu.c: while the run is unfinished, the stick's boot menu boots it again
- * (core/bootmenu.h): mark before the first cell, unmark after the trailer. */
+ * (core/boot/bootmenu.h): mark before the first cell, unmark after the trailer. */
 void bootmenu_mark(void);
 void bootmenu_unmark(void);
 

@@ -454,9 +454,7 @@ void plan_event(const struct plan *p)
 	struct jw w;
 
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "plan");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "plan");
 	jw_kstr(&w, "name", p->name);
 	jw_kstr(&w, "source", boot.plan_source);
 	jw_kstr(&w, "sha256", boot.plan_sha256);

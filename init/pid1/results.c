@@ -4,7 +4,7 @@
  * console alone carries the records. The files are opened (results_attach) only once the
  * run id is settled: a resumed run appends to its first boot's files. */
 #include "pid1/pid1.h"
-#include "core/fat.h"
+#include "core/disk/fat.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

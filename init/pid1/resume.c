@@ -7,7 +7,7 @@
 #include "cell/device.h"
 #include "core/matrix.h"
 #include "core/plan.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 #include "lib/file.h"
 #include <dirent.h>
 #include <errno.h>
@@ -240,9 +240,7 @@ void resume_event(void)
 	if (!cells)
 		return;
 	jw_init(&w, buf, sizeof buf);
-	record_begin(&w, "event");
-	jw_kstr(&w, "event", "resume");
-	jw_kstr(&w, "run", boot.run_id);
+	event_begin(&w, "resume");
 	jw_kint(&w, "boot", boot.resumed + 1);
 	jw_kstr(&w, "boot_run_id", dropped_id);
 	jw_kint(&w, "torn_bytes", (long long)torn_bytes);

@@ -5,7 +5,7 @@
  * USB_ENUM_MS to find its devices, and no device was added nor /sys/block changed for
  * QUIET_MS. fsmatrix.settle= bounds the whole wait. */
 #include "pid1/pid1.h"
-#include "core/disk.h"
+#include "core/disk/disk.h"
 #include "core/sample.h"
 #include <dirent.h>
 #include <errno.h>

@@ -69,15 +69,23 @@ const char *report_fingerprint(const struct rrun *r)
 	return f;
 }
 
-/* The last health reading a cell record holds of disk name ("after"), or NULL. */
-static json_t *last_health(const struct rrun *r, const char *name)
+/* The last health reading of disk name: the boot's last (the devices end event), else the
+ * last a cell record holds ("after"), or NULL. *where says which. */
+static json_t *last_health(const struct rrun *r, const char *name, const char **where)
 {
 	json_t *found = NULL, *rec, *d;
 	size_t i, j;
+	*where = "after the last cell";
 	json_array_foreach(r->records, i, rec)
 		json_array_foreach(json_object_get(rec, "devices"), j, d)
 			if (strcmp(report_str(d, "name"), name) == 0 && json_object_get(d, "after"))
 				found = json_object_get(d, "after");
+	json_array_foreach(r->dev_ends, i, rec)
+		json_array_foreach(json_object_get(rec, "disks"), j, d)
+			if (strcmp(report_str(d, "name"), name) == 0 && json_is_object(json_object_get(d, "health"))) {
+				found = json_object_get(d, "health");
+				*where = "at the end";
+			}
 	return found;
 }
 
@@ -140,11 +148,12 @@ void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ct
 			    *report_str(wc, "sysfs") ? report_str(wc, "sysfs") : "unknown",
 			    *report_str(wc, "why") ? ": " : "", report_str(wc, "why"));
 		health_text(json_object_get(d, "health"), h, sizeof h);
-		json_t *last = last_health(r, name);
+		const char *where;
+		json_t *last = last_health(r, name, &where);
 		if (last)
 			health_text(last, after, sizeof after);
-		report_line(line, ctx, "  %-12s %s: at boot %s%s%s", "health", name, h,
-			    last ? "; after the last cell " : "", last ? after : "");
+		report_line(line, ctx, "  %-12s %s: at boot %s%s%s%s%s", "health", name, h,
+			    last ? "; " : "", last ? where : "", last ? " " : "", last ? after : "");
 	}
 }
 

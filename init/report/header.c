@@ -294,6 +294,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 	}
 	if (missing_lines(r, line, ctx))
 		any = 1;
+	if (report_device_gap_lines(r, line, ctx))
+		any = 1;
 	if (report_drift_lines(r, "  ", line, ctx))
 		any = 1;
 	size_t ni;

@@ -6,7 +6,7 @@
 #include "report/lavalog.h"
 #include "report/lean.h"
 #include "lib/record.h"
-#include "core/mbr.h"
+#include "core/disk/mbr.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -44,6 +44,7 @@ static struct rrun *new_run(struct loader *l)
 	r->warmups = json_array();
 	r->stops = json_array();
 	r->speeds = json_array();
+	r->dev_ends = json_array();
 	r->from_console = l->from_console;
 	/* rejected lines before any record belong to the first run of the source */
 	r->rejected_crc = l->rej_crc;
@@ -161,6 +162,9 @@ static void feed(struct loader *l, json_t *rec)
 	} else if (strcmp(type, "event") == 0 &&
 		   strcmp(json_string_value(json_object_get(rec, "event")) ?: "", "disk-speed") == 0) {
 		json_array_append_new(l->cur->speeds, rec);
+	} else if (strcmp(type, "event") == 0 &&
+		   strcmp(json_string_value(json_object_get(rec, "event")) ?: "", "devices") == 0) {
+		json_array_append_new(l->cur->dev_ends, rec);
 	} else {
 		json_decref(rec);   /* events and summaries: the model recomputes what it shows */
 	}
@@ -556,6 +560,7 @@ void report_free_run(struct rrun *r)
 	json_decref(r->warmups);
 	json_decref(r->stops);
 	json_decref(r->speeds);
+	json_decref(r->dev_ends);
 	json_decref(r->notes);
 }
 

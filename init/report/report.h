@@ -104,6 +104,7 @@ struct rrun {
 	json_t *warmups;        /* the warmup records: listed, never a figure */
 	json_t *stops;          /* repeat = auto: the summaries that ended a cell ("auto") */
 	json_t *speeds;         /* the disk-speed events: the disks' own speed, at each boot */
+	json_t *dev_ends;       /* the devices end events: each disk's last reading of a boot */
 	json_t *bisect;         /* a [bisect] plan's result record; NULL when none */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
@@ -300,6 +301,10 @@ void report_bisect_lines(const struct rrun *r, report_line_fn line, void *ctx);
  * (core/reference.h), a line after prefix naming the figures and the cells measured between;
  * returns whether there was one. */
 int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn line, void *ctx);
+/* Problems lines for what a disk's health did while no cell was measuring: between one
+ * cell's last reading and the next one's first, before the first, after the last
+ * (report/devices.c). Returns how many. */
+int report_device_gap_lines(const struct rrun *r, report_line_fn line, void *ctx);
 /* The run's conditions fingerprint (the header's, else the first cell record's), or NULL. */
 const char *report_fingerprint(const struct rrun *r);
 /* When the fingerprints of a and b differ, what differs in their inputs, one line each

@@ -105,6 +105,7 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 	out->warmups = json_array();
 	out->stops = json_array();
 	out->speeds = json_array();
+	out->dev_ends = json_array();
 	json_t *cells = json_array(), *given = json_array();
 	int finished = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -125,6 +126,7 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		json_array_extend(out->warmups, m[i]->warmups);
 		json_array_extend(out->stops, m[i]->stops);
 		json_array_extend(out->speeds, m[i]->speeds);
+		json_array_extend(out->dev_ends, m[i]->dev_ends);
 		json_t *sh = shard_of(m[i]), *c;
 		size_t k;
 		json_array_append_new(given, json_integer(geti(sh, "k")));

@@ -64,6 +64,8 @@ expect_record "nvme: cell 1 is warned of the critical warning, naming the disk" 
 	'select(.type == "cell" and .index == 1) | (.devices[0].after.critical_warning == 4) and ([.warnings[] | select(test("^device: nvme0n1: critical_warning gained 0x04"))] | length == 1)'
 expect_record "nvme: cell 2, where nothing changed, is not" \
 	'select(.type == "cell" and .index == 2) | .devices[0].before.critical_warning == 4 and ([.warnings[] | select(startswith("device:"))] | length == 0)'
+expect_record "nvme: the boot's last reading (the devices end event) holds the warning too" \
+	'select(.type == "event" and .event == "devices" and .phase == "end") | .disks[0].health.critical_warning == 4'
 check "nvme: the report lists the device warning under Problems" bash -c '
 	"$1"/out/fsmatrix report "$2" | sed -n "/^Problems/,\$p" | grep -q "critical_warning gained 0x04"' _ "$FSM_ROOT" "$RUN"
 

@@ -263,6 +263,20 @@ else
 	ok disks-short
 fi
 
+# A search over eight sets probes at most five of them (the ends, then three halvings): the
+# estimate is its cell under five sets, not the matrix under all eight.
+sed 's/^kernels = .*/kernels = b1, b2, b3, b4, b5, b6, b7, b8/; s/^bad = b4/bad = b8/' \
+	tests/plans/bisect.ini >"$TMP/bisect8.ini"
+run bisect-estimate "$TMP/bisect8.ini" --disks 1
+whole=$(sed -n '/^  the whole matrix: /{s/ (/\n(/g; p}' "$TMP/out" | grep -o '~[0-9]*s' | tr -d '~s' | awk '{ s += $1 } END { print s }')
+hi=$(sed -n 's/^bisect: at most 5 probes of disk\/ext4\/defaults\/seq .* to ~\([0-9]*\)s (none stable.*/\1/p' "$TMP/out")
+if [ "$rc" = 0 ] && [ -n "$whole" ] && [ -n "$hi" ] && [ "$hi" -lt "$whole" ]; then
+	ok "bisect-estimate (5 probes of 8 sets: ~${hi}s at most, the whole matrix ~${whole}s)"
+else
+	fail bisect-estimate "status $rc; want 'at most 5 probes' with an estimate below the whole matrix's"
+	sed 's/^/#   /' "$TMP/out" | grep -E "bisect|whole" | head -n 4
+fi
+
 # A mount option the image's kernel removed: a warning naming the line, and the plan runs.
 printf '[array a]\nlevel = none\n[fs f]\ntype = ext4\nmount = noatime\nmount = data=writeback,nobh\n[workload w]\ntype = seqwrite\nsize = 1m\n' >"$P"
 run removed-option "$P"

@@ -4,7 +4,7 @@
  * cut off before the kept length; counts are not negative; decisions are in range. */
 #include "fuzz.h"
 #include "lib/jscan.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 
 #define CELLS 64
 

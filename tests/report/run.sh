@@ -140,6 +140,19 @@ golden compare-bykernel-thp compare-bykernel-thp.txt 0 compare --by kernel build
 # each kernel (6.1's cell 1, 6.12's cell 2), not as more repetitions of one cell.
 sed "/\"event\":\"kernel-switch\"/q" "$F/real-kernels.jsonl" >build/tests/report-kernels-cut.jsonl
 golden text-kernels-cut  kernels-cut.txt       3 report build/tests/report-kernels-cut.jsonl
+# A real run of boot test 38 on NVMe: the controller's critical warning raised through QMP
+# while cell 1 wrote, so cell 1 warns of it and Problems lists it once, with its repeat.
+golden text-nvme         nvme.txt              0 report "$F/real-nvme.jsonl"
+# The same records with the rise moved where no cell was measuring: cell 1 ends at 0x00 (its
+# warning gone), cell 2 starts at 0x04; and media errors found by the boot's last reading,
+# after the last cell. Problems lists both, each saying between which readings.
+jq -c 'if .type == "cell" and .index == 1 then .devices[0].after.critical_warning = 0 |
+		.warnings = [.warnings[] | select(startswith("device:") | not)]
+	elif .type == "event" and .event == "devices" then .disks[0].health = {"temperature_c": 50,
+		"temperature_warn_c": 70, "critical_warning": 4, "media_errors": 3,
+		"error_log_entries": 0, "thermal_throttle_s": 0}
+	else . end' "$F/real-nvme.jsonl" >build/tests/report-nvme-gap.jsonl
+golden text-nvme-gap     nvme-gap.txt          0 report build/tests/report-nvme-gap.jsonl
 golden md-series         series.md             4 report --format md "$F/series.jsonl"
 golden json-series       series.json           4 report --format json "$F/series.jsonl"
 # series records past their limits or out of shape (a short row, time going back, 1e308, a

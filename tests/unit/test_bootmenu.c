@@ -1,4 +1,4 @@
-/* test_bootmenu.c: the stick's boot menu while a run is unfinished (core/bootmenu.c), on the
+/* test_bootmenu.c: the stick's boot menu while a run is unfinished (core/boot/bootmenu.c), on the
  * menu the stick ships (build/media/syslinux.cfg, as media/bootcfg writes it): the resume
  * entry becomes the default with the command line as booted, less syslinux's own words; a
  * second resume replaces the first; restoring gives back the shipped bytes; a menu with
@@ -6,7 +6,7 @@
  * The same for GRUB's menu (build/media/grub.cfg): "set default=" points at a menuentry with
  * the command line less BOOT_IMAGE= and the menu's own initrd. */
 #include "check.h"
-#include "core/bootmenu.h"
+#include "core/boot/bootmenu.h"
 #include "lib/file.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* test_bootsec.c: the header's trust-chain fields from the kernel's texts: the SecureBoot EFI
  * variable, the kernel's secureboot line, the lockdown file and the MANIFEST's modules line. */
 #include "check.h"
-#include "core/bootsec.h"
+#include "core/boot/bootsec.h"
 
 static const struct {
 	unsigned char b[6];

@@ -1,9 +1,9 @@
 /* test_devnames.c: what names a disk: its transport and by-path link from the sysfs device
  * path, its serial from the VPD page 0x80, and the names the kernel gives disk N. */
 #include "check.h"
-#include "core/devpath.h"
-#include "core/disk.h"
-#include "core/diskname.h"
+#include "core/disk/devpath.h"
+#include "core/disk/disk.h"
+#include "core/disk/diskname.h"
 
 /* ---------------------------------------------------------------- device paths */
 

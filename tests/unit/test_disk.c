@@ -2,9 +2,9 @@
  * hand-made buffers (including a 1 GiB "disk" given as a head and a tail). Run from the top of
  * the tree, as `make unit` does. (Device paths and names: test_devnames.c; FAT: test_fat.c.) */
 #include "check.h"
-#include "core/disk.h"
-#include "core/fat.h"
-#include "core/probe.h"
+#include "core/disk/disk.h"
+#include "core/disk/fat.h"
+#include "core/disk/probe.h"
 #include "lib/sha256.h"
 #include <linux/loop.h>
 #include <sys/ioctl.h>

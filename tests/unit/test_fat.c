@@ -1,7 +1,7 @@
 /* test_fat.c: fat_layout, where the results partition's FAT keeps its label, FATs, root
  * directory and clusters, on filesystems the host's mkfs.vfat makes. */
 #include "check.h"
-#include "core/fat.h"
+#include "core/disk/fat.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>

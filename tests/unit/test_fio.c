@@ -140,19 +140,19 @@ static void test_parse(void)
 	CHECK(fabs(r0->mbps - 40333 * 1024.0 / 1e6) < 1024.0 / 1e6, "read mbps %g against bw",
 	      r0->mbps);
 	CHECK(near(r0->iops, 10083.333333), "read iops %g", r0->iops);
-	CHECK(near(r0->clat_mean_us, 92.335582645), "read mean %g", r0->clat_mean_us);
-	CHECK(near(r0->clat_p50_us, 83.456) && near(r0->clat_p90_us, 130.560) &&
-	      near(r0->clat_p99_us, 264.192) && near(r0->clat_p999_us, 374.784) &&
-	      near(r0->clat_max_us, 375.785), "read percentiles %g %g %g %g %g", r0->clat_p50_us,
-	      r0->clat_p90_us, r0->clat_p99_us, r0->clat_p999_us, r0->clat_max_us);
-	CHECK(near(w1->clat_p99_us, 22.144) && near(w1->clat_max_us, 75.197), "write job 2");
+	CHECK(near(r0->clat.mean, 92.335582645), "read mean %g", r0->clat.mean);
+	CHECK(near(r0->clat.p50, 83.456) && near(r0->clat.p90, 130.560) &&
+	      near(r0->clat.p99, 264.192) && near(r0->clat.p999, 374.784) &&
+	      near(r0->clat.max, 375.785), "read percentiles %g %g %g %g %g", r0->clat.p50,
+	      r0->clat.p90, r0->clat.p99, r0->clat.p999, r0->clat.max);
+	CHECK(near(w1->clat.p99, 22.144) && near(w1->clat.max, 75.197), "write job 2");
 	/* the run: bandwidth and IOPS summed, latency the slowest job's */
 	CHECK(near(o.read.mbps, 41.301333 + 43.097043), "total read mbps %g", o.read.mbps);
 	CHECK(near(o.read.iops, 10083.333333 + 10521.73913), "total read iops %g", o.read.iops);
 	CHECK_INT(o.read.total_ios, 484);
-	CHECK(near(o.read.clat_p99_us, 264.192), "worst read p99 %g", o.read.clat_p99_us);
-	CHECK(near(o.write.clat_p99_us, 22.144), "worst write p99 %g", o.write.clat_p99_us);
-	CHECK(near(o.write.clat_max_us, 213.120), "worst write max %g", o.write.clat_max_us);
+	CHECK(near(o.read.clat.p99, 264.192), "worst read p99 %g", o.read.clat.p99);
+	CHECK(near(o.write.clat.p99, 22.144), "worst write p99 %g", o.write.clat.p99);
+	CHECK(near(o.write.clat.max, 213.120), "worst write max %g", o.write.clat.max);
 
 	/* a note before the object (fio prints some on stdout) and one after it */
 	char *noted = malloc(len + 64);
@@ -174,10 +174,10 @@ static void test_parse(void)
 			    "\"bw_bytes\":1000000,\"iops\":250,\"clat_ns\":{\"mean\":2000,\"max\":9000}}}]}";
 	CHECK_INT(fio_out_parse(wonly, strlen(wonly), &o, why, sizeof why), 0);
 	CHECK_INT(o.jobs[0].error, 5);
-	CHECK(isnan(o.read.mbps) && isnan(o.read.clat_p99_us), "no reads: NaN");
-	CHECK(near(o.write.mbps, 1) && near(o.write.clat_mean_us, 2) && near(o.write.clat_max_us, 9),
+	CHECK(isnan(o.read.mbps) && isnan(o.read.clat.p99), "no reads: NaN");
+	CHECK(near(o.write.mbps, 1) && near(o.write.clat.mean, 2) && near(o.write.clat.max, 9),
 	      "write figures");
-	CHECK(isnan(o.write.clat_p99_us), "no percentiles given: NaN");
+	CHECK(isnan(o.write.clat.p99), "no percentiles given: NaN");
 	free(noted);
 	free(text);
 }

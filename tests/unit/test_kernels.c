@@ -8,7 +8,7 @@
 #include <errno.h>
 #include "core/kernels.h"
 #include "core/matrix.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 #include "core/plan.h"
 
 static struct plan p;

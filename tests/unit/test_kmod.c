@@ -3,7 +3,7 @@
  * shipped, as when the image holds only some drivers). */
 #include "check.h"
 #include <fnmatch.h>
-#include "core/kmod.h"
+#include "core/boot/kmod.h"
 
 static struct kmod_db db;
 

@@ -1,7 +1,7 @@
 /* test_mbr.c: the MBR partition entries: a sector without 55 AA is no table, and each
  * entry's boot flag, type and start (little-endian) come out as written. */
 #include "check.h"
-#include "core/mbr.h"
+#include "core/disk/mbr.h"
 
 struct entry { int slot; unsigned char boot, type; uint32_t lba; };
 

@@ -8,7 +8,7 @@
 #include "core/matrix.h"
 #include "core/order.h"
 #include "core/plan.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 
 static struct plan p;
 

@@ -3,7 +3,7 @@
  * loss can leave them. */
 #include "check.h"
 #include "lib/jscan.h"
-#include "core/resume.h"
+#include "core/boot/resume.h"
 
 #define SHA "5f0c4e1ab2e44a62bd4e2bd0a9e7c3a3d3bb0b8e1d7a4b0b14d8a0f7f70a0b11"
 #define HDR "{\"v\":1,\"type\":\"header\",\"run\":\"R1\",\"manifest_sha256\":\"x\",\"plan\":{\"name\":\"p\",\"sha256\":\"" SHA "\",\"scale\":1.0000},\"dry\":false}\n"

@@ -2,8 +2,8 @@
  * in tests/fixtures/sys-basic (run from the top of the tree) and a few made-up disks for what
  * a fixture cannot show (read-only, no medium, unreadable). */
 #include "check.h"
-#include "core/disk.h"
-#include "core/select.h"
+#include "core/disk/disk.h"
+#include "core/disk/select.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
-/* core/probe.h: what a device's first and last bytes say it holds. The decision is a pure function
- * of two buffers, so tests can hand it a 1 GiB "disk" as a head and a tail; probe_fd() is the
- * thin reading half. */
+/* core/disk/probe.h: what a device's first and last bytes say it holds. The decision is a pure
+ * function of two buffers, so tests can hand it a 1 GiB "disk" as a head and a tail; probe_fd()
+ * is the thin reading half. */
 #ifndef FSM_PROBE_H
 #define FSM_PROBE_H
 #include <stddef.h>

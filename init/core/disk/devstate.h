@@ -1,4 +1,4 @@
-/* core/devstate.h: a disk's own state as the device reports it, not as the kernel believes
+/* core/disk/devstate.h: a disk's own state as the device reports it, not as the kernel believes
  * it: identity (model, serial, firmware), the volatile write cache, and health (temperature
  * and error counters). The answers of the device's own commands are parsed here: ATA
  * IDENTIFY DEVICE and SMART READ DATA (through SAT's ATA PASS-THROUGH), SCSI INQUIRY, the
@@ -76,12 +76,13 @@ void scsi_sense_text(const unsigned char *s, size_t n, char *out, size_t len);
 int nvme_identify_parse(const unsigned char *b, size_t n, struct devstate *d);
 int nvme_smart_parse(const unsigned char *b, size_t n, struct dev_health *h);
 
-/* What changed between two readings of one disk's health that a cell should be warned of:
+/* What changed between two readings of one disk's health that a user should be warned of:
  * an error counter that rose (a new bit for the critical warning), a temperature risen by
- * more than 10 C, or one at or past the device's own warning threshold. Writes up to max
- * lines of len bytes ("device: sdb: reallocated rose from 0 to 3 during the cell") and
- * returns how many. */
-int dev_health_changes(const char *name, const struct dev_health *before,
+ * more than 10 C, or one at or past the device's own warning threshold. when says where the
+ * two readings were taken ("during the cell"; the report: "between cell 1 and cell 2"). Writes
+ * up to max lines of len bytes ("device: sdb: reallocated rose from 0 to 3 during the cell")
+ * and returns how many. */
+int dev_health_changes(const char *name, const char *when, const struct dev_health *before,
 		       const struct dev_health *after, char (*out)[200], int max);
 /* The write cache as the device says and as sysfs believes, when they disagree, as a
  * warning line; 0 when they agree or either is unknown. */

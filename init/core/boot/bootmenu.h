@@ -1,4 +1,4 @@
-/* core/bootmenu.h: the stick's boot menus (syslinux.cfg, read by syslinux on BIOS machines;
+/* core/boot/bootmenu.h: the stick's boot menus (syslinux.cfg, read by syslinux on BIOS machines;
  * EFI/BOOT/grub.cfg, read by GRUB on UEFI ones) while a run is unfinished. As shipped their
  * default is "dry", so a reboot by the watchdog, or after a power loss, would come back to a
  * dry run and the run would never resume. While a run is unfinished its own command line is

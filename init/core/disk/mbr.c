@@ -1,6 +1,6 @@
-/* core/mbr.c: see core/mbr.h. */
-#include "core/mbr.h"
-#include "core/ondisk.h"
+/* core/disk/mbr.c: see core/disk/mbr.h. */
+#include "core/disk/mbr.h"
+#include "lib/ondisk.h"
 
 int mbr_parts(const unsigned char *s, struct mbr_part out[MBR_PARTS])
 {

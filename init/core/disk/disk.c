@@ -1,8 +1,8 @@
-/* core/disk.c: one struct disk per block device under SYSROOT/block, read one sysfs value at a time,
- * plus what probe.c finds at the start and end of the disk and of each partition. */
-#include "core/disk.h"
-#include "core/devpath.h"
-#include "core/probe.h"
+/* core/disk/disk.c: one struct disk per block device under SYSROOT/block, read one sysfs value at
+ * a time, plus what probe.c finds at the start and end of the disk and of each partition. */
+#include "core/disk/disk.h"
+#include "core/disk/devpath.h"
+#include "core/disk/probe.h"
 #include "lib/file.h"
 
 #include <dirent.h>

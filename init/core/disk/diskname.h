@@ -1,5 +1,5 @@
-/* core/diskname.h: the name the kernel gives the Nth disk of a driver ("vd", "sd"): a, ..., z, aa,
- * ..., az, ba, ..., zz, aaa, ... as sd_format_disk_name() counts, which virtio_blk, sd and
+/* core/disk/diskname.h: the name the kernel gives the Nth disk of a driver ("vd", "sd"): a, ...,
+ * z, aa, ..., az, ba, ..., zz, aaa, ... as sd_format_disk_name() counts, which virtio_blk, sd and
  * the rest share. Pure. */
 #ifndef FSM_DISKNAME_H
 #define FSM_DISKNAME_H

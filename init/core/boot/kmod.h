@@ -1,4 +1,4 @@
-/* core/kmod.h: the kernel's module metadata (depmod's modules.dep, modules.softdep,
+/* core/boot/kmod.h: the kernel's module metadata (depmod's modules.dep, modules.softdep,
  * modules.alias) and the order to load a set of modules in, without modprobe.
  * Pure apart from kmod_db_load, which only reads the three files; the host tests run the
  * same resolver on fixture metadata. Module names are kept normalized ('-' becomes '_'),

@@ -1,9 +1,9 @@
-/* core/devstate.c: parsing what a disk answers about itself, and judging what changed.
+/* core/disk/devstate.c: parsing what a disk answers about itself, and judging what changed.
  * Offsets are those of ATA/ATAPI-8 ACS (IDENTIFY words, SMART attribute table), SPC-4
  * (INQUIRY, VPD 0x80, MODE SENSE(10), LOG SENSE parameters, sense data) and NVMe 1.4
  * (Identify Controller, SMART / Health Information log page 0x02). */
-#include "core/devstate.h"
-#include "core/ondisk.h"
+#include "core/disk/devstate.h"
+#include "lib/ondisk.h"
 #include "lib/record.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -306,12 +306,12 @@ int nvme_smart_parse(const unsigned char *b, size_t n, struct dev_health *h)
 
 /* ------------------------------------------------------------------ judging a cell */
 
-int dev_health_changes(const char *name, const struct dev_health *before,
+int dev_health_changes(const char *name, const char *when, const struct dev_health *before,
 		       const struct dev_health *after, char (*out)[200], int max)
 {
 	int k = 0;
 	if (before->read && !after->read && k < max)
-		snprintf(out[k++], 200, "device: %s: health unreadable after the cell: %.120s", name,
+		snprintf(out[k++], 200, "device: %s: health became unreadable %s: %.100s", name, when,
 			 after->why);
 	if (!before->read || !after->read)
 		return k;
@@ -320,16 +320,16 @@ int dev_health_changes(const char *name, const struct dev_health *before,
 		if (b < 0 || a < 0)
 			continue;
 		if (dev_counters[i].bits && (a & ~b))
-			snprintf(out[k++], 200, "device: %s: %s gained 0x%02llx during the cell (0x%02llx, "
-				 "was 0x%02llx)", name, dev_counters[i].name, a & ~b, a, b);
+			snprintf(out[k++], 200, "device: %s: %s gained 0x%02llx %s (0x%02llx, was 0x%02llx)",
+				 name, dev_counters[i].name, a & ~b, when, a, b);
 		else if (!dev_counters[i].bits && a > b)
-			snprintf(out[k++], 200, "device: %s: %s rose from %lld to %lld during the cell", name,
-				 dev_counters[i].name, b, a);
+			snprintf(out[k++], 200, "device: %s: %s rose from %lld to %lld %s", name,
+				 dev_counters[i].name, b, a, when);
 	}
 	int tb = before->temp_c, ta = after->temp_c, tw = after->temp_warn_c;
 	if (tb != DEV_UNKNOWN && ta != DEV_UNKNOWN && ta - tb > 10 && k < max)
-		snprintf(out[k++], 200, "device: %s: temperature rose from %d C to %d C during the cell",
-			 name, tb, ta);
+		snprintf(out[k++], 200, "device: %s: temperature rose from %d C to %d C %s", name, tb,
+			 ta, when);
 	if (ta != DEV_UNKNOWN && tw != DEV_UNKNOWN && tw > 0 && ta >= tw && k < max)
 		snprintf(out[k++], 200, "device: %s: temperature %d C at or past the device's warning "
 			 "threshold of %d C", name, ta, tw);

@@ -1,5 +1,5 @@
-/* core/mbr.h: the partition table of an MBR sector, read the one way that both the disk
- * probe (core/probe.c) and the report's FAT image reader (report/load.c) need. */
+/* core/disk/mbr.h: the partition table of an MBR sector, read the one way that both the disk
+ * probe (core/disk/probe.c) and the report's FAT image reader (report/load.c) need. */
 #ifndef FSM_MBR_H
 #define FSM_MBR_H
 #include <stdint.h>

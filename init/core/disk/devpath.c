@@ -1,6 +1,6 @@
-/* core/devpath.c: transport and by-path name from a sysfs device path, by looking at its
+/* core/disk/devpath.c: transport and by-path name from a sysfs device path, by looking at its
  * components the way udev's path_id walks up the device tree. */
-#include "core/devpath.h"
+#include "core/disk/devpath.h"
 
 #include <ctype.h>
 #include <stdio.h>

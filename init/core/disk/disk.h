@@ -1,4 +1,4 @@
-/* core/disk.h: what fsmatrix knows about one block device, read from sysfs and its first and
+/* core/disk/disk.h: what fsmatrix knows about one block device, read from sysfs and its first and
  * last sectors. Discovery takes a sysfs root and a /dev root so that the host tests run
  * the same code against fixture trees in tests/fixtures/. */
 #ifndef FSM_DISK_H

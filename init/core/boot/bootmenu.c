@@ -1,5 +1,5 @@
-/* core/bootmenu.c: the stick's boot menu while a run is unfinished (bootmenu.h). */
-#include "core/bootmenu.h"
+/* core/boot/bootmenu.c: the stick's boot menu while a run is unfinished (bootmenu.h). */
+#include "core/boot/bootmenu.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
-/* core/select.c: the disk-safety rules. The order of the checks in decide() is the order of
+/* core/disk/select.c: the disk-safety rules. The order of the checks in decide() is the order of
  * precedence: what can never be taken (results disk, boot medium, unusable) comes before
  * anything the parameters say. */
-#include "core/select.h"
+#include "core/disk/select.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
-/* core/kmod_order.c: the order to load a set of modules in (their softdeps and dependencies
+/* core/boot/kmod_order.c: the order to load a set of modules in (their softdeps and dependencies
  * first), and which of them can load side by side (kmod_groups). */
-#include "core/kmod.h"
+#include "core/boot/kmod.h"
 #include <stdlib.h>
 
 struct walk {

@@ -1,7 +1,7 @@
-/* core/fat.c: a FAT boot sector's BIOS parameter block, read once for the probe and the
+/* core/disk/fat.c: a FAT boot sector's BIOS parameter block, read once for the probe and the
  * results mount. */
-#include "core/fat.h"
-#include "core/ondisk.h"
+#include "core/disk/fat.h"
+#include "lib/ondisk.h"
 #include <string.h>
 
 static int power_of_two(unsigned x) { return x && !(x & (x - 1)); }

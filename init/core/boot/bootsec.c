@@ -1,5 +1,5 @@
-/* core/bootsec.c: the boot's trust chain from the kernel's texts (core/bootsec.h). */
-#include "core/bootsec.h"
+/* core/boot/bootsec.c: the boot's trust chain from the kernel's texts (core/boot/bootsec.h). */
+#include "core/boot/bootsec.h"
 #include <stdio.h>
 #include <string.h>
 

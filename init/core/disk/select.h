@@ -1,7 +1,7 @@
-/* core/select.h: which disks fsmatrix may destroy. Pure: every rule is a host unit test. */
+/* core/disk/select.h: which disks fsmatrix may destroy. Pure: every rule is a host unit test. */
 #ifndef FSM_SELECT_H
 #define FSM_SELECT_H
-#include "core/disk.h"
+#include "core/disk/disk.h"
 
 enum verdict {
 	VERDICT_TAKEN,            /* a test disk: may be destroyed */

@@ -1,6 +1,6 @@
-/* core/kmod.c: parse depmod's metadata and match names and modaliases against it (the load
+/* core/boot/kmod.c: parse depmod's metadata and match names and modaliases against it (the load
  * order is kmod_order.c's). */
-#include "core/kmod.h"
+#include "core/boot/kmod.h"
 #include "lib/file.h"
 #include <errno.h>
 #include <fnmatch.h>

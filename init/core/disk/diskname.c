@@ -1,6 +1,6 @@
-/* core/diskname.c: kernel disk names. The letters are a bijective base-26 count, not plain
+/* core/disk/diskname.c: kernel disk names. The letters are a bijective base-26 count, not plain
  * base 26: after z comes aa, not ba, so each step subtracts one before dividing. */
-#include "core/diskname.h"
+#include "core/disk/diskname.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* core/fat.h: a FAT filesystem's layout, from its boot sector: the disk probe's test of a
- * FAT boot sector (core/probe.c) and the results mount's read-ahead (pid1/results.c) both
+/* core/disk/fat.h: a FAT filesystem's layout, from its boot sector: the disk probe's test of a
+ * FAT boot sector (core/disk/probe.c) and the results mount's read-ahead (pid1/results.c) both
  * read it here. */
 #ifndef FSM_FAT_H
 #define FSM_FAT_H

@@ -1,4 +1,4 @@
-/* core/resume.h: what a boot does with the journal of an unfinished run. After a
+/* core/boot/resume.h: what a boot does with the journal of an unfinished run. After a
  * watchdog reboot, a crash or a power loss, /init reads <run>.jsonl back from the results
  * partition: the same plan (sha256 and scale) and no trailer means the run goes on under
  * its old id. Every cell PID 1 starts is announced first by a "cell-start" event, written

@@ -1,5 +1,5 @@
-/* core/resume.c: the journal read back at boot, and the decision for each cell. */
-#include "core/resume.h"
+/* core/boot/resume.c: the journal read back at boot, and the decision for each cell. */
+#include "core/boot/resume.h"
 #include "lib/jscan.h"
 #include <stdio.h>
 #include <string.h>

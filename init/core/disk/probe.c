@@ -1,11 +1,11 @@
-/* core/probe.c: signatures at the start and at the end of a device. Each prober is a row of a table,
- * tried in order; the first that matches names the device. Order matters where formats overlap:
- * filesystems before partition tables (a FAT boot sector also ends in 0x55AA), the primary GPT
- * before the MBR (a GPT disk carries a protective MBR), and "data" last. */
-#include "core/probe.h"
-#include "core/fat.h"
-#include "core/ondisk.h"
-#include "core/mbr.h"
+/* core/disk/probe.c: signatures at the start and at the end of a device. Each prober is a row of
+ * a table, tried in order; the first that matches names the device. Order matters where formats
+ * overlap: filesystems before partition tables (a FAT boot sector also ends in 0x55AA), the
+ * primary GPT before the MBR (a GPT disk carries a protective MBR), and "data" last. */
+#include "core/disk/probe.h"
+#include "core/disk/fat.h"
+#include "lib/ondisk.h"
+#include "core/disk/mbr.h"
 
 #include <errno.h>
 #include <fcntl.h>

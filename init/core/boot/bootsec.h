@@ -1,4 +1,4 @@
-/* core/bootsec.h: what the header says about the boot's trust chain, read from the kernel's
+/* core/boot/bootsec.h: what the header says about the boot's trust chain, read from the kernel's
  * own texts: whether the firmware booted with Secure Boot, the lockdown mode, and whether the
  * image's modules are the kernel package's bytes. Pure: pid1/bootsec.c reads the files. */
 #ifndef FSM_BOOTSEC_H

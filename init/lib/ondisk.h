@@ -1,4 +1,4 @@
-/* core/ondisk.h: fields of on-disk and on-wire structures (boot sectors, partition tables,
+/* lib/ondisk.h: fields of on-disk and on-wire structures (boot sectors, partition tables,
  * superblocks, SCSI and NVMe pages), read byte by byte whatever the host's order or
  * alignment: little-endian, and big-endian for xfs's superblock and SCSI's pages. */
 #ifndef FSM_ONDISK_H

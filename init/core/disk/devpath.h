@@ -1,5 +1,5 @@
-/* core/devpath.h: what the sysfs device path of a disk says about how it is attached. Pure string
- * functions of the target of /sys/block/<name>, e.g.
+/* core/disk/devpath.h: what the sysfs device path of a disk says about how it is attached. Pure
+ * string functions of the target of /sys/block/<name>, e.g.
  * "../devices/pci0000:00/0000:00:05.0/virtio2/block/vdb". */
 #ifndef FSM_DEVPATH_H
 #define FSM_DEVPATH_H
