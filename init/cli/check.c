@@ -396,7 +396,8 @@ static void print_totals(const struct plan *p, const struct estimate_model *m, d
 	show_secs(r.workload_s, wl, sizeof wl);
 	show_secs(r.create_s + r.other_s, ot, sizeof ot);
 	printf("  %sresync ~%s (%d array%s created), mkfs ~%s (%d filesystem%s), workloads ~%s, "
-	       "create, mount and teardown ~%s\n", p->bisect.line ? "the whole matrix: " : "", rs, r.arrays, r.arrays == 1 ? "" : "s", mk,
+	       "create, mount and teardown ~%s\n", p->bisect.line ? "the whole matrix: " : "", rs,
+	       r.arrays, r.arrays == 1 ? "" : "s", mk,
 	       r.filesystems, r.filesystems == 1 ? "" : "s", wl, ot);
 	if (p->reuse != REUSE_NONE) {
 		show_secs(r.total_noreuse_s, nr, sizeof nr);

@@ -294,7 +294,7 @@ static void total_dir(struct fio_dir *t, const struct fio_dir *j)
 	t->total_ios += j->total_ios;
 	t->mbps = add(t->mbps, j->mbps);
 	t->iops = add(t->iops, j->iops);
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0; i < LATENCY_FIELDS; i++) {
 		double *tv = (double *)((char *)&t->clat + latency_fields[i].off);
 		*tv = worst(*tv, *(const double *)((const char *)&j->clat + latency_fields[i].off));
 	}

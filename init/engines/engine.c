@@ -112,7 +112,7 @@ void engine_dirs_text(const char *const *dirs, char *buf, size_t len)
 void engine_latency_json(struct jw *w, const char *prefix, const struct latency *l)
 {
 	char key[48];
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0; i < LATENCY_FIELDS; i++) {
 		snprintf(key, sizeof key, "%s_%s_us", prefix, latency_fields[i].name);
 		jw_kdouble(w, key, *(const double *)((const char *)l + latency_fields[i].off), 1);
 	}

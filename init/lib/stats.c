@@ -257,7 +257,7 @@ void stats_holm(const double *p, size_t m, double *adj)
 	free(r);
 }
 
-const struct latency_field latency_fields[6] = {
+const struct latency_field latency_fields[LATENCY_FIELDS] = {
 	{ "mean", offsetof(struct latency, mean) }, { "p50", offsetof(struct latency, p50) },
 	{ "p90", offsetof(struct latency, p90) },   { "p99", offsetof(struct latency, p99) },
 	{ "p999", offsetof(struct latency, p999) }, { "max", offsetof(struct latency, max) },

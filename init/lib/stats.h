@@ -59,7 +59,8 @@ struct latency_field {
 	const char *name;
 	size_t off;
 };
-extern const struct latency_field latency_fields[6];
+#define LATENCY_FIELDS 6
+extern const struct latency_field latency_fields[LATENCY_FIELDS];
 /* The nearest-rank percentile p (0 < p <= 100) of sorted[0..n-1], n > 0. */
 double stats_rank(const double *sorted, size_t n, double p);
 

@@ -169,8 +169,8 @@ int kernels_switch(const struct plan *p, int k, int index, int measured)
 	}
 	long long load_ms = boottime_ms() - t0;
 	/* the boot's noise floor at its end, as a boot that powers off measures it */
-	if (measured && p->reference)
-		reference_run("end");
+	if (measured)
+		reference_run(p, "end");
 	struct jw w;
 	jw_init(&w, buf, sizeof buf);
 	event_begin(&w, "kernel-switch");

@@ -202,16 +202,14 @@ int main(void)
 		matrix_switch_first(plan);
 	/* the machine's noise floor before the first cell and after the last: a drift between
 	 * the two puts the figures between in doubt (report Problems) */
-	if (plan->reference)
-		reference_run("start");
+	reference_run(plan, "start");
 	/* what the disks give alone, the limit each cell is set against: after the reference
 	 * set, before the warm-up and the first cell */
 	if (plan->bisect.line)
 		bisect_run(plan, diskspeed_run(plan));
 	else
 		matrix_run(plan, diskspeed_run(plan));
-	if (plan->reference)
-		reference_run("end");
+	reference_run(plan, "end");
 	devices_end_event();
 	trailer_emit();
 	bootmenu_unmark();

@@ -229,11 +229,11 @@ static void figures_json(struct jw *w, const struct ref_figure *f)
 	jw_end_obj(w);
 }
 
-void reference_run(const char *phase)
+void reference_run(const struct plan *p, const char *phase)
 {
 	static struct ref_figure f[REF_COUNT];
 	static char buf[4096];
-	if (boot.cmd.dry)
+	if (boot.cmd.dry || !p->reference)
 		return;
 	long long t0 = boottime_ms();
 	measure(&f[REF_CPU], cpu_loop_once);
