@@ -91,51 +91,53 @@ expect_console_text() {
 	fi
 }
 
-# What every stick boot that runs the smoke plan must show, whatever the firmware: the run on
-# the console and in the header, and the records left on the run's copy of the stick.
+# expect_stick_smoke_run PREFIX: what every stick boot that runs the smoke plan must show,
+# whatever the firmware: the run on the console and in the header, and the records left on
+# the run's copy of the stick. PREFIX (the firmware, say) starts each check's name.
 expect_stick_smoke_run() {
-	expect_no_console "no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
-	expect_record "header: the kernel command line is the boot menu's run entry" \
+	local p=$1
+	expect_no_console "${p}no kernel panic or oops" 'Kernel panic|Oops:|BUG:|Call Trace:'
+	expect_record "${p}header: the kernel command line is the boot menu's run entry" \
 		'select(.type == "header") | .kernel.cmdline | test("BOOT_IMAGE=/vmlinuz .*console=ttyS0,115200 fsmatrix\\.disks=serial:fsmtest\\*")'
-	expect_record "header: the stick is a USB disk" \
+	expect_record "${p}header: the stick is a USB disk" \
 		'select(.type == "header") | .disks[] | select(.results) | .transport == "usb"'
-	expect_record "header: the stick is the results disk and the boot medium, never taken" \
+	expect_record "${p}header: the stick is the results disk and the boot medium, never taken" \
 		'select(.type == "header") | [.disks[] | select(.results)] | length == 1 and .[0].boot == true and .[0].verdict == "results-disk"'
-	expect_record "header: fsmtest0 is taken" \
+	expect_record "${p}header: fsmtest0 is taken" \
 		'select(.type == "header") | .disks[] | select(.serial == "fsmtest0") | .verdict == "taken"'
-	expect_record "header: the plan is smoke.ini, read from the stick's fsmatrix/plan.ini" \
+	expect_record "${p}header: the plan is smoke.ini, read from the stick's fsmatrix/plan.ini" \
 		'select(.type == "header") | .plan.name == "smoke" and .plan.source == "results"'
-	expect_record "the cell disk/ext4/defaults/seq ran ok" \
+	expect_record "${p}the cell disk/ext4/defaults/seq ran ok" \
 		'select(.type == "cell") | (.cell | test("^disk/ext4/")) and .status == "ok"'
-	expect_record "a trailer record closes the run" '.type == "trailer"'
+	expect_record "${p}a trailer record closes the run" '.type == "trailer"'
 	# The run's copy of the stick, read with mtools as a user would read it on a laptop.
-	expect_stick_record "on the stick: the header" "$RUN/results.img" '.type == "header"'
-	expect_stick_record "on the stick: the cell, ok" "$RUN/results.img" 'select(.type == "cell") | .status == "ok"'
-	expect_stick_record "on the stick: the trailer" "$RUN/results.img" '.type == "trailer"'
-	check "on the stick: the console log beside the records" \
+	expect_stick_record "${p}on the stick: the header" "$RUN/results.img" '.type == "header"'
+	expect_stick_record "${p}on the stick: the cell, ok" "$RUN/results.img" 'select(.type == "cell") | .status == "ok"'
+	expect_stick_record "${p}on the stick: the trailer" "$RUN/results.img" '.type == "trailer"'
+	check "${p}on the stick: the console log beside the records" \
 		bash -c "mdir -b -i '$(stick_part "$RUN/results.img")' ::fsmatrix/results | grep -q 'console\\.log\$'"
-	sha256_unchanged "the shipped out/fsmatrix-usb.img is unchanged" "$USB_IMG"
+	sha256_unchanged "${p}the shipped out/fsmatrix-usb.img is unchanged" "$USB_IMG"
 }
 
-# expect_resumed_by_menu MENU: the boot of $RUN hung in cell 2 (fsmatrix.debug_hang=2), the
+# expect_resumed_by_menu MENU [PREFIX]: the boot of $RUN hung in cell 2 (fsmatrix.debug_hang=2), the
 # watchdog rebooted it, the boot loader's default (the resume entry) resumed and ended the
 # run, and MENU, the boot menu's file on the stick, is put back as $menu_before (its sha256
-# line before the run) says.
+# line before the run) says. PREFIX starts each check's name.
 expect_resumed_by_menu() {
-	local menu=$1 records
-	expect_status "the run completes after the watchdog's reboot (exit 0)" 0
-	expect_console "PID 1 hung in cell 2" 'debug_hang: cell 2, attempt 1: freezing'
-	check "the machine booted twice (the watchdog rebooted it)" \
+	local menu=$1 p=${2:-} records
+	expect_status "${p}the run completes after the watchdog's reboot (exit 0)" 0
+	expect_console "${p}PID 1 hung in cell 2" 'debug_hang: cell 2, attempt 1: freezing'
+	check "${p}the machine booted twice (the watchdog rebooted it)" \
 		test "$(grep -c 'fsmatrix: /init .* starting' "$RUN/console.log")" = 2
-	check "the second boot was the menu's default, not dry: no fsmatrix.dry=1 on its command line" \
+	check "${p}the second boot was the menu's default, not dry: no fsmatrix.dry=1 on its command line" \
 		bash -c '! grep "Kernel command line:" "$1" | sed -n 2p | grep -q "fsmatrix.dry=1"' _ "$RUN/console.log"
-	expect_console "the second boot resumed the run" 'fsmatrix: resuming run '
+	expect_console "${p}the second boot resumed the run" 'fsmatrix: resuming run '
 	# qemu/run boots a copy of the stick: RUN/results.img, whose records it copied to RUN/results
 	records=$(cat "$RUN"/results/*.jsonl 2>/dev/null)
-	check "cell 2 interrupted once, then ok; the run has its trailer" bash -c '
+	check "${p}cell 2 interrupted once, then ok; the run has its trailer" bash -c '
 		test "$(jq -r -s "[.[] | select(.type == \"cell\") | \"\(.index):\(.status):\(.attempt)\"] | join(\" \")" <<<"$1")" = \
 			"1:ok:1 2:interrupted:1 2:ok:2" && test "$(jq -s "[.[] | select(.type == \"trailer\")] | length" <<<"$1")" = 1' _ "$records"
-	expect_console "the menu was put back at the end" "fsmatrix: boot menu: put back as it was \\($menu\\)"
-	check "the stick's $menu is byte for byte as before the run" \
+	expect_console "${p}the menu was put back at the end" "fsmatrix: boot menu: put back as it was \\($menu\\)"
+	check "${p}the stick's $menu is byte for byte as before the run" \
 		test "$(stick_file "$RUN/results.img" "$menu" | sha256sum)" = "$menu_before"
 }
