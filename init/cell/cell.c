@@ -164,8 +164,8 @@ static void judge_devices(struct cell_ctx *x)
 {
 	char lines[8][200], t[300];
 	for (int i = 0; i < x->n; i++) {
-		int k = dev_health_changes(x->names[i], "during the cell", &x->dev_before[i].health,
-					   &x->dev_after[i].health, lines, 8);
+		int k = dev_health_changes(x->names[i], "during the cell", DEV_HOT_EACH,
+					   &x->dev_before[i].health, &x->dev_after[i].health, lines, 8);
 		for (int j = 0; j < k; j++)
 			warn_add(&x->warn, "%s", lines[j]);
 		if (dev_cache_disagrees(x->names[i], &x->dev_after[i], t, sizeof t))

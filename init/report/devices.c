@@ -70,11 +70,9 @@ static int step(struct last_reading *l, json_t *next, const char *next_where, re
 	if (l->health && health_of(l->health, &before) == 0 && health_of(next, &after) == 0) {
 		char when[128], out[8][200];
 		snprintf(when, sizeof when, "between %s and %s", l->where, next_where);
-		/* a disk already past its warning temperature is said to be once, where it
-		 * crossed, not again at every gap (each cell still says it was measured hot) */
-		if (before.temp_c != DEV_UNKNOWN && before.temp_warn_c > 0 && before.temp_c >= before.temp_warn_c)
-			after.temp_warn_c = DEV_UNKNOWN;
-		int k = dev_health_changes(l->name, when, &before, &after, out, 8);
+		/* a disk that stays hot is said to be once, where it crossed, not again at every
+		 * gap (each cell still says it was measured hot) */
+		int k = dev_health_changes(l->name, when, DEV_HOT_CROSSED, &before, &after, out, 8);
 		for (int i = 0; i < k; i++)
 			report_line(line, ctx, "  %s, while no cell was measuring", out[i]);
 		said = k;

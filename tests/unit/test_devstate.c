@@ -224,43 +224,51 @@ static void test_changes(void)
 	a.read = b.read = 1;
 	a.temp_c = 40, b.temp_c = 50;
 	a.counter[DC_REALLOCATED] = b.counter[DC_REALLOCATED] = 0;
-	CHECK_INT(dev_health_changes("sdb", "during the cell", &a, &b, out, 8), 0);   /* +10 C is not more than 10 */
+	CHECK_INT(dev_health_changes("sdb", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 0);   /* +10 C is not more than 10 */
 	b.temp_c = 51;
-	CHECK_INT(dev_health_changes("sdb", "during the cell", &a, &b, out, 8), 1);
+	CHECK_INT(dev_health_changes("sdb", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 1);
 	CHECK_STR(out[0], "device: sdb: temperature rose from 40 C to 51 C during the cell");
 	b.temp_c = 40;
 	b.counter[DC_REALLOCATED] = 3;
-	CHECK_INT(dev_health_changes("sdb", "during the cell", &a, &b, out, 8), 1);
+	CHECK_INT(dev_health_changes("sdb", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 1);
 	CHECK_STR(out[0], "device: sdb: reallocated rose from 0 to 3 during the cell");
 	b.counter[DC_REALLOCATED] = 0;
 	/* a counter known on one side only says nothing */
 	b.counter[DC_PENDING] = 5;
-	CHECK_INT(dev_health_changes("sdb", "during the cell", &a, &b, out, 8), 0);
+	CHECK_INT(dev_health_changes("sdb", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 0);
 	/* a new bit of the critical warning, and not an old one staying set */
 	a.counter[DC_CRITICAL_WARNING] = 0x01;
 	b.counter[DC_CRITICAL_WARNING] = 0x05;
-	CHECK_INT(dev_health_changes("nvme0n1", "during the cell", &a, &b, out, 8), 1);
+	CHECK_INT(dev_health_changes("nvme0n1", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 1);
 	CHECK_STR(out[0], "device: nvme0n1: critical_warning gained 0x04 during the cell (0x05, was 0x01)");
 	b.counter[DC_CRITICAL_WARNING] = 0x01;
-	CHECK_INT(dev_health_changes("nvme0n1", "during the cell", &a, &b, out, 8), 0);
+	CHECK_INT(dev_health_changes("nvme0n1", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 0);
 	/* the device's own threshold */
 	b.temp_warn_c = 40;
-	CHECK_INT(dev_health_changes("nvme0n1", "during the cell", &a, &b, out, 8), 1);
+	CHECK_INT(dev_health_changes("nvme0n1", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 1);
 	CHECK(strstr(out[0], "warning threshold of 40 C") != NULL, "%s", out[0]);
+	/* between cells, a disk already hot before is not said to be again; one that crossed is */
+	a.temp_warn_c = 40;
+	CHECK_INT(dev_health_changes("nvme0n1", "between cell 1 and cell 2", DEV_HOT_CROSSED, &a, &b, out, 8), 0);
+	a.temp_c = 39;
+	CHECK_INT(dev_health_changes("nvme0n1", "between cell 1 and cell 2", DEV_HOT_CROSSED, &a, &b, out, 8), 1);
+	CHECK(strstr(out[0], "warning threshold of 40 C") != NULL, "%s", out[0]);
+	CHECK_INT(dev_health_changes("nvme0n1", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 1);
+	a.temp_c = 40, a.temp_warn_c = DEV_UNKNOWN;
 	b.temp_warn_c = DEV_UNKNOWN;
 	/* unreadable after, readable before */
 	b.read = 0;
 	snprintf(b.why, sizeof b.why, "SG_IO: Input/output error");
-	CHECK_INT(dev_health_changes("sdb", "during the cell", &a, &b, out, 8), 1);
+	CHECK_INT(dev_health_changes("sdb", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 1);
 	CHECK(strstr(out[0], "became unreadable during the cell: SG_IO") != NULL, "%s", out[0]);
 	/* never readable: nothing to say per cell */
 	a.read = 0;
-	CHECK_INT(dev_health_changes("sdb", "during the cell", &a, &b, out, 8), 0);
+	CHECK_INT(dev_health_changes("sdb", "during the cell", DEV_HOT_EACH, &a, &b, out, 8), 0);
 	/* max bounds the lines */
 	a.read = b.read = 1;
 	a.temp_c = 20, b.temp_c = 60;
 	b.counter[DC_REALLOCATED] = 9;
-	CHECK_INT(dev_health_changes("sdb", "during the cell", &a, &b, out, 1), 1);
+	CHECK_INT(dev_health_changes("sdb", "during the cell", DEV_HOT_EACH, &a, &b, out, 1), 1);
 }
 
 static void test_cache_and_json(void)

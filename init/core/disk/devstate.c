@@ -306,8 +306,15 @@ int nvme_smart_parse(const unsigned char *b, size_t n, struct dev_health *h)
 
 /* ------------------------------------------------------------------ judging a cell */
 
-int dev_health_changes(const char *name, const char *when, const struct dev_health *before,
-		       const struct dev_health *after, char (*out)[200], int max)
+static int is_hot(const struct dev_health *h)
+{
+	return h->temp_c != DEV_UNKNOWN && h->temp_warn_c != DEV_UNKNOWN && h->temp_warn_c > 0 &&
+	       h->temp_c >= h->temp_warn_c;
+}
+
+int dev_health_changes(const char *name, const char *when, enum dev_hot hot,
+		       const struct dev_health *before, const struct dev_health *after,
+		       char (*out)[200], int max)
 {
 	int k = 0;
 	if (before->read && !after->read && k < max)
@@ -326,13 +333,13 @@ int dev_health_changes(const char *name, const char *when, const struct dev_heal
 			snprintf(out[k++], 200, "device: %s: %s rose from %lld to %lld %s", name,
 				 dev_counters[i].name, b, a, when);
 	}
-	int tb = before->temp_c, ta = after->temp_c, tw = after->temp_warn_c;
+	int tb = before->temp_c, ta = after->temp_c;
 	if (tb != DEV_UNKNOWN && ta != DEV_UNKNOWN && ta - tb > 10 && k < max)
 		snprintf(out[k++], 200, "device: %s: temperature rose from %d C to %d C %s", name, tb,
 			 ta, when);
-	if (ta != DEV_UNKNOWN && tw != DEV_UNKNOWN && tw > 0 && ta >= tw && k < max)
+	if (is_hot(after) && (hot == DEV_HOT_EACH || !is_hot(before)) && k < max)
 		snprintf(out[k++], 200, "device: %s: temperature %d C at or past the device's warning "
-			 "threshold of %d C", name, ta, tw);
+			 "threshold of %d C", name, ta, after->temp_warn_c);
 	return k;
 }
 

@@ -76,14 +76,21 @@ void scsi_sense_text(const unsigned char *s, size_t n, char *out, size_t len);
 int nvme_identify_parse(const unsigned char *b, size_t n, struct devstate *d);
 int nvme_smart_parse(const unsigned char *b, size_t n, struct dev_health *h);
 
+/* When a temperature at or past the device's own warning threshold is said: at every pair of
+ * readings whose second is hot (a cell says it was measured hot, each time), or only where
+ * it crossed, the first reading below (the report's gaps between cells, which would
+ * otherwise repeat it at each gap of a disk that stays hot). */
+enum dev_hot { DEV_HOT_EACH, DEV_HOT_CROSSED };
+
 /* What changed between two readings of one disk's health that a user should be warned of:
  * an error counter that rose (a new bit for the critical warning), a temperature risen by
- * more than 10 C, or one at or past the device's own warning threshold. when says where the
- * two readings were taken ("during the cell"; the report: "between cell 1 and cell 2"). Writes
- * up to max lines of len bytes ("device: sdb: reallocated rose from 0 to 3 during the cell")
- * and returns how many. */
-int dev_health_changes(const char *name, const char *when, const struct dev_health *before,
-		       const struct dev_health *after, char (*out)[200], int max);
+ * more than 10 C, or one at or past the device's own warning threshold (as hot says). when
+ * says where the two readings were taken ("during the cell"; the report: "between cell 1
+ * and cell 2"). Writes up to max lines of len bytes ("device: sdb: reallocated rose from 0
+ * to 3 during the cell") and returns how many. */
+int dev_health_changes(const char *name, const char *when, enum dev_hot hot,
+		       const struct dev_health *before, const struct dev_health *after,
+		       char (*out)[200], int max);
 /* The write cache as the device says and as sysfs believes, when they disagree, as a
  * warning line; 0 when they agree or either is unknown. */
 int dev_cache_disagrees(const char *name, const struct devstate *d, char *out, size_t len);
