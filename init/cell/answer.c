@@ -17,7 +17,7 @@ static int cell_limit(const struct cell_ctx *x, enum limit_dir dir, struct limit
 {
 	const struct disk_speeds *sp = x->env->speeds;
 	const struct plan_array *a = &x->p->arrays[x->c->array];
-	double alone[PLAN_DEVICES_MAX], together = 0;
+	double alone[PLAN_DEVICES_MAX];
 	const char *names[PLAN_DEVICES_MAX];
 	if (dir != LIMIT_NONE && (!sp || !sp->n)) {
 		l->mbps = NAN;
@@ -27,12 +27,10 @@ static int cell_limit(const struct cell_ctx *x, enum limit_dir dir, struct limit
 	for (int i = 0; dir != LIMIT_NONE && i < x->n; i++) {
 		int k = speeds_find(sp, x->names[i]);
 		const struct speed_fig *f = k < 0 ? NULL : dir == LIMIT_READ ? &sp->read[k] : &sp->write[k];
-		const struct speed_fig *t = k < 0 ? NULL : dir == LIMIT_READ ? &sp->together_read[k] :
-							    &sp->together_write[k];
 		names[i] = x->names[i];
 		alone[i] = f ? f->mbps : NAN;
-		together += t ? t->mbps : NAN;
 	}
+	double together = dir == LIMIT_NONE ? NAN : speeds_together(sp, names, x->n, dir);
 	return limit_of(a->level, a->devices, a->missing, a->layout, alone, names, x->n, together,
 			dir, l);
 }

@@ -151,3 +151,18 @@ int speeds_find(const struct disk_speeds *s, const char *name)
 			return i;
 	return -1;
 }
+
+double speeds_together(const struct disk_speeds *s, const char *const *names, int n,
+		       enum limit_dir dir)
+{
+	if (!s || n != s->n || dir == LIMIT_NONE)
+		return NAN;
+	double sum = 0;
+	for (int i = 0; i < n; i++) {
+		int k = speeds_find(s, names[i]);
+		if (k < 0)
+			return NAN;
+		sum += dir == LIMIT_READ ? s->together_read[k].mbps : s->together_write[k].mbps;
+	}
+	return sum;
+}

@@ -46,6 +46,13 @@ enum limit_dir limit_dir_of(int wl_type, const char *fio_rw, const char **metric
 /* The index of disk name in s, or -1. */
 int speeds_find(const struct disk_speeds *s, const char *name);
 
+/* What the n disks names moved at once in dir: the sum of their together figures when they
+ * are the very disks measured at once, else NaN. Disks the cell leaves idle took their share
+ * of a shared bus or CPU during that measurement, so a cell on fewer disks than were measured
+ * at once is held to its members alone. */
+double speeds_together(const struct disk_speeds *s, const char *const *names, int n,
+		       enum limit_dir dir);
+
 struct limit {
 	double mbps;      /* NaN when there is none: rule says why */
 	char rule[240];   /* "raid5 of 4, 0 missing: 3 data disks x the slowest member vde
