@@ -30,9 +30,8 @@ static int cell_limit(const struct cell_ctx *x, enum limit_dir dir, struct limit
 		names[i] = x->names[i];
 		alone[i] = f ? f->mbps : NAN;
 	}
-	double together = dir == LIMIT_NONE ? NAN : speeds_together(sp, names, x->n, dir);
-	return limit_of(a->level, a->devices, a->missing, a->layout, alone, names, x->n, together,
-			dir, l);
+	return limit_of(a->level, a->devices, a->missing, a->layout, alone, names, x->n,
+			speeds_together(sp, names, x->n, dir), dir, l);
 }
 
 /* The workload's own CPU time, in % of one CPU: its engine's share of the machine times the

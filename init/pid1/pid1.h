@@ -250,9 +250,8 @@ int matrix_run_one(const struct run_env *env, const struct plan *p, const struct
 void bisect_switch_first(const struct plan *p);
 void bisect_run(const struct plan *p, const struct disk_speeds *speeds);
 /* pid1/reference.c: the reference set (core/reference.h) measured now and written as a
- * "reference" record of phase "start" or "end"; nothing on a dry run. */
-void reference_run(const struct plan *p, const char *phase); /* nothing on a dry run or with
-                                      reference = no */
+ * "reference" record of phase "start" or "end"; nothing on a dry run or with reference = no. */
+void reference_run(const struct plan *p, const char *phase);
 
 /* pid1/header.c */
 void header_emit(void);
