@@ -11,7 +11,8 @@ RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-loss
 # Before the boot starts: the watch below must not see an earlier run's console.
 rm -rf "$status_file" "$RUN"
 (
-	boot loss --disks 2 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/disk-loss.ini"
+	boot loss --disks 2 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/disk-loss.ini" \
+		--disk-iops "$SLOW_IOPS"
 	echo "$BOOT_STATUS" >"$status_file"
 ) &
 booting=$!

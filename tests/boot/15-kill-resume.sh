@@ -20,7 +20,8 @@ truncate -s 256M "$RUN/disks/fsmtest0.img"
 truncate -s 256M "$RUN/disks/fsmtest1.img"
 mkfs.ext4 -q -F -d "$RUN.data" "$RUN/disks/fsmtest1.img" && rm -rf "$RUN.data"
 snapshot "$RUN/disks/fsmtest1.img"
-boot_killed run 'slow rep 1/1: running' --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN"
+KILL_AFTER=2 boot_killed run 'slow rep 1/1: running' --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN" \
+	--disk-iops "$SLOW_IOPS"
 check "qemu was killed while the second cell ran" test "$KILLED" = yes
 check "the killed boot left no trailer" sh -c "! grep -q '\"type\":\"trailer\"' '$RUN'/results/*.jsonl"
 before=$FSM_TEST_RUNS/15-kill-resume.before.jsonl
@@ -29,7 +30,7 @@ id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 check "the first boot recorded cell 1 and announced cell 2" \
 	grep -q '"event":"cell-start","run":"'"$id"'","index":2' "$before"
 
-boot run --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN"
+boot run --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN" --disk-iops "$SLOW_IOPS"
 expect_status "the second boot completes the run (exit 0)" 0
 expect_console "it resumes the first boot's run" "fsmatrix: resuming run $id"
 expect_record "the resume event names cell 2 as interrupted" \

@@ -15,7 +15,8 @@ rm -rf "$RUN"
 mkdir -p "$RUN/disks"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
 group=$("$FSM_ROOT/out/fsmatrix" check "$PLAN" --shards 2 | sed -n 's/^2 shards (fsmatrix.shard=K\/2), run group //p')
-boot_killed run 'slow rep 1/1: running' --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=1/2
+KILL_AFTER=2 boot_killed run 'slow rep 1/1: running' --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" \
+	--disk-iops "$SLOW_IOPS" --append fsmatrix.shard=1/2
 check "qemu was killed while the shard's cell ran" test "$KILLED" = yes
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 check "the first boot started cell 2 and no other" test "$(jq -r -s \
@@ -24,13 +25,15 @@ check "the first boot started cell 2 and no other" test "$(jq -r -s \
 
 # the wrong shard typed after the power cut: refused, the interrupted run left as it was
 before=$(sha256sum <"$RUN/results/$id.jsonl")
-boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=2/2
+boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --disk-iops "$SLOW_IOPS" \
+	--append fsmatrix.shard=2/2
 expect_status "a boot asking shard 2/2 stops without a trailer (exit 2)" 2
 expect_console "it refuses to leave shard 1/2's run unfinished, naming both shards" \
 	"^fsmatrix: fatal: run $id of this plan ran shard 1/2 and stopped part way, and this boot asks shard 2/2: refusing"
 check "the interrupted run's journal is unchanged" test "$(sha256sum <"$RUN/results/$id.jsonl")" = "$before"
 
-boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --append fsmatrix.shard=1/2
+boot run --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --disk-iops "$SLOW_IOPS" \
+	--append fsmatrix.shard=1/2
 expect_status "the second boot completes the shard (exit 0)" 0
 expect_console "it resumes the first boot's run" "fsmatrix: resuming run $id"
 after=$RUN/results/$id.jsonl

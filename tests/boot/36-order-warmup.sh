@@ -28,7 +28,8 @@ check "check lists 6 cells, not in the plan's own order" sh -c \
 # Boot 1: the whole run.
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-one
 rm -rf "$RUN"
-boot one --disks 1 --size 256M --timeout 300 --plan "$PLAN" --append "fsmatrix.seed=$SEED"
+boot one --disks 1 --size 256M --timeout 300 --plan "$PLAN" --disk-iops "$SLOW_IOPS" \
+	--append "fsmatrix.seed=$SEED"
 expect_status "the first boot completes the run (exit 0)" 0
 one=$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)
 check "its cells ran in the order check printed" diff "$OUT.want" <(ran "$one")
@@ -70,7 +71,8 @@ RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-two
 rm -rf "$RUN"
 mkdir -p "$RUN/disks"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
-boot_killed two 'slow rep 2/2: running' --reuse --disks 1 --size 256M --keep --timeout 300 \
+KILL_AFTER=2 boot_killed two 'slow rep 2/2: running' --reuse --disks 1 --size 256M --keep --timeout 300 \
+	--disk-iops "$SLOW_IOPS" \
 	--plan "$PLAN" --append "fsmatrix.seed=$SEED"
 check "qemu was killed while the slow cell's second repetition ran" test "$KILLED" = yes
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
@@ -81,7 +83,7 @@ check "the killed boot ran its first 4 cells in the same order" \
 	diff <(head -n 4 "$OUT.want") "$OUT.b"
 
 # Boot 3: resumed, with no seed on the command line.
-boot two --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN"
+boot two --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" --disk-iops "$SLOW_IOPS"
 expect_status "the third boot completes the run (exit 0)" 0
 expect_console "it resumes the killed boot's run" "fsmatrix: resuming run $id"
 after=$RUN/results/$id.jsonl

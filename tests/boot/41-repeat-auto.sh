@@ -63,13 +63,14 @@ RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-cut
 rm -rf "$RUN"
 mkdir -p "$RUN/disks"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
-boot_killed cut 'slow rep 3/4: running' --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN"
+KILL_AFTER=2 boot_killed cut 'slow rep 3/4: running' --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN" \
+	--disk-iops "$SLOW_IOPS"
 check "qemu was killed while the slow cell's third repetition ran" test "$KILLED" = yes
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 check "before the cut, the capped cell stopped as stable at position 5" test "$(jq -r -s \
 	'[.[] | select(.type == "summary") | "\(.cell) \(.auto) \(.index)"] | join(",")' "$RUN/results/$id.jsonl")" \
 	= "disk/ext4/defaults/capped stable 5"
-boot cut --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN"
+boot cut --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN" --disk-iops "$SLOW_IOPS"
 expect_status "the resumed boot completes the run (exit 0)" 0
 after=$RUN/results/$id.jsonl
 check "after the resume, the capped cell's fourth repetition did not run" test "$(jq -s \

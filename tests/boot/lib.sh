@@ -76,6 +76,14 @@ boot() { # NAME [qemu/run flags...]
 	return 0
 }
 
+# A slow cell that lasts as long on any host: the plans' [workload slow] (O_DIRECT 4 KiB
+# writes) on a disk qemu caps at SLOW_IOPS requests a second (--disk-iops "$SLOW_IOPS")
+# streams 1.6 MB/s wherever the guest could issue them faster (a busy TCG guest on the
+# slower machine: about 580 a second, 2.3 MB/s), so 12m lasts 7.9 s. Without the cap its
+# length was the host's CPU: 100m took 10 s on one machine and 46 on another. mkfs and the
+# buffered cells beside it send few, large requests, which the cap hardly slows.
+SLOW_IOPS=400
+
 # boot_killed NAME REGEX [qemu/run flags...]: boots as boot does, in the background, and
 # KILL_AFTER (default 5) s after REGEX shows on its console (the cell has begun writing) kills its qemu with
 # SIGKILL, as a power cut, which leaves the results disk as the guest's last fsync left it.
