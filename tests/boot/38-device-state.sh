@@ -15,7 +15,7 @@ need_image
 PLAN=$FSM_ROOT/tests/plans/device-health.ini
 dev() { printf 'select(.type == "header") | .devices[0] | %s' "$1"; }
 
-boot ahci --disk-bus ahci --disks 1 --size 1G --timeout 600 --plan "$PLAN"
+boot ahci --disk-bus ahci --disks 1 --size 256M --timeout 600 --plan "$PLAN"
 expect_status "ahci: the run completes (exit 0)" 0
 expect_record "ahci: an ATA disk, identity from IDENTIFY DEVICE" \
 	"$(dev '.kind == "ata" and .model == "QEMU HARDDISK" and .serial == "fsmtest0" and (.firmware | length > 0)')"
@@ -28,7 +28,7 @@ expect_record "ahci: the fingerprint's write cache is the device's" \
 expect_record "ahci: every cell has the disk's health before and after, and no device warning" \
 	'select(.type == "cell") | (.devices | length == 1) and .devices[0].kind == "ata" and (.devices[0].before.temperature_c | type == "number") and (.devices[0].after.reallocated == 0) and (.devices_ms | type == "number") and ([.warnings[] | select(startswith("device:"))] | length == 0)'
 
-boot megasas --disk-bus megasas --disks 1 --size 1G --timeout 600 --plan "$PLAN" --write-cache off
+boot megasas --disk-bus megasas --disks 1 --size 256M --timeout 600 --plan "$PLAN" --write-cache off
 expect_status "megasas: the run completes (exit 0)" 0
 expect_record "megasas: a SCSI disk, identity from INQUIRY and the serial number page" \
 	"$(dev '.kind == "scsi" and .model == "QEMU HARDDISK" and .serial == "fsmtest0"')"
@@ -37,7 +37,8 @@ expect_record "megasas: write cache off (write-cache=off), from the caching page
 expect_record "megasas: no log page answered: health unavailable with the device's sense data" \
 	"$(dev '.health.unavailable | test("ILLEGAL REQUEST")')"
 
-# The NVMe boot: the critical warning raised while cell 1 writes its 256 MiB.
+# The NVMe boot: the critical warning raised while cell 1 writes its 64 MiB, on a disk capped
+# at 16 MB/s so that it lasts 4 s on any host.
 RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-nvme
 # an earlier run's console must not set the injector off before this boot has begun
 rm -rf "$RUN" "$RUN.injected"
@@ -52,7 +53,7 @@ rm -rf "$RUN" "$RUN.injected"
 	done
 ) &
 injector=$!
-boot nvme --disk-bus nvme --disks 1 --size 1G --timeout 600 --plan "$PLAN"
+boot nvme --disk-bus nvme --disks 1 --size 256M --timeout 600 --plan "$PLAN" --disk-mbps 16
 wait "$injector"
 expect_status "nvme: the run completes (exit 0)" 0
 check "nvme: the critical warning was raised through QMP during cell 1" grep -q '"return"' "$RUN.injected"
@@ -69,7 +70,7 @@ expect_record "nvme: the boot's last reading (the devices end event) holds the w
 check "nvme: the report lists the device warning under Problems" bash -c '
 	"$1"/out/fsmatrix report "$2" | sed -n "/^Problems/,\$p" | grep -q "critical_warning gained 0x04"' _ "$FSM_ROOT" "$RUN"
 
-boot virtio --disks 1 --size 1G --timeout 600 --plan "$PLAN"
+boot virtio --disks 1 --size 256M --timeout 600 --plan "$PLAN"
 expect_status "virtio: the run completes (exit 0)" 0
 expect_record "virtio: the cache mode from the device, health unavailable with the reason" \
 	"$(dev '.kind == "virtio" and .serial == "fsmtest0" and .write_cache.device == "on" and (.health.unavailable | test("virtio-blk"))')"
