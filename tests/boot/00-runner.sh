@@ -59,6 +59,19 @@ done
 rc=$?
 check "a bad flag value exits 1 (was $rc)" test "$rc" = 1
 
+# ---- the kernel's entry: qemu starts the ELF kernel the bzImage carries, at its PVH entry,
+# unless --kernel-entry bzimage says otherwise; the ELF is the bzImage's own kernel.
+dry=$("$QRUN" "${IMG[@]}" --accel tcg --dry-run --run-dir "$tmp/dry" 2>/dev/null)
+elf=$(grep -o -- '-kernel [^ ]*' <<<"$dry" | cut -d' ' -f2)
+check "by default qemu loads the bzImage's ELF kernel, unpacked once into out/.pvh/" 	bash -c 'case $1 in "$2"/out/.pvh/*.vmlinux) head -c 4 "$1" | grep -q ELF ;; *) false ;; esac' _ "$elf" "$FSM_ROOT"
+version() { grep -a -o -m 1 'Linux version [0-9][^ ]* ([^)]*)' "$1" | head -n 1; }
+check "the ELF is the bzImage's kernel: the same version line ($(version "$elf" | cut -c1-40)...)" 	bash -c 'test -n "$1" && test "$1" = "$2"' _ "$(version "$elf")" "$(xz -dc --single-stream <(tail -c +"$(("$(od -An -t u4 -j 584 -N 4 "$KERNEL")" + ("$(od -An -t u1 -j 497 -N 1 "$KERNEL")" + 1) * 512 + 1))" "$KERNEL") 2>/dev/null | grep -a -o -m 1 'Linux version [0-9][^ ]* ([^)]*)' | head -n 1)"
+dry=$("$QRUN" "${IMG[@]}" --accel tcg --dry-run --kernel-entry bzimage --run-dir "$tmp/dry" 2>/dev/null)
+check "--kernel-entry bzimage: qemu loads the bzImage itself" grep -q -- "-kernel $KERNEL " <<<"$dry"
+check "a file that is not a bzImage: qemu/pvh-kernel says so in one line, exit 1" bash -c '
+	out=$("$1"/qemu/pvh-kernel "$2" "$3" 2>&1 >/dev/null); rc=$?
+	test "$rc" = 1 && test "$(wc -l <<<"$out")" = 1 && grep -q "is not a bzImage" <<<"$out"' _ "$FSM_ROOT" "$HELLO" "$tmp/pvh"
+
 # ---- a completed run: 2 preallocated disks kept, a plan through the results disk.
 printf '# a plan for the round trip\n[run]\nname = runner-test\n' >"$tmp/plan.ini"
 boot ok "${IMG[@]}" --disks 2 --size "$SIZE" --keep --plan "$tmp/plan.ini"
