@@ -293,6 +293,15 @@ int settle_wait(struct settle *st, int quiet)
 			start_also(st);
 			continue;
 		}
+		/* A driver's load adds its devices before it ends (an ATA port's disks appear
+		 * inside ata_piix's), and under emulation PID 1 may see the load end before it
+		 * read their news: read it now, or the quiet time below passes over them and
+		 * their own drivers (sd_mod) never load. */
+		if (st->events >= 0) {
+			read_news(st);
+			if (modules_loading())
+				continue;
+		}
 		int pending = modules_pending(what, sizeof what);   /* empties what first */
 		pending += controllers_pending(what, sizeof what);
 		long long now = boottime_ms();
