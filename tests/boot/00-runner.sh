@@ -59,15 +59,21 @@ done
 rc=$?
 check "a bad flag value exits 1 (was $rc)" test "$rc" = 1
 
-# ---- the kernel's entry: qemu starts the ELF kernel the bzImage carries, at its PVH entry,
-# unless --kernel-entry bzimage says otherwise; the ELF is the bzImage's own kernel.
+# ---- the kernel's entry: qemu starts the bzImage, or with --kernel-entry pvh the ELF kernel
+# the bzImage carries, at its PVH entry; the ELF is the bzImage's own kernel.
 dry=$("$QRUN" "${IMG[@]}" --accel tcg --dry-run --run-dir "$tmp/dry" 2>/dev/null)
+check "by default qemu loads the bzImage itself" grep -q -- "-kernel $KERNEL " <<<"$dry"
+dry=$("$QRUN" "${IMG[@]}" --accel tcg --dry-run --kernel-entry pvh --run-dir "$tmp/dry" 2>/dev/null)
 elf=$(grep -o -- '-kernel [^ ]*' <<<"$dry" | cut -d' ' -f2)
-check "by default qemu loads the bzImage's ELF kernel, unpacked once into out/.pvh/" 	bash -c 'case $1 in "$2"/out/.pvh/*.vmlinux) head -c 4 "$1" | grep -q ELF ;; *) false ;; esac' _ "$elf" "$FSM_ROOT"
+check "--kernel-entry pvh: qemu loads the bzImage's ELF kernel, unpacked once into out/.pvh/" \
+	bash -c 'case $1 in "$2"/out/.pvh/*.vmlinux) head -c 4 "$1" | grep -q ELF ;; *) false ;; esac' _ "$elf" "$FSM_ROOT"
 version() { grep -a -o -m 1 'Linux version [0-9][^ ]* ([^)]*)' "$1" | head -n 1; }
-check "the ELF is the bzImage's kernel: the same version line ($(version "$elf" | cut -c1-40)...)" 	bash -c 'test -n "$1" && test "$1" = "$2"' _ "$(version "$elf")" "$(xz -dc --single-stream <(tail -c +"$(("$(od -An -t u4 -j 584 -N 4 "$KERNEL")" + ("$(od -An -t u1 -j 497 -N 1 "$KERNEL")" + 1) * 512 + 1))" "$KERNEL") 2>/dev/null | grep -a -o -m 1 'Linux version [0-9][^ ]* ([^)]*)' | head -n 1)"
-dry=$("$QRUN" "${IMG[@]}" --accel tcg --dry-run --kernel-entry bzimage --run-dir "$tmp/dry" 2>/dev/null)
-check "--kernel-entry bzimage: qemu loads the bzImage itself" grep -q -- "-kernel $KERNEL " <<<"$dry"
+payload() { # the bzImage's payload, decompressed here as the boot protocol's header places it
+	tail -c +"$(($(od -An -t u4 -j 584 -N 4 "$1") + ($(od -An -t u1 -j 497 -N 1 "$1") + 1) * 512 + 1))" "$1" |
+		xz -dc --single-stream 2>/dev/null
+}
+check "the ELF is the bzImage's kernel: the same version line ($(version "$elf" | cut -c1-40)...)" \
+	bash -c 'test -n "$1" && test "$1" = "$2"' _ "$(version "$elf")" "$(payload "$KERNEL" | grep -a -o -m 1 'Linux version [0-9][^ ]* ([^)]*)' | head -n 1)"
 check "a file that is not a bzImage: qemu/pvh-kernel says so in one line, exit 1" bash -c '
 	out=$("$1"/qemu/pvh-kernel "$2" "$3" 2>&1 >/dev/null); rc=$?
 	test "$rc" = 1 && test "$(wc -l <<<"$out")" = 1 && grep -q "is not a bzImage" <<<"$out"' _ "$FSM_ROOT" "$HELLO" "$tmp/pvh"
