@@ -20,8 +20,7 @@ truncate -s 256M "$RUN/disks/fsmtest0.img"
 truncate -s 256M "$RUN/disks/fsmtest1.img"
 mkfs.ext4 -q -F -d "$RUN.data" "$RUN/disks/fsmtest1.img" && rm -rf "$RUN.data"
 snapshot "$RUN/disks/fsmtest1.img"
-KILL_AFTER=2 boot_killed run 'slow rep 1/1: running' --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN" \
-	--disk-iops "$SLOW_IOPS"
+boot_killed_slow run 'slow rep 1/1: running' --reuse --disks 2 --size 256M --keep --timeout 300 --plan "$PLAN"
 check "qemu was killed while the second cell ran" test "$KILLED" = yes
 check "the killed boot left no trailer" sh -c "! grep -q '\"type\":\"trailer\"' '$RUN'/results/*.jsonl"
 before=$FSM_TEST_RUNS/15-kill-resume.before.jsonl

@@ -15,8 +15,8 @@ rm -rf "$RUN"
 mkdir -p "$RUN/disks"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
 group=$("$FSM_ROOT/out/fsmatrix" check "$PLAN" --shards 2 | sed -n 's/^2 shards (fsmatrix.shard=K\/2), run group //p')
-KILL_AFTER=2 boot_killed run 'slow rep 1/1: running' --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" \
-	--disk-iops "$SLOW_IOPS" --append fsmatrix.shard=1/2
+boot_killed_slow run 'slow rep 1/1: running' --reuse --disks 1 --size 256M --keep --timeout 300 --plan "$PLAN" \
+	--append fsmatrix.shard=1/2
 check "qemu was killed while the shard's cell ran" test "$KILLED" = yes
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 check "the first boot started cell 2 and no other" test "$(jq -r -s \

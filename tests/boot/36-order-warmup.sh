@@ -71,8 +71,7 @@ RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-two
 rm -rf "$RUN"
 mkdir -p "$RUN/disks"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
-KILL_AFTER=2 boot_killed two 'slow rep 2/2: running' --reuse --disks 1 --size 256M --keep --timeout 300 \
-	--disk-iops "$SLOW_IOPS" \
+boot_killed_slow two 'slow rep 2/2: running' --reuse --disks 1 --size 256M --keep --timeout 300 \
 	--plan "$PLAN" --append "fsmatrix.seed=$SEED"
 check "qemu was killed while the slow cell's second repetition ran" test "$KILLED" = yes
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)

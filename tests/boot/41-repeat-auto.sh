@@ -63,8 +63,7 @@ RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-cut
 rm -rf "$RUN"
 mkdir -p "$RUN/disks"
 truncate -s 256M "$RUN/disks/fsmtest0.img"
-KILL_AFTER=2 boot_killed cut 'slow rep 3/4: running' --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN" \
-	--disk-iops "$SLOW_IOPS"
+boot_killed_slow cut 'slow rep 3/4: running' --reuse --disks 1 --size 256M --keep --timeout 400 --plan "$PLAN"
 check "qemu was killed while the slow cell's third repetition ran" test "$KILLED" = yes
 id=$(basename "$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)" .jsonl)
 check "before the cut, the capped cell stopped as stable at position 5" test "$(jq -r -s \

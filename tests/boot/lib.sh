@@ -115,6 +115,12 @@ boot_killed() {
 	BOOT_STATUS=$(cat "$status" 2>/dev/null)
 }
 
+# boot_killed_slow NAME REGEX [qemu/run flags...]: boot_killed on disks capped at SLOW_IOPS,
+# killed 2 s after REGEX (the slow cell's "running" line): well inside its 8 s.
+boot_killed_slow() {
+	KILL_AFTER=2 boot_killed "$@" --disk-iops "$SLOW_IOPS"
+}
+
 # qmp_throttle BPS: qemu's I/O throttle (QMP block_set_io_throttle) on the first test disk of
 # the boot running in $RUN, to BPS bytes/s; 0 lifts it. qemu's answer goes to $RUN.qmp.
 qmp_throttle() {
