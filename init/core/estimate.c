@@ -120,6 +120,8 @@ static void mkfs_model(const struct plan_fs *f, double fs, double *bytes, double
 		block = fs < 512 * MIB ? 1024 : 4096;   /* the small types' block size */
 	if (reserved < 0)
 		reserved = 5;
+	if (reserved > 50)   /* mke2fs refuses more (the cell fails at mkfs): free is never < 0 */
+		reserved = 50;
 	double journal = 0;
 	if (f->type != FS_EXT2 && !strstr(f->mkfs, "^has_journal")) {
 		size_t j = 0;

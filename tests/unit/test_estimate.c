@@ -50,6 +50,11 @@ static const struct cell_case {
 	{ "level = 6\ndevices = 6\n", "type = ext3\nmkfs = -i 65536 -I 512 -m 1\n", TIB, 100,
 	  TIB / 100e6, 4 * TIB / 65536 * 512 + 262144 * 4096.0,
 	  (4 * TIB - 4 * TIB / 128 - GIB) * 0.99 },
+	/* an -m over mke2fs's 50% (which it refuses, failing the cell) counts as 50: never
+	 * less than nothing free */
+	{ "level = 6\ndevices = 6\n", "type = ext3\nmkfs = -i 65536 -I 512 -m 210\n", TIB, 100,
+	  TIB / 100e6, 4 * TIB / 65536 * 512 + 262144 * 4096.0,
+	  (4 * TIB - 4 * TIB / 128 - GIB) * 0.5 },
 	/* -J size= is the journal's size in MiB */
 	{ "level = 5\ndevices = 12\n", "type = ext4\nmkfs = -i 4194304 -J size=64\n", 64 * GIB, 100,
 	  64 * GIB / 100e6, 704 * GIB / 4194304 * 256 + 64 * MIB,
