@@ -55,9 +55,17 @@ for bus in virtio-scsi nvme; do
 	check "dry-run --disk-bus $bus attaches $want with serial fsmtest0" \
 		grep -q -- "-device $want,[^ ]*serial=fsmtest0" <<<"$dry"
 done
+# one bus per disk: each controller once, each disk at its place on its own bus
+dry=$("$QRUN" "${IMG[@]}" --accel tcg --dry-run --disks 3 --disk-bus ahci,nvme,ahci --run-dir "$tmp/dry" 2>/dev/null)
+check "dry-run --disk-bus ahci,nvme,ahci: one ich9-ahci, fsmtest0 and fsmtest2 on its ports 0 and 1, fsmtest1 on nvme" \
+	test "$(grep -o -- '-device [^ ]*' <<<"$dry" | grep -E 'ahci|nvme|ide-hd' | cut -d, -f1-3 | tr '\n' ' ')" = \
+	"-device ich9-ahci,id=hba-ahci -device ide-hd,bus=hba-ahci.0,drive=drv-fsmtest0 -device nvme,drive=drv-fsmtest1,serial=fsmtest1 -device ide-hd,bus=hba-ahci.1,drive=drv-fsmtest2 "
 "$QRUN" "${IMG[@]}" --disk-bus floppy --dry-run >/dev/null 2>&1
 rc=$?
 check "a bad flag value exits 1 (was $rc)" test "$rc" = 1
+msg=$("$QRUN" "${IMG[@]}" --disks 3 --disk-bus nvme,ahci --dry-run 2>&1 >/dev/null)
+check "a bus list not one per disk: one line naming the flag" \
+	test "$msg" = "qemu/run: --disk-bus nvme,ahci: 2 buses for 3 disks: give one for every disk or one per disk"
 
 # ---- the kernel's entry: qemu starts the bzImage, or with --kernel-entry pvh the ELF kernel
 # the bzImage carries, at its PVH entry; the ELF is the bzImage's own kernel.
