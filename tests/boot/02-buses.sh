@@ -3,7 +3,8 @@
 # --disk-bus with one bus per disk). /init loads each controller's driver itself, sees each
 # disk by the serial qemu/run gave it and takes it through fsmatrix.disks= (on the SAS HBA
 # through its SAS address, wwn:, not its serial), and runs buses.ini's one cell: ext4 on a
-# raid0 of the twenty, which writes to every member, so through every driver.
+# raid0 of the twenty, which writes to every member, so through every driver. A
+# twenty-first disk, a third on the MegaRAID HBA and not handed over, stays byte-identical.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -20,8 +21,14 @@ for ((b = 0; b < ${#pairs[@]}; b++)); do
 	[ "$bus" = mptsas ] || select+=${select:+,}serial:fsmtest$((2 * b)),serial:fsmtest$((2 * b + 1))
 done
 select+=,wwn:naa.5000000f5a00000*
-boot all --disks 20 --size 256M --disk-bus "$buses" --timeout 600 --plan "$FSM_ROOT/tests/plans/buses.ini" \
-	--no-select --append "fsmatrix.disks=$select"
+RUN=$FSM_TEST_RUNS/${FSM_TEST_NAME##*/}-all
+rm -rf "$RUN" && mkdir -p "$RUN/disks"
+for ((i = 0; i < 20; i++)); do fallocate -l 256M "$RUN/disks/fsmtest$i.img"; done
+head -c 64M /dev/urandom >"$RUN/disks/fsmtest20.img"
+truncate -s 256M "$RUN/disks/fsmtest20.img"
+snapshot "$RUN/disks/fsmtest20.img"
+boot all --reuse --keep --disks 21 --size 256M --disk-bus "$buses,megasas" --timeout 600 \
+	--plan "$FSM_ROOT/tests/plans/buses.ini" --no-select --append "fsmatrix.disks=$select"
 expect_status "the run completes (exit 0)" 0
 j=$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)
 check "the raid0 of the twenty disks ran its ext4 cell ok" \
@@ -40,3 +47,7 @@ for ((b = 0; b < ${#pairs[@]}; b++)); do
 done
 expect_record "mptsas: each disk's wwn is its SAS address and took it" \
 	'select(.type == "header") | [.disks[] | select(.serial // "" | test("^fsmtest1[01]$")) | select(.reason | test("wwn:")) | .wwn] | sort == ["naa.5000000f5a000000", "naa.5000000f5a000001"]'
+expect_record "the disk not handed over (megasas, fsmtest20) is seen and not taken" \
+	'select(.type == "header") | [.disks[] | select(.serial == "fsmtest20" and .verdict != "taken")] | length == 1'
+sha256_unchanged "the disk not handed over is byte-identical" "$RUN/disks/fsmtest20.img"
+rm -rf "$RUN/disks"
