@@ -8,7 +8,8 @@
 need_image
 
 cell_of() { cell "disk/ext4/defaults/$1"; }   # WORKLOAD: its cell on the disk's ext4
-boot faults --disks 1 --size 256M --timeout 300 --plan "$FSM_ROOT/tests/plans/cell-faults.ini"
+boot faults --disks 1 --size 128M --timeout 300 --plan "$FSM_ROOT/tests/plans/cell-faults.ini" \
+	--disk-iops "$SLOW_IOPS"
 expect_status "the run completes (exit 0)" 0
 expect_record "a workload larger than the filesystem: an error cell naming ENOSPC" \
 	"$(cell_of full) | .status == \"error\" and (.error | test(\"No space left on device \\\\(ENOSPC\\\\)\")) and .result.errno == \"ENOSPC\""
