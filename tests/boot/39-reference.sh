@@ -4,7 +4,7 @@
 # Half way through the run qemu's I/O throttle (QMP block_set_io_throttle, 2 MB/s) is set on
 # the test disk: the end's disk read falls far beyond the bound its own spread gives, and the
 # report says that conditions changed during the run and names the cells measured between.
-# tests/run: alone (a guest beside it starting or ending between its references is a drift too)
+# tests/run: foreground (a guest beside it at the same priority, starting or ending between its references, is a drift too)
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 

@@ -8,7 +8,7 @@
 #  - check prints the bound in its heading and its estimate.
 # The fio writer capped at 2 MB/s is steady: it stops as stable after 3 repetitions, and its
 # fourth position is not run. The seqwrite may go either way under TCG: the rule holds.
-# tests/run: alone (RSD within 5% over 3 repeats: a neighbour's disk I/O can break it)
+# tests/run: foreground (RSD within 5% over 3 repeats: a neighbour at the same priority can break it)
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 

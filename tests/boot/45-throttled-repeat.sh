@@ -9,7 +9,7 @@
 #  - compare (the run against itself) tests no difference on "hit" and says why, and tests
 #    "capped";
 #  - check prints the detect bound in its heading.
-# tests/run: alone (stable within 15%, one outlier only: a neighbour's disk I/O can add one)
+# tests/run: foreground (stable within 15%, one outlier only: a neighbour at the same priority can add one)
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 

@@ -7,7 +7,7 @@
 # streams at >= 0.9 x 32 MB/s with the disks as the bottleneck, its limit within 5% of the
 # throttles' sum (limit_accuracy); at a speed too high for the emulated CPU, the disks are not
 # named. A fifth disk, not handed over, stays byte-identical through the measurement.
-# tests/run: alone (each disk within 5% of its throttle: beside another guest, one measured 4.6 of 8)
+# tests/run: foreground (each disk within 5% of its throttle: beside another guest at the same priority, one measured 4.6 of 8)
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
