@@ -163,10 +163,12 @@ $(KMODS_DONE): $(MODULES_DEP) recipes/linux/modules.list recipes/linux/closure $
 # One folder per layer, each allowed to include only the layers listed before it:
 #   init/lib/      generic helpers (argv, JSON records, the process runner, clocks, files,
 #                  sha256, stats, UTF-8)
-#   init/core/     the pure rules: command line, plans, the md level table, the workload
-#                  kinds, matrix, geometry; tested on the host. Two parts that neither use
-#                  nor are used by the rest of core: core/disk/ (the disks, their probes and
-#                  state, selection) and core/boot/ (modules, boot menus, trust, resume)
+#   init/core/     the pure rules, tested on the host, in parts (tests/layers/run.sh's table):
+#                  a chain model → workload → figures → matrix → parse → command (a plan's
+#                  model, the workloads' pure halves, figures and judgements, the matrix and
+#                  its time, the plan parser, one cell's exact commands), and two parts that
+#                  neither use nor are used by the rest: core/disk/ (the disks, their probes,
+#                  state and selection) and core/boot/ (modules, boot menus, trust, resume)
 #   init/engines/  the workload engines, a table of operations
 #   init/cell/     one cell's lifecycle in /init: its steps, workload, sampler and record,
 #                  given a run environment by pid1 (cell/env.h)

@@ -1,11 +1,11 @@
 /* cell/answer.c: what a cell's figure means, in its record: "limit" (what its array could
- * stream at best, from the disks' own speed measured at boot: core/limit.h), "efficiency"
- * (the figure over it), and "bottleneck" (what held it back: core/bottleneck.h, from what the
+ * stream at best, from the disks' own speed measured at boot: core/figures/limit.h), "efficiency"
+ * (the figure over it), and "bottleneck" (what held it back: core/figures/bottleneck.h, from what the
  * sampler counted while the workload ran). */
 #include "cell/ctx.h"
-#include "core/bottleneck.h"
-#include "core/level.h"
-#include "core/limit.h"
+#include "core/figures/bottleneck.h"
+#include "core/model/level.h"
+#include "core/figures/limit.h"
 #include "engines/engine.h"
 #include <math.h>
 #include <stdio.h>

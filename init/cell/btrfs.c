@@ -2,8 +2,8 @@
  * forgotten by the kernel after mkfs, and the profiles the kernel holds, read back from
  * sysfs after the workload (a degraded mount writes new chunks as single). */
 #include "cell/ctx.h"
-#include "core/btrfscmd.h"
-#include "core/level.h"
+#include "core/command/btrfscmd.h"
+#include "core/model/level.h"
 
 #include <dirent.h>
 #include <stdio.h>

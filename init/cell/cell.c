@@ -6,10 +6,10 @@
  * record in cell/record.c. */
 #include "cell/ctx.h"
 #include "cell/device.h"
-#include "core/btrfscmd.h"
-#include "core/level.h"
-#include "core/skip.h"
-#include "core/wlsize.h"
+#include "core/command/btrfscmd.h"
+#include "core/model/level.h"
+#include "core/model/skip.h"
+#include "core/workload/wlsize.h"
 #include "lib/file.h"
 #include <errno.h>
 #include <fcntl.h>

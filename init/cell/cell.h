@@ -4,10 +4,10 @@
  * handing each cell the run environment of cell/env.h: the cell layer sees no pid1 header. */
 #ifndef FSM_CELL_CELL_H
 #define FSM_CELL_CELL_H
-#include "core/matrix.h"
-#include "core/mountcheck.h"
-#include "core/plan.h"
-#include "core/reuse.h"
+#include "core/matrix/matrix.h"
+#include "core/command/mountcheck.h"
+#include "core/model/plan.h"
+#include "core/matrix/reuse.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
 #include "lib/clock.h"
@@ -35,7 +35,7 @@ struct cell_result {
 };
 
 /* What a cell takes over from the cell run before it and leaves standing for the next
- * (core/reuse.h). The matrix says what it may take and what the next will want; the cell says
+ * (core/matrix/reuse.h). The matrix says what it may take and what the next will want; the cell says
  * what it left: what it was asked to keep when it ended ok, else nothing (its teardown was
  * whole). */
 struct cell_reuse {

@@ -28,7 +28,7 @@ struct step {
 
 /* One tunable at one place (md0, a member, "vm"): found, written, read back. */
 struct tun_done {
-	int id;                       /* a row of core/tunable.h */
+	int id;                       /* a row of core/model/tunable.h */
 	char place[32];
 	int found_ok, read_ok;
 	long long found, effective;
@@ -63,7 +63,7 @@ struct cell_ctx {
 	struct step spare;                  /* steps past STEP_MAX run, unrecorded, in here */
 	double resync_s;                    /* < 0: not measured (ignore, or never got there) */
 	int created, mounted;
-	/* what it took over from the cell before it (core/reuse.h), from the cell at position
+	/* what it took over from the cell before it (core/matrix/reuse.h), from the cell at position
 	 * reused_from; what it may leave standing for the next when it ends ok */
 	enum plan_reuse reuse, keep;
 	int reused_from;
@@ -145,7 +145,7 @@ void cell_layers_json(struct jw *w, const struct cell_ctx *x);
 int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */
 void cell_btrfs_profiles(struct cell_ctx *x);       /* profiles held, flagged when not asked */
 
-/* cell/tunables.c: the plan's tunables that apply at when (core/tunable.h), written in the
+/* cell/tunables.c: the plan's tunables that apply at when (core/model/tunable.h), written in the
  * table's order at every place, read back, and each value not in effect a warning. */
 void cell_apply_tunables(struct cell_ctx *x, enum tun_when when);
 /* Writes back, in reverse order, what every tunable written found (teardown). */

@@ -29,7 +29,7 @@ struct run_env {
 	                                      looked for (engines/engine.h); NULL ends it */
 	const char *kernel;                /* fsmatrix.kernel=: the kernel set booted, the
 	                                      records' axes.kernel; NULL = not given */
-	const struct disk_speeds *speeds;  /* the taken disks' own speed (core/limit.h), what
+	const struct disk_speeds *speeds;  /* the taken disks' own speed (core/figures/limit.h), what
 	                                      each cell's limit is computed from; NULL: none */
 	int dry;                           /* fsmatrix.dry: every cell is recorded skipped */
 	int debug_hang;                    /* fsmatrix.debug_hang=N: cell N hangs, attempt 1 */

@@ -1,9 +1,9 @@
 /* cell/fs.c: a cell's filesystem: mkfs and tune, the geometry as the tools read it,
  * mount(2) with the check of what the kernel applied, and umount(2). */
 #include "cell/ctx.h"
-#include "core/btrfscmd.h"
-#include "core/cellcmd.h"
-#include "core/xfssb.h"
+#include "core/command/btrfscmd.h"
+#include "core/command/cellcmd.h"
+#include "core/command/xfssb.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -68,7 +68,7 @@ static int mkfs_discarded(const struct cell_ctx *x)
 	return file_first_line(path, v, sizeof v) == 0 && strtoull(v, NULL, 10) > 0;
 }
 
-/* xfs's superblock read here as xfs_db's info prints it (core/xfssb.h): the image has no
+/* xfs's superblock read here as xfs_db's info prints it (core/command/xfssb.h): the image has no
  * xfs_db. */
 static void read_xfs_geometry(struct cell_ctx *x)
 {

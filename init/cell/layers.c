@@ -1,4 +1,4 @@
-/* cell/layers.c: the cell's device-mapper layers (core/layer.h) between its array and its
+/* cell/layers.c: the cell's device-mapper layers (core/model/layer.h) between its array and its
  * filesystem, made by dmsetup alone: each dm device of the stack created in order (a crypt
  * key drawn for the cell from the kernel's CSPRNG, handed to dmsetup in a file under /run
  * and never written anywhere else: its sha256 goes into the record), each table read back

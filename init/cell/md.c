@@ -3,9 +3,9 @@
  * members come from the run environment's taken disks alone (cell/env.h), and the wipe
  * checks that again before it opens anything. */
 #include "cell/ctx.h"
-#include "core/cellcmd.h"
-#include "core/geometry.h"
-#include "core/level.h"
+#include "core/command/cellcmd.h"
+#include "core/command/geometry.h"
+#include "core/model/level.h"
 #include "core/disk/probe.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -152,7 +152,7 @@ static int wait_resync(struct cell_ctx *x)
 	return 0;
 }
 
-/* The stripe geometry mkfs is given is derived from the plan (core/geometry.c); md says
+/* The stripe geometry mkfs is given is derived from the plan (core/command/geometry.c); md says
  * what it makes of its own array as the queue's optimal I/O size. A difference means the
  * filesystem is made with a geometry md itself would not suggest: a warning, not a guess. */
 static void compare_io_opt(struct cell_ctx *x)

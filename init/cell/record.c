@@ -2,10 +2,10 @@
  * kernel applied, the workload's result, the state around it and every step. Readers
  * (report/, compare) depend on its fields; their order is part of the format. */
 #include "cell/ctx.h"
-#include "core/level.h"
-#include "core/outcome.h"
-#include "core/workload_kinds.h"
-#include "core/wlsize.h"
+#include "core/model/level.h"
+#include "core/model/outcome.h"
+#include "core/workload/workload_kinds.h"
+#include "core/workload/wlsize.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

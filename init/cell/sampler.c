@@ -1,10 +1,10 @@
 /* cell/sampler.c: reads the counters of a cell's time series (cell/sampler.h) with pread on
- * files opened once per cell, hands the text to the pure parsers (core/sample.c) and the
- * rows to the series (core/series.c), and accounts its own CPU time, so that each record
+ * files opened once per cell, hands the text to the pure parsers (core/figures/sample.c) and the
+ * rows to the series (core/figures/series.c), and accounts its own CPU time, so that each record
  * says what watching cost. */
 #include "cell/sampler.h"
 #include "cell/env.h"
-#include "core/bottleneck.h"
+#include "core/figures/bottleneck.h"
 #include "lib/clock.h"
 #include "lib/file.h"
 #include <dirent.h>

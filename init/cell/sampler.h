@@ -1,9 +1,9 @@
-/* cell/sampler.h: the time series of a cell (core/series.h), sampled by PID 1 at a fixed
+/* cell/sampler.h: the time series of a cell (core/figures/series.h), sampled by PID 1 at a fixed
  * period while the workload's child runs and syncs: PID 1 only waits then, and its poll
  * timeout becomes the time to the next sample (cell/workload.c). */
 #ifndef FSM_CELL_SAMPLER_H
 #define FSM_CELL_SAMPLER_H
-#include "core/series.h"
+#include "core/figures/series.h"
 
 struct run_env;
 
@@ -20,7 +20,7 @@ struct sampler {
 	long samples;                   /* taken, the first included */
 	double cpu_s, wall_s;           /* PID 1's CPU time in the sampler, and the span */
 	double started;
-	/* what the bottleneck is judged from (core/bottleneck.h): the first sample, md's own
+	/* what the bottleneck is judged from (core/figures/bottleneck.h): the first sample, md's own
 	 * thread's CPU time at the start and the end, the time writers sat at the dirty limit */
 	struct sample first;
 	char md_thread[32];

@@ -2,7 +2,7 @@
  * step that fails ends the cell as an error carrying the tool's own message, never the run.
  * The cell's first failure is its reason, and its deadline bounds every step but teardown. */
 #include "cell/ctx.h"
-#include "core/toolmsg.h"
+#include "core/command/toolmsg.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

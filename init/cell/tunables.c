@@ -1,4 +1,4 @@
-/* cell/tunables.c: the kernel tunables a cell's array sets (core/tunable.h): each written at
+/* cell/tunables.c: the kernel tunables a cell's array sets (core/model/tunable.h): each written at
  * every place it applies to (md0 and each member for the block queue, md0 for md, the vm
  * sysctls), read back, and what the kernel refused or changed flagged, as mount options are;
  * after the cell, what each place had before is written back, so that the next cell (and a
@@ -124,7 +124,7 @@ static void flag_row(struct cell_ctx *x, int id, int first)
 }
 
 /* md keeps the whole stripe cache it is given: a value the RAM cannot hold is not written
- * (core/tunable.h), and the cell is an error that says why. 1 when refused. */
+ * (core/model/tunable.h), and the cell is an error that says why. 1 when refused. */
 static int stripe_cache_refused(struct cell_ctx *x)
 {
 	char why[256];

@@ -186,7 +186,7 @@ static void metric(struct cell_result *r, const char *name, double v)
 	}
 }
 
-/* The engine's metrics in the order of its row (core/workload_kinds.c), then CPU, which
+/* The engine's metrics in the order of its row (core/workload/workload_kinds.c), then CPU, which
  * every engine accounts the same way. */
 void workload_metrics(const struct wl_outcome *o, struct cell_result *r)
 {

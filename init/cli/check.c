@@ -3,22 +3,23 @@
  * flags and data, a rough time estimate and any warnings; or the plan's errors, one
  * "FILE:LINE: message" each, and exit status 1. */
 #include "cli/cli.h"
-#include "core/cellcmd.h"
-#include "core/cellshow.h"
+#include "core/command/cellcmd.h"
+#include "core/command/cellshow.h"
 #include "core/disk/disk.h"
-#include "core/fio_cmd.h"
+#include "core/workload/fio_cmd.h"
 #include "core/disk/diskname.h"
-#include "core/matrix.h"
-#include "core/kernels.h"
-#include "core/bisect.h"
-#include "core/order.h"
-#include "core/plan.h"
-#include "core/plan_size.h"
-#include "core/removedopts.h"
-#include "core/reuse.h"
-#include "core/shard.h"
-#include "core/verdict.h"
+#include "core/matrix/matrix.h"
+#include "core/matrix/kernels.h"
+#include "core/matrix/bisect.h"
+#include "core/matrix/order.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_size.h"
+#include "core/command/removedopts.h"
+#include "core/matrix/reuse.h"
+#include "core/matrix/shard.h"
+#include "core/figures/verdict.h"
 #include "lib/file.h"
+#include "core/parse/plan_parse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -190,7 +191,7 @@ static void print_order(const struct plan *p, int unseeded)
 	printf("; warmup %d before each boot's first cell\n", p->warmup);
 }
 
-/* kernels = : which kernel runs which repetition, in the order of the run (core/kernels.h).
+/* kernels = : which kernel runs which repetition, in the order of the run (core/matrix/kernels.h).
  * Each line is one repetition; a kernel that differs from the line before's last is a
  * kexec. */
 static void print_kernels(const struct plan *p)
@@ -318,7 +319,7 @@ static void print_machine(const struct check_args *a, const struct estimate_mode
 	       rate, a->disk_mbps > 0 ? "" : " (--disk-mbps)");
 }
 
-/* Which cells share an array (core/reuse.h): one line per array created, at most max. */
+/* Which cells share an array (core/matrix/reuse.h): one line per array created, at most max. */
 static void print_groups(const struct plan *p, int max)
 {
 	struct cell prev, c, first;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <sqlite3.h>
 
-#include "core/changepoint.h"
+#include "core/figures/changepoint.h"
 
 /* The schema this program writes, kept in PRAGMA user_version; a file of a larger one was
  * written by a newer fsmatrix and is refused. */

@@ -1,7 +1,7 @@
 /* cli/history_show.c: `fsmatrix history list`, `cells` and `show CELL METRIC`: a cell's metric
  * over the runs of the history, each run's mean and spread, the runs grouped by their
  * conditions (report/conditions.c judges, as compare does), and the change points of each
- * group's series (core/changepoint.h). */
+ * group's series (core/figures/changepoint.h). */
 #include "cli/history.h"
 #include "report/report.h"
 

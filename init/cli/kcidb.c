@@ -2,10 +2,10 @@
  * (KernelCI's common report database, schema 5.3 of kernelci/kcidb-io) for a lab's own
  * submitter: a checkout per kernel source (the upstream stable tag a Debian kernel is built
  * from), a build per kernel, a test per cell and metric with its median as the number. The
- * names follow core/kcidb.h; nothing is sent anywhere. */
+ * names follow core/figures/kcidb.h; nothing is sent anywhere. */
 #include "cli/cli.h"
-#include "core/kcidb.h"
-#include "core/kversion.h"
+#include "core/figures/kcidb.h"
+#include "core/model/kversion.h"
 #include "lib/sha256.h"
 #include "report/report.h"
 

@@ -7,14 +7,15 @@
  * The job format is lava-dispatcher's (lava_common/schemas); the x86 device type boots iPXE
  * and takes kernel arguments through the context's extra_kernel_args. */
 #include "cli/cli.h"
-#include "core/cellcmd.h"
-#include "core/matrix.h"
-#include "core/plan.h"
-#include "core/shard.h"
+#include "core/command/cellcmd.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/matrix/shard.h"
 #include "lib/cpio.h"
 #include "lib/file.h"
 #include "lib/qcow2.h"
 #include "lib/sha256.h"
+#include "core/parse/plan_parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -234,7 +235,7 @@ static void deploy_x86(FILE *f, const struct lava_files *lf)
 	fprintf(f, "- boot:\n    method: ipxe\n    commands: ramdisk\n    timeout: {minutes: 10}\n");
 }
 
-/* A test case of every record that names one ("case", core/outcome.h): each cell
+/* A test case of every record that names one ("case", core/model/outcome.h): each cell
  * repetition, its status (fixupdict) and its main figure; and the run as a whole, from the
  * trailer (ran, or dry, no-disk, no-cell: a run that measured nothing fails) or a fatal
  * event. The patterns see the raw console; [^\n] keeps a match on one record line. */

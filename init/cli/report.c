@@ -286,7 +286,7 @@ int host_cmd_report(int argc, char **argv)
 
 /* JSON export: the model (cells with statistics), not the raw records, which the .jsonl
  * already holds. */
-/* A verdict in the summary record's shape (core/verdict.c writes the record's), the
+/* A verdict in the summary record's shape (core/figures/verdict.c writes the record's), the
  * percentages at its 2 decimals; "metric" only for the cell's own. */
 static json_t *verdict_json(const char *metric, const struct fig_verdict *v)
 {

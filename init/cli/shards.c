@@ -1,11 +1,11 @@
 /* cli/shards.c: `fsmatrix check PLAN --shards N`: which cells each machine of a sharded run
  * (fsmatrix.shard=K/N) runs and its estimated time, from the split /init makes
- * (core/shard.h), and the run group the shards share. Also what `fsmatrix lava` writes
+ * (core/matrix/shard.h), and the run group the shards share. Also what `fsmatrix lava` writes
  * into each job. */
 #include "cli/cli.h"
-#include "core/cellshow.h"
-#include "core/matrix.h"
-#include "core/shard.h"
+#include "core/command/cellshow.h"
+#include "core/matrix/matrix.h"
+#include "core/matrix/shard.h"
 #include "lib/sha256.h"
 
 #include <stdio.h>

@@ -3,8 +3,9 @@
  * JSON record line on stdout, with the field names of the image's records, and a summary
  * for people on stderr. */
 #include "cli/cli.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
 #include "engines/engine.h"
+#include "core/parse/plan_parse.h"
 
 #include <getopt.h>
 #include <stdarg.h>

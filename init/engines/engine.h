@@ -2,14 +2,14 @@
  * row per engine with what PID 1 needs to run it in a cell and write its figures, and what
  * `fsmatrix workload` needs to run it on a host path. What plans, `fsmatrix check` and the
  * report know of an engine (its keys, metrics with units and direction, estimate and
- * description) is its row in core/workload_kinds.c, which this row names by type.
+ * description) is its row in core/workload/workload_kinds.c, which this row names by type.
  *
  * A new engine is one file in engines/ that defines its struct engine, and its address in
- * engines[] (engine.c); plus its row in core/workload_kinds.c and its name in enum wl_type. */
+ * engines[] (engine.c); plus its row in core/workload/workload_kinds.c and its name in enum wl_type. */
 #ifndef FSM_ENGINE_H
 #define FSM_ENGINE_H
-#include "core/plan.h"
-#include "core/workload_kinds.h"
+#include "core/model/plan.h"
+#include "core/workload/workload_kinds.h"
 #include "engines/workload.h"
 #include "lib/record.h"
 #include "lib/stats.h"
@@ -30,7 +30,7 @@ struct engine_cell_env {
 };
 
 /* A figure of a cell result: a double at offset off. The metrics of the engine's row in
- * core/workload_kinds.c name them. */
+ * core/workload/workload_kinds.c name them. */
 struct engine_figure {
 	const char *key;
 	size_t off;
@@ -50,7 +50,7 @@ struct engine_host {
 
 struct engine {
 	const char *name;           /* `fsmatrix workload NAME`, and a plan's type for cells */
-	enum wl_type type;          /* its row in core/workload_kinds.c; for a host-only
+	enum wl_type type;          /* its row in core/workload/workload_kinds.c; for a host-only
 	                               command, the row whose plan keys its options are */
 	/* ---- in a cell of /init; cell is NULL for a command only the host CLI has */
 	size_t res_size;            /* of its cell result, at most ENGINE_RES_MAX */

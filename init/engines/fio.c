@@ -1,8 +1,8 @@
 /* engines/fio.c: a `type = fio` workload: fio itself (the image's static fio 3.33), run in
  * the cell's mount with --output-format=json, from a job file or from the plan's inline
  * keys. Its JSON is read into per-job, per-direction bandwidth, IOPS and completion latency
- * (core/fio_cmd.c); fio's own message becomes the cell's error when it fails. */
-#include "core/fio_cmd.h"
+ * (core/workload/fio_cmd.c); fio's own message becomes the cell's error when it fails. */
+#include "core/workload/fio_cmd.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
 #include "lib/confine.h"

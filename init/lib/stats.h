@@ -34,7 +34,7 @@ struct stats_cell {
  * index, or -1 when the table is full or memory runs out (the figure is then dropped). */
 int stats_cell_add(struct stats_cell *c, const char *name, double v);
 /* The same, with the repeat (1-based) the figure is from, so that a verdict can name it
- * (core/verdict.h). stats_cell_add counts repeats itself: the figure of the metric's k-th
+ * (core/figures/verdict.h). stats_cell_add counts repeats itself: the figure of the metric's k-th
  * add, unusable ones included, is of repeat k. */
 int stats_cell_add_rep(struct stats_cell *c, const char *name, double v, int rep);
 /* The summary of metric m over its usable figures. Returns -1 when it has none. */

@@ -1,4 +1,4 @@
-/* pid1/bisect.c: a plan with [bisect] run by PID 1 (core/bisect.h): each boot replays the
+/* pid1/bisect.c: a plan with [bisect] run by PID 1 (core/matrix/bisect.h): each boot replays the
  * search from the figures its journal holds, switches by kexec to the set the next probe
  * needs, runs that probe's repetitions one by one (each a cell record, resumed as the matrix
  * resumes a cell), says each decision, writes a "bisect-probe" event as each probe ends and
@@ -7,8 +7,8 @@
  * with the first repetition not recorded. */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
-#include "core/bisect.h"
-#include "core/matrix.h"
+#include "core/matrix/bisect.h"
+#include "core/matrix/matrix.h"
 #include "lib/stats.h"
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
-/* pid1/conditions.c: the machine's controls (core/conditions.h), each found, applied unless
+/* pid1/conditions.c: the machine's controls (core/model/conditions.h), each found, applied unless
  * asked to keep it (or on a dry run), and read back before the first cell; the header
  * records them under `conditions`. The C-state request is a PM QoS file descriptor PID 1
  * holds for the whole run: closing it would drop the request. */
 #include "pid1/pid1.h"
-#include "core/conditions.h"
-#include "core/plan.h"
+#include "core/model/conditions.h"
+#include "core/model/plan.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,13 @@
 /* pid1/diskspeed.c: the taken disks' own streaming speed, measured before the first cell:
- * what each cell's limit is computed from (core/limit.h). Each disk alone, then all at once
+ * what each cell's limit is computed from (core/figures/limit.h). Each disk alone, then all at once
  * (a controller or a bus they share shows there): 1 MiB blocks with O_DIRECT, written in the
  * middle of the disk as the reference set does, then read back, each direction for
  * plan.disk_speed_ms and at most DS_MAX_BLOCKS blocks (256 MiB: a boot of many fast disks
  * stays short; a throttled or slow disk is bounded by the time). Only taken disks are written: they
  * were handed over, and every cell wipes and remakes them. A "disk-speed" record. */
 #include "pid1/pid1.h"
-#include "core/limit.h"
-#include "core/plan.h"
+#include "core/figures/limit.h"
+#include "core/model/plan.h"
 #include "lib/clock.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -3,8 +3,8 @@
  * power-off itself fails it says so and waits. busybox's poweroff, reboot and halt signal
  * PID 1 (SIGUSR2, SIGTERM, SIGUSR1): the same clean stop, then what was asked. */
 #include "pid1/pid1.h"
-#include "core/outcome.h"
-#include "core/plan.h"
+#include "core/model/outcome.h"
+#include "core/model/plan.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -191,7 +191,7 @@ _Noreturn void fatal(const char *fmt, ...)
 		struct jw w;
 		jw_init(&w, buf, sizeof buf);
 		event_begin(&w, "fatal");
-		/* the run's test case fails (core/outcome.h): a run that stopped measured nothing */
+		/* the run's test case fails (core/model/outcome.h): a run that stopped measured nothing */
 		jw_kstr(&w, "case", RUN_CASE);
 		jw_kstr(&w, "status", RUN_FATAL);
 		jw_kstr(&w, "error", msg);

@@ -3,9 +3,9 @@
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "cell/device.h"
-#include "core/conditions.h"
-#include "core/kversion.h"
-#include "core/outcome.h"
+#include "core/model/conditions.h"
+#include "core/model/kversion.h"
+#include "core/model/outcome.h"
 #include "lib/sha256.h"
 #include <errno.h>
 #include <stdio.h>
@@ -337,7 +337,7 @@ void trailer_emit(void)
 	jw_init(&w, buf, sizeof buf);
 	record_begin(&w, "trailer");
 	jw_kstr(&w, "run", boot.run_id);
-	/* the run as one test case: a run that measured nothing fails it (core/outcome.h) */
+	/* the run as one test case: a run that measured nothing fails it (core/model/outcome.h) */
 	int ran = boot.counts[CELL_OK] + boot.counts[CELL_ERROR] + boot.counts[CELL_TIMEOUT];
 	jw_kstr(&w, "case", RUN_CASE);
 	jw_kstr(&w, "status", run_outcome_names[run_outcome_of(boot.cmd.dry, boot.ntaken, ran)]);

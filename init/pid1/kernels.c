@@ -1,4 +1,4 @@
-/* pid1/kernels.c: a run under several kernels (core/kernels.h). The kernel sets are inputs on
+/* pid1/kernels.c: a run under several kernels (core/matrix/kernels.h). The kernel sets are inputs on
  * the results partition (fsmatrix/kernels/NAME/vmlinuz and initramfs.img: qemu/run
  * --kernels and make usb KERNELS= put them there). A switch loads the next one with
  * kexec_file_load, which under lockdown takes only a kernel signed by a key the machine
@@ -6,8 +6,8 @@
  * results partition are found again as they were, and the next kernel's /init resumes the
  * run's journal (core/boot/resume.h) and runs the cells that are its own. */
 #include "pid1/pid1.h"
-#include "core/kernels.h"
-#include "core/plan.h"
+#include "core/matrix/kernels.h"
+#include "core/model/plan.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * power_off() or fatal(). */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -1,16 +1,17 @@
 /* pid1/matrix.c: the plan's cells in order, one record each (cell/cell.c), a progress line
  * after each, and with repeat > 1 a summary record for a cell after its last repetition (with
  * repeat = auto, as soon as its figure is stable: its later repetitions are passed over).
- * The cells go in the plan's order (core/order.h); a cell's figures are kept by its slot
+ * The cells go in the plan's order (core/matrix/order.h); a cell's figures are kept by its slot
  * until its last repetition comes round. On a resumed boot (pid1/resume.c) cells recorded
  * before are not run again, and a summary covers the repetitions measured in this boot
  * ("n"). Before the first cell of a boot, the plan's warm-up workloads. */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
-#include "core/estimate.h"
+#include "core/matrix/estimate.h"
 #include "core/boot/resume.h"
-#include "core/verdict.h"
+#include "core/figures/verdict.h"
 #include "lib/stats.h"
+#include "core/parse/plan_parse.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,13 +50,13 @@ struct kept {                    /* one cell's figures over its repetitions */
 	int n;                       /* ok repetitions */
 	int failed;                  /* error or timeout repetitions */
 	struct stats_cell fig;
-	int stopped;                 /* repeat = auto: stable or failing (core/verdict.h), its
+	int stopped;                 /* repeat = auto: stable or failing (core/figures/verdict.h), its
 	                                later repetitions not run */
 };
 
 /* The time left: the estimate of the cells still to run (a raid's first cell with its
  * resync, the ones after it with their mkfs), scaled by how the cells run so far compared
- * with theirs (core/estimate.h). */
+ * with theirs (core/matrix/estimate.h). */
 static void eta_text(long long start_ms, double est_done, double est_left, char *buf, size_t len)
 {
 	double left = eta_seconds((double)(boottime_ms() - start_ms) / 1000, est_done, est_left);
@@ -99,7 +100,7 @@ static void keep(struct kept *k, const struct cell_result *r, int rep)
 }
 
 /* why: with repeat = auto, "stable" or "failing" (the cell's later repetitions are not
- * run: core/verdict.h) or "repeat_max"; NULL otherwise. */
+ * run: core/figures/verdict.h) or "repeat_max"; NULL otherwise. */
 static void summary_emit(const struct plan *p, const struct cell *c, struct kept *k,
 			 const char *why)
 {
@@ -370,7 +371,7 @@ static double *cell_estimates(const struct plan *p, int total, double *left)
 
 /* What cell c at position i takes over from prev, the cell run before it (what that one
  * left standing; prev NULL for the first of the boot), and what the cell after it will want
- * of it (core/reuse.h): live's take and keep. */
+ * of it (core/matrix/reuse.h): live's take and keep. */
 static void reuse_around(const struct plan *p, const struct cell *prev, const struct cell *c,
 			 int i, int total, const struct kept *kept, struct cell_reuse *live)
 {

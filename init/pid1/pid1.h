@@ -3,7 +3,7 @@
  * shared files (cmdline, kmod, disk, select, record, run, sha256). */
 #ifndef FSM_PID1_H
 #define FSM_PID1_H
-#include "core/cmdline.h"
+#include "core/parse/cmdline.h"
 #include "core/disk/disk.h"
 #include "lib/record.h"
 #include "core/disk/select.h"
@@ -79,7 +79,7 @@ _Noreturn void shutdown_by_signal(void); /* stop everything, unmount, then do wh
 void reap_orphans(void);          /* between steps only: never while run_argv() waits */
 void console_shell(void);         /* /bin/sh on /dev/console until it exits */
 
-/* pid1/conditions.c: the machine's controls (core/conditions.h): applied (unless kept,
+/* pid1/conditions.c: the machine's controls (core/model/conditions.h): applied (unless kept,
  * or on a dry run) and read back before the header; their JSON for it. */
 void conditions_apply(const struct plan *p);
 void conditions_controls_json(struct jw *w);    /* "controls": {NAME: {asked, found, ...}} */
@@ -209,7 +209,7 @@ int plan_shard_takes(int index);
 void plan_adopt_seed(uint64_t seed);
 void plan_shard_json(struct jw *w);        /* the header's "shard" and "run_group" fields */
 
-/* pid1/kernels.c: a run under several kernels (kernels = in the plan, core/kernels.h): the
+/* pid1/kernels.c: a run under several kernels (kernels = in the plan, core/matrix/kernels.h): the
  * kernel sets on the results partition, and fsmatrix.kernel= against the kernel running,
  * checked before resume; the kernels given up (kexec refused them, or the journal says they
  * never started); the switch to another by kexec. */
@@ -243,13 +243,13 @@ void matrix_warm_up(const struct run_env *env, const struct plan *p, const struc
 int matrix_run_one(const struct run_env *env, const struct plan *p, const struct cell *c,
 		   struct cell_result *r);
 
-/* pid1/bisect.c: a plan with [bisect] (core/bisect.h) instead of its matrix: the search
+/* pid1/bisect.c: a plan with [bisect] (core/matrix/bisect.h) instead of its matrix: the search
  * replayed from the journal, the next probe's kernel switched to first (bisect_switch_first,
  * before the boot's reference set), then its repetitions, a "bisect-probe" event as each
  * probe ends, and a "bisect" record with the result. */
 void bisect_switch_first(const struct plan *p);
 void bisect_run(const struct plan *p, const struct disk_speeds *speeds);
-/* pid1/reference.c: the reference set (core/reference.h) measured now and written as a
+/* pid1/reference.c: the reference set (core/figures/reference.h) measured now and written as a
  * "reference" record of phase "start" or "end"; nothing on a dry run or with reference = no. */
 void reference_run(const struct plan *p, const char *phase);
 

@@ -3,19 +3,20 @@
  * path), else fsmatrix/plan.ini on the results partition (qemu/run --plan puts it there; a
  * user edits it on the stick), else the image's /plans/default.ini. */
 #include "pid1/pid1.h"
-#include "core/cellcmd.h"
-#include "core/level.h"
-#include "core/cellshow.h"
-#include "core/matrix.h"
-#include "core/order.h"
-#include "core/reuse.h"
-#include "core/plan.h"
-#include "core/plan_size.h"
-#include "core/reuse.h"
-#include "core/removedopts.h"
-#include "core/bisect.h"
-#include "core/shard.h"
+#include "core/command/cellcmd.h"
+#include "core/model/level.h"
+#include "core/command/cellshow.h"
+#include "core/matrix/matrix.h"
+#include "core/matrix/order.h"
+#include "core/matrix/reuse.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_size.h"
+#include "core/matrix/reuse.h"
+#include "core/command/removedopts.h"
+#include "core/matrix/bisect.h"
+#include "core/matrix/shard.h"
 #include "lib/sha256.h"
+#include "core/parse/plan_parse.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@
 #define RESULTS_PLAN RESULTS_MNT "/fsmatrix/plan.ini"
 
 static struct plan plan;
-/* fsmatrix.shard=K/N: the shard of each cell of one repetition (core/shard.h), and the
+/* fsmatrix.shard=K/N: the shard of each cell of one repetition (core/matrix/shard.h), and the
  * estimated time of each shard */
 static int *shard_owner;
 static double shard_load[SHARD_MAX];
@@ -463,7 +464,7 @@ void plan_event(const struct plan *p)
 	jw_kint(&w, "repeat", p->repeat);
 	jw_kstr(&w, "order", plan_order_name(p->order));
 	if (p->nkernels) {
-		/* the kernel sets in the plan's order: position x's kernel is core/kernels.h's */
+		/* the kernel sets in the plan's order: position x's kernel is core/matrix/kernels.h's */
 		jw_key(&w, "kernels");
 		jw_arr(&w);
 		for (int k = 0; k < p->nkernels; k++)

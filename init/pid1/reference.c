@@ -1,5 +1,5 @@
 /* pid1/reference.c: the reference set, measured at the start and the end of every boot that
- * runs cells (core/reference.h says what and why), and written as a "reference" record. The
+ * runs cells (core/figures/reference.h says what and why), and written as a "reference" record. The
  * RAM disk figure goes through the cell's own path: the seqwrite engine in a child
  * (cell/workload.c) on ext4 made by the image's mkfs on brd's /dev/ram0, mounted where the
  * cells mount, so a change in the kernel's block or page cache path moves it as it moves the
@@ -7,7 +7,7 @@
  * written) and reads them back; no other disk is touched. */
 #include "pid1/pid1.h"
 #include "cell/cell.h"
-#include "core/reference.h"
+#include "core/figures/reference.h"
 #include "lib/run.h"
 #include <errno.h>
 #include <fcntl.h>

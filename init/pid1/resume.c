@@ -5,8 +5,8 @@
  * off first, so that the file stays one JSON record per line. */
 #include "pid1/pid1.h"
 #include "cell/device.h"
-#include "core/matrix.h"
-#include "core/plan.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
 #include "core/boot/resume.h"
 #include "lib/file.h"
 #include <dirent.h>

@@ -6,7 +6,7 @@
  * QUIET_MS. fsmatrix.settle= bounds the whole wait. */
 #include "pid1/pid1.h"
 #include "core/disk/disk.h"
-#include "core/sample.h"
+#include "core/figures/sample.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* report/compare.c: two runs judged cell by cell, for `fsmatrix compare` and `fsmatrix html`
  * (cli/compare.c, cli/html.c). For every metric, the ratio
  * B/A and the change of medians. Where both sides are stable over 3 or more repeats
- * (core/verdict.h), Welch's t-test, the effect with its confidence interval, and a verdict
+ * (core/figures/verdict.h), Welch's t-test, the effect with its confidence interval, and a verdict
  * that knows which way is better (MB/s up, times down); where a side is not, no test, and
  * the verdict says which side and why: a difference between figures that do not hold still
  * from one repeat to the next would be a difference in noise. */

@@ -2,7 +2,7 @@
  * devices, the cells' health readings) as report lines, and what differs between the
  * conditions of two runs, for compare. */
 #include "report/report.h"
-#include "core/reference.h"
+#include "core/figures/reference.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /* report/model.c: a run's cell records folded into cells (repeats together), with
  * statistics over the ok repeats and the cells that were planned but never ran. */
 #include "report/report.h"
-#include "core/tunable.h"
+#include "core/model/tunable.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -121,7 +121,7 @@ const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf,
 	return buf;
 }
 
-/* "scs4096", "schedbfq", "db64m": a kernel tunable's part of a cell id (core/matrix.c), into
+/* "scs4096", "schedbfq", "db64m": a kernel tunable's part of a cell id (core/matrix/matrix.c), into
  * axes; the longest id part that matches wins ("dbb" before "db"). Returns 0 for a part that
  * is none (a chunk's, or a dash in the array's name). */
 static int id_tunable(json_t *a, const char *part)

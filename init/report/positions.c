@@ -3,8 +3,9 @@
  * those that lost their record, those never run, and those that were never this run's to
  * run (another shard's; with repeat = auto, a stable cell's later repetitions). */
 #include "report/report.h"
-#include "core/kernels.h"
-#include "core/order.h"
+#include "core/matrix/kernels.h"
+#include "core/matrix/order.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static int run_kernels(const struct rrun *r)
 }
 
 /* Position pos (0-based) -> its repetition and slot; in a run under nk kernels each kernel's
- * cells are slots of their own, kernel k's cell s the slot k x per + s (core/kernels.h). */
+ * cells are slots of their own, kernel k's cell s the slot k x per + s (core/matrix/kernels.h). */
 static int position_at(const struct order_shape *ro, int nk, int pos, int *rep, int *slot)
 {
 	int k, s;

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "core/series.h"
-#include "core/verdict.h"
-#include "core/workload_kinds.h"
+#include "core/figures/series.h"
+#include "core/figures/verdict.h"
+#include "core/workload/workload_kinds.h"
 #include "lib/stats.h"
 
 #define REPORT_MAX_METRICS 8
@@ -18,7 +18,7 @@
 _Static_assert(REPORT_MAX_METRICS <= STATS_CELL_METRICS, "a cell's metrics fit its figures");
 
 /* The figures that matter for a workload type: the report columns of its row in
- * core/workload_kinds.c (struct metric), in column order; unknown types get every numeric
+ * core/workload/workload_kinds.c (struct metric), in column order; unknown types get every numeric
  * result field. */
 size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
 
@@ -42,7 +42,7 @@ struct rseries {
 	char *invalid;          /* why it is not the documented shape; NULL when it is */
 	int usable;             /* has t and write_mbps: f, steady and busiest hold */
 	struct series_figs f;
-	struct series_steady steady;   /* of the target's write rate (core/series.h) */
+	struct series_steady steady;   /* of the target's write rate (core/figures/series.h) */
 	char busiest[32];       /* the busiest member's name, "" when none */
 	struct rchart *chart;   /* NULL when its rows were dropped */
 };
@@ -73,7 +73,7 @@ struct rcell {
 	struct stats_cell fig;
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
-	/* each metric's verdict over its repeats (core/verdict.h), and the cell's: the one on
+	/* each metric's verdict over its repeats (core/figures/verdict.h), and the cell's: the one on
 	 * its main figure, as PID 1 writes it into the summary record */
 	struct fig_verdict vd[REPORT_MAX_METRICS];
 	struct fig_verdict verdict;
@@ -263,7 +263,7 @@ int report_ignored_text(const struct rcell *c, char *out, size_t len);
 int report_array_differs(const struct rcell *a, const struct rcell *b, char *why, size_t len);
 /* report/workdiff.c: what the two sides' cells ran differently although their ids are the
  * same (the plan's size, bs or fio job edited between the runs): the result fields of their
- * type's "defines" (core/workload_kinds.h) in their first ok records, "size 64m / 48m; bs 1m
+ * type's "defines" (core/workload/workload_kinds.h) in their first ok records, "size 64m / 48m; bs 1m
  * / 4k" (A's, then B's). A relative size (size = 2x ram) that both resolved from the same
  * formula and scale is the same workload whatever the bytes: a machine with more RAM is a
  * condition, not another plan. 1 with the text in why. */
@@ -298,7 +298,7 @@ void report_conditions_lines(const struct rrun *r, report_line_fn line, void *ct
  * (the "bisect" record); nothing for another run. */
 void report_bisect_lines(const struct rrun *r, report_line_fn line, void *ctx);
 /* For each boot whose reference set drifted between its start and its end beyond the bound
- * (core/reference.h), a line after prefix naming the figures and the cells measured between;
+ * (core/figures/reference.h), a line after prefix naming the figures and the cells measured between;
  * returns whether there was one. */
 int report_drift_lines(const struct rrun *r, const char *prefix, report_line_fn line, void *ctx);
 /* Problems lines for what a disk's health did while no cell was measuring: between one

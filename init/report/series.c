@@ -1,5 +1,5 @@
 /* report/series.c: the time series inside the cells ("series" records): each ok repeat's
- * record is attached to its cell with the figures core/series.c derives from it (peak and
+ * record is attached to its cell with the figures core/figures/series.c derives from it (peak and
  * p99 write throughput, the longest stall, max Dirty, the busiest member), the cell's
  * figures over its repeats, and the stalls the report lists under Problems. */
 #include "report/report.h"

@@ -1,5 +1,5 @@
 /* report/split.c: one run under several kernels seen as one run per kernel, for `compare
- * --by kernel`. A cell's id names its kernel after an '@' (core/matrix.h): the view of kernel
+ * --by kernel`. A cell's id names its kernel after an '@' (core/matrix/matrix.h): the view of kernel
  * K holds the run's cells whose id ends in "@K", under the id without it, so that the same
  * cell under the other kernel meets it by id as a cell of another run would, and the header
  * of the first boot under K. The view borrows everything else from the run (plan, records,

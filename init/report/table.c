@@ -1,7 +1,7 @@
 /* report/table.c: lays a run's cells out as grids: one pivot per workload and metric
  * (rows and columns are the axes that vary), and one flat row per cell for spreadsheets. */
 #include "report/report.h"
-#include "core/tunable.h"
+#include "core/model/tunable.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The axes a plan varies, in the order a reader groups them when --by says nothing: the
- * array's, its kernel tunables (core/tunable.c names them; a record has those its array
+ * array's, its kernel tunables (core/model/tunable.c names them; a record has those its array
  * sets), then the filesystem's, then the kernel set's (a run under several kernels: the
  * innermost, so that a cell's kernels stand side by side). */
 static const char *const fixed_axes[] = { "array", "level", "devices", "missing", "chunk",
@@ -470,7 +470,7 @@ static size_t flat_metrics(const struct runset *rs, const struct metric **ms, si
 
 static const char *const stat_names[] = { "median", "min", "max", "stddev" };
 
-/* The kernel tunables any cell of the runs sets, a bit per core/tunable.h row: each is a
+/* The kernel tunables any cell of the runs sets, a bit per core/model/tunable.h row: each is a
  * column of the flat table after the fixed axes, so that a run without any keeps its columns. */
 static unsigned flat_tunables(const struct runset *rs)
 {

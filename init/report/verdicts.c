@@ -1,5 +1,5 @@
 /* report/verdicts.c: the Verdicts section of a report: how many cells are stable on their
- * main figure, and for each figure marked "~", why (core/verdict.h). Cells whose plan asked
+ * main figure, and for each figure marked "~", why (core/figures/verdict.h). Cells whose plan asked
  * for fewer repeats than a verdict needs are counted on one line rather than listed: a run of
  * single repeats would otherwise list every cell. */
 #include "report/report.h"

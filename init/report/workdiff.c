@@ -2,9 +2,9 @@
  * report_workload_differs). A cell id names the workload's section, not its keys: a plan
  * edited between two runs (size = 64m, then 48m) gives the same ids to other workloads, whose
  * figures differ by the edit. What each engine ran is in its record's result, in the fields
- * its row of core/workload_kinds.c lists as defining it. */
+ * its row of core/workload/workload_kinds.c lists as defining it. */
 #include "report/report.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
 # degraded raid6 and raid10 with ext2 and ext3, a two-pass smallfiles, resync = wait.
 # Every planned cell must have a record with status ok and sane figures, and the stripe
 # geometry derived from the array must show in tune2fs -l and in the xfs superblock's
-# text (init/core/xfssb.c, as xfs_db's info prints it).
+# text (init/core/command/xfssb.c, as xfs_db's info prints it).
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 

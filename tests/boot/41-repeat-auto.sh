@@ -1,5 +1,5 @@
 # 41-repeat-auto: tests/plans/repeat-auto.ini (2 cells, repeat = auto, repeat_max = 4) booted
-# once. Each cell runs until its figure is stable (init/core/verdict.c: 3 repeats at the
+# once. Each cell runs until its figure is stable (init/core/figures/verdict.c: 3 repeats at the
 # least, RSD within 5%, range within 20%) or 4 times, whichever comes first, and no more:
 #  - a cell whose summary says "auto": "stable" has a stable verdict and no cell record after
 #    it; one that says "repeat_max" ran 4 times and is not stable;

@@ -1,7 +1,7 @@
 /* fuzz_cmdline.c: cmdline_parse on any text. Invariants: a failure is one line naming the
  * parameter ("fsmatrix.KEY..."); a success leaves every value in its documented range. */
 #include "fuzz.h"
-#include "core/cmdline.h"
+#include "core/parse/cmdline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,7 +3,7 @@
  * one line; a success keeps at most FIO_JOBS_MAX jobs with terminated names, counts at least
  * as many in all, and sums into the run's figures no less than any job's. */
 #include "fuzz.h"
-#include "core/fio_cmd.h"
+#include "core/workload/fio_cmd.h"
 
 #include <math.h>
 

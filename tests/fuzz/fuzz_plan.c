@@ -3,10 +3,11 @@
  * Invariants: a failure gives errors, each one line "fuzz.ini:LINE: message"; a success gives
  * at least one array, fs and workload. */
 #include "fuzz.h"
-#include "core/cellcmd.h"
-#include "core/cellshow.h"
-#include "core/matrix.h"
-#include "core/plan.h"
+#include "core/command/cellcmd.h"
+#include "core/command/cellshow.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <ctype.h>
 

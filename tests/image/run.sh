@@ -74,7 +74,7 @@ else
 fi
 
 # incremental: -W pretends the file changed, -n prints what would run.
-make -n -W init/core/cmdline.c out/initramfs.img > "$TMP/inc.log" 2>&1
+make -n -W init/core/parse/cmdline.c out/initramfs.img > "$TMP/inc.log" 2>&1
 if grep -q 'musl-gcc' "$TMP/inc.log" && grep -q 'recipes/pack' "$TMP/inc.log" &&
 	! grep -qE 'recipes/(step|linux/closure)' "$TMP/inc.log"; then
 	ok incremental

@@ -7,8 +7,8 @@
 # 1. layers/includes: a file in init/L/ includes only headers of L and of the layers L may
 #    use (the table below, as in the Makefile): a lower layer never sees a higher one; a
 #    cell's files (init/cell/) see no pid1 header, only the run environment pid1 hands them.
-#    Inside core, core/disk/ and core/boot/ use only lib and themselves, and the rest of core
-#    neither of them.
+#    Inside core, every file sits in a part (core/PART/) and includes only the parts that
+#    part may use (part_may below): core/disk/ and core/boot/ stand alone, the rest is a chain.
 # 2. layers/no-cycle-pid1, layers/no-cycle-host: the files of /init, and of out/fsmatrix,
 #    compiled one object each; an edge from A to B when A uses a symbol B defines; tsort
 #    fails on any loop (fatal() calling up into the watchdog that calls it, say).
@@ -34,14 +34,26 @@ declare -A may=(
 	[pack]="lib"
 )
 
-# core's two parts of its own: the disks (their probes, state and selection) and the boot's
-# rules (modules, menus, trust, resume) use only lib and themselves, and the rest of core
-# uses neither: each can be read, tested and changed alone
+# core's parts. Two stand alone: the disks (their probes, state and selection) and the boot's
+# rules (modules, menus, trust, resume) use only lib and themselves, and the rest of core uses
+# neither. The rest is a chain, each part using only those before it:
+#   model     a plan's model: its structs, levels, layers, tunables, machine controls
+#   workload  the workloads' pure halves: their kinds, sizes, fio's job, the time model's machine
+#   figures   figures and judgements: samples, series, verdicts, change points, limits,
+#             bottlenecks, the reference set, KCIDB's document
+#   matrix    the matrix and its time: cells, order, kernels, shards, reuse, estimate, bisection
+#   parse     the plan parser: INI and the kernel command line into a plan or FILE:LINE errors
+#   command   one cell's exact commands (mdadm, mkfs, mount, btrfs) and how `check` shows them
 declare -A part_may=(
 	[core/disk]="lib core/disk"
 	[core/boot]="lib core/boot"
-	[core]="lib core"
 )
+core_chain="model workload figures matrix parse command"
+allowed="lib"
+for p in $core_chain; do
+	allowed+=" core/$p"
+	part_may[core/$p]=$allowed
+done
 bad=
 while IFS= read -r f; do
 	rel=${f#init/}

@@ -4,7 +4,8 @@
  * parser's own cases are in test_plan.c; kernel parameters with bad values in test_cmdline.c;
  * random input in tests/fuzz/. */
 #include "check.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>

@@ -1,9 +1,9 @@
-/* test_bisect.c: the search over kernel sets (core/bisect.h): the classification rule on
+/* test_bisect.c: the search over kernel sets (core/matrix/bisect.h): the classification rule on
  * figures whose answer is known, whole searches replayed from figures (a step at each
  * possible set, A/A, a change the other way, an unclear set skipped, an end that fails),
  * the probe count bound, and the journal scan. */
 #include "check.h"
-#include "core/bisect.h"
+#include "core/matrix/bisect.h"
 #include <math.h>
 #include <stdio.h>
 

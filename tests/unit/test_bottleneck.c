@@ -1,7 +1,7 @@
-/* test_bottleneck: each rule of core/bottleneck.h on figures of the shape a cell records,
+/* test_bottleneck: each rule of core/figures/bottleneck.h on figures of the shape a cell records,
  * and the order they are tried in. */
 #include "check.h"
-#include "core/bottleneck.h"
+#include "core/figures/bottleneck.h"
 #include <math.h>
 
 static struct bn_input base(int n, double util)

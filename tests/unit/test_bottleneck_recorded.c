@@ -1,11 +1,11 @@
-/* test_bottleneck_recorded: the rules of core/bottleneck.h on what real boots counted. The
+/* test_bottleneck_recorded: the rules of core/figures/bottleneck.h on what real boots counted. The
  * first fixture holds the cell records of boot/51-phantom (disks of known speed: a raid5 of 4 with
  * one member at half speed, the same with a stripe_width that is not the array's, a raid0 of
  * 4 at 8 MB/s each, and at 1000 MB/s, too fast for the emulated CPU), each with the figures
  * PID 1's rules looked at ("bottleneck": {"inputs": ...}). Judged again on the host, each
  * gives what PID 1 recorded, and what the throttles make true. */
 #include "check.h"
-#include "core/bottleneck.h"
+#include "core/figures/bottleneck.h"
 #include <jansson.h>
 #include <math.h>
 #include <string.h>

@@ -5,14 +5,15 @@
  * the options btrfs shows in /proc/mounts. */
 #include "check.h"
 #include "lib/argv.h"
-#include "core/btrfscmd.h"
-#include "core/cellcmd.h"
-#include "core/geometry.h"
-#include "core/level.h"
-#include "core/limit.h"
-#include "core/matrix.h"
-#include "core/mountcheck.h"
-#include "core/plan.h"
+#include "core/command/btrfscmd.h"
+#include "core/command/cellcmd.h"
+#include "core/command/geometry.h"
+#include "core/model/level.h"
+#include "core/figures/limit.h"
+#include "core/matrix/matrix.h"
+#include "core/command/mountcheck.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* test_changepoint.c: the change-point detector (core/changepoint.h) on series whose truth
+/* test_changepoint.c: the change-point detector (core/figures/changepoint.h) on series whose truth
  * is known. The t-test rows were computed in Python from the textbook pooled-variance
  * formula on ddof-0 deviations (Otava's call of scipy's ttest_ind_from_stats), with the
  * p-value from Simpson integration of Student's t density (200000 panels). The E-divisive
@@ -6,7 +6,7 @@
  * tau and kappa). Noise comes from a small PRNG with fixed seeds, so every run draws the
  * same series. */
 #include "check.h"
-#include "core/changepoint.h"
+#include "core/figures/changepoint.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* test_cmdline.c: the kernel command line parser, good and bad input, one row per case. */
 #include "check.h"
-#include "core/cmdline.h"
+#include "core/parse/cmdline.h"
 
 static const struct good {
 	const char *line;
@@ -43,7 +43,7 @@ static const struct bad {
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
 	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, kernel, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
-	/* the machine's controls (core/conditions.c) */
+	/* the machine's controls (core/model/conditions.c) */
 	{ "fsmatrix.turbo=maybe", "fsmatrix.turbo=maybe: expected on or off, or keep" },
 	{ "fsmatrix.cstates=-1", "fsmatrix.cstates=-1: expected the wakeup latency allowed, in "
 	  "microseconds (0: the shallowest idle state only), or keep" },

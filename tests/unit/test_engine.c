@@ -3,6 +3,7 @@
  * engine run as a cell on a temporary directory, as PID 1 runs it. */
 #include "check.h"
 #include "engines/engine.h"
+#include "core/parse/plan_parse.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,12 +1,13 @@
-/* test_estimate.c: the time model (core/estimate.c) against the formulas of docs/plans.md
+/* test_estimate.c: the time model (core/matrix/estimate.c) against the formulas of docs/plans.md
  * ("Time estimate"): md's resync at the member's rate up to sync_speed_max, what mkfs writes
  * as mke2fs and mkfs.xfs size it, the workload at the array's data members' rate, relative
  * sizes on the model's machine, create/resync/mkfs charged only to the cells that pay them
  * under reuse, and the ETA's scaling. */
 #include "check.h"
-#include "core/estimate.h"
-#include "core/plan.h"
-#include "core/reuse.h"
+#include "core/matrix/estimate.h"
+#include "core/model/plan.h"
+#include "core/matrix/reuse.h"
+#include "core/parse/plan_parse.h"
 #include <math.h>
 
 #define MIB (1024.0 * 1024)

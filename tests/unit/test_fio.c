@@ -1,9 +1,9 @@
-/* test_fio.c: what a `type = fio` workload hands fio and reads back (core/fio_cmd.c): the
+/* test_fio.c: what a `type = fio` workload hands fio and reads back (core/workload/fio_cmd.c): the
  * command line from a plan's keys, the screen that keeps fio inside the cell's mount, and
  * fio's JSON output (a real one, tests/fixtures/fio/randrw-2jobs.json: fio 3.33, two jobs of
  * randrw 4k over 2 MiB with psync) read into per-job and per-run figures. */
 #include "check.h"
-#include "core/fio_cmd.h"
+#include "core/workload/fio_cmd.h"
 #include "lib/file.h"
 #include "lib/stats.h"
 

@@ -2,10 +2,11 @@
  * exact mdadm, mkfs, tune2fs and mount(2) arguments a cell runs. */
 #include "check.h"
 #include "lib/argv.h"
-#include "core/cellcmd.h"
-#include "core/geometry.h"
-#include "core/matrix.h"
-#include "core/plan.h"
+#include "core/command/cellcmd.h"
+#include "core/command/geometry.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <sys/mount.h>
 

@@ -1,9 +1,9 @@
-/* test_kcidb.c: how results are named in KCIDB (core/kcidb.c): origins, test paths (one to
+/* test_kcidb.c: how results are named in KCIDB (core/figures/kcidb.c): origins, test paths (one to
  * one, and within the schema's pattern), numbers with their units, statuses, and the Debian
  * and upstream versions of a kernel's version string. */
 #include "check.h"
-#include "core/kcidb.h"
-#include "core/kversion.h"
+#include "core/figures/kcidb.h"
+#include "core/model/kversion.h"
 
 #include <regex.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_kernels.c: kernels as an axis (core/kernels.c): the plan key and its errors, the
+/* test_kernels.c: kernels as an axis (core/matrix/kernels.c): the plan key and its errors, the
  * passes of a run (each repetition once under each kernel, the order reversed every other
  * repetition: A B B A A B), positions to (repetition, kernel, slot) and back in interleave
  * and shuffle, each cell exactly once per kernel and repetition, and the orders refused;
@@ -6,10 +6,11 @@
  * the next kernel, and the journal's account of switches that arrived or did not. */
 #include "check.h"
 #include <errno.h>
-#include "core/kernels.h"
-#include "core/matrix.h"
+#include "core/matrix/kernels.h"
+#include "core/matrix/matrix.h"
 #include "core/boot/resume.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 static struct plan p;
 

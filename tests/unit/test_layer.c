@@ -1,13 +1,14 @@
-/* test_layer.c: the device-mapper layers (core/layer.c, core/plan_layer.c): the metadata
+/* test_layer.c: the device-mapper layers (core/model/layer.c, core/parse/plan_layer.c): the metadata
  * sizes (thin_metadata_size's and cache_metadata_size's rules), the exact dmsetup tables of
  * each kind and of a stack, the key put in and masked out, the cell ids and variants a
  * layers = list makes, and every plan a storage admin could get wrong refused with FILE:LINE
  * before any disk is written. */
 #include "check.h"
-#include "core/cellshow.h"
-#include "core/layer.h"
-#include "core/matrix.h"
-#include "core/plan.h"
+#include "core/command/cellshow.h"
+#include "core/model/layer.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdio.h>
 

@@ -3,15 +3,16 @@
  * apply, how many members may be missing and which slots they take, data disks and striping,
  * whether md resyncs at create, the mdadm argv, the lines `fsmatrix check` shows, and the
  * kernel modules a plan's arrays need. The rows say what the program did before its levels
- * became one table (core/level.c), and are checked both through that table and through
+ * became one table (core/model/level.c), and are checked both through that table and through
  * everything that reads it. */
 #include "check.h"
 #include "lib/argv.h"
-#include "core/cellcmd.h"
-#include "core/cellshow.h"
-#include "core/geometry.h"
-#include "core/matrix.h"
-#include "core/plan.h"
+#include "core/command/cellcmd.h"
+#include "core/command/cellshow.h"
+#include "core/command/geometry.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdio.h>
 

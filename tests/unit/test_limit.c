@@ -1,8 +1,8 @@
 /* test_limit: the disks' speed from block times (warm-up left out, the windows' spread) and
  * each level's streaming limit from its members' speeds. */
 #include "check.h"
-#include "core/level.h"
-#include "core/limit.h"
+#include "core/model/level.h"
+#include "core/figures/limit.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

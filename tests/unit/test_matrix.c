@@ -1,7 +1,8 @@
 /* test_matrix.c: expansion of plans into cells: counts, ids, order, repetitions. */
 #include "check.h"
-#include "core/matrix.h"
-#include "core/plan.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 static struct plan p;
 

@@ -1,7 +1,7 @@
 /* test_mountcheck: reading the kernel's word on a mount and the options /proc/mounts shows,
  * with lines as kernel 6.1 writes them. */
 #include "check.h"
-#include "core/mountcheck.h"
+#include "core/command/mountcheck.h"
 
 static void test_kmsg(void)
 {

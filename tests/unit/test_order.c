@@ -1,14 +1,15 @@
-/* test_order.c: the order cells run in (core/order.c): interleave and sequential by rule, a
+/* test_order.c: the order cells run in (core/matrix/order.c): interleave and sequential by rule, a
  * shuffle that is a permutation of each repetition, replays from its seed alone, differs
  * between seeds and between repetitions, and favours no slot; the plan keys and the kernel
  * parameter that choose it; the cells a plan expands to in each order; and the seed a resumed
  * boot keeps. */
 #include "check.h"
-#include "core/cmdline.h"
-#include "core/matrix.h"
-#include "core/order.h"
-#include "core/plan.h"
+#include "core/parse/cmdline.h"
+#include "core/matrix/matrix.h"
+#include "core/matrix/order.h"
+#include "core/model/plan.h"
 #include "core/boot/resume.h"
+#include "core/parse/plan_parse.h"
 
 static struct plan p;
 

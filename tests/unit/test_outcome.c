@@ -1,7 +1,7 @@
 /* test_outcome.c: what a run came to (the trailer's "status"), and a cell repetition's test
  * case name, as a LAVA monitor sees them. */
 #include "check.h"
-#include "core/outcome.h"
+#include "core/model/outcome.h"
 
 static const struct {
 	int dry, taken, ran;

@@ -1,7 +1,8 @@
 /* test_plan.c: the plan parser. Good plans with the values they give; bad plans with the
  * exact error lines they must produce. One row per case. */
 #include "check.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,8 @@
  * cannot be read or are not regular files. Each gives its exact error line, and nothing
  * is lost. (The plans themselves: test_plan.c.) */
 #include "check.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdlib.h>
 

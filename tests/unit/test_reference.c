@@ -1,6 +1,6 @@
-/* test_reference: the reference set's summary and the drift rule (core/reference.c). */
+/* test_reference: the reference set's summary and the drift rule (core/figures/reference.c). */
 #include "check.h"
-#include "core/reference.h"
+#include "core/figures/reference.h"
 #include <math.h>
 
 static void test_summary(void)

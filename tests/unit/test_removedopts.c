@@ -1,8 +1,9 @@
 /* test_removedopts.c: mount options the image's kernel no longer takes as given, found in a
  * plan's mount lines and named with the line they are on. One row per case. */
 #include "check.h"
-#include "core/plan.h"
-#include "core/removedopts.h"
+#include "core/model/plan.h"
+#include "core/command/removedopts.h"
+#include "core/parse/plan_parse.h"
 
 static struct plan p;
 static char got[8][PLAN_ERROR_LEN + 256];

@@ -1,11 +1,12 @@
-/* test_reuse.c: what a cell takes over from the one run before it (core/reuse.c): the array
+/* test_reuse.c: what a cell takes over from the one run before it (core/matrix/reuse.c): the array
  * within one array configuration and repetition, the filesystem too with reuse = fs, nothing
  * across repetitions, chunks, md or device tunables, for a raw disk's "array", or with
  * reuse = none; the queue's and vm's tunables do not split a group. */
 #include "check.h"
-#include "core/matrix.h"
-#include "core/plan.h"
-#include "core/reuse.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/matrix/reuse.h"
+#include "core/parse/plan_parse.h"
 
 static struct plan p;
 

@@ -3,7 +3,7 @@
  * up, the highest Dirty survives), the record's shape, and stall detection on synthetic
  * series: a stall is found where it is, and none is invented. */
 #include "check.h"
-#include "core/series.h"
+#include "core/figures/series.h"
 #include <jansson.h>
 #include <math.h>
 

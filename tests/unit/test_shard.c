@@ -3,11 +3,12 @@
  * every split keeps on the shipped plans (each cell in exactly one shard, the union is the
  * plan, the balance bound, the same split twice), and the run group against sha256sum. */
 #include "check.h"
-#include "core/cellcmd.h"
-#include "core/matrix.h"
-#include "core/plan.h"
-#include "core/shard.h"
-#include "core/reuse.h"
+#include "core/command/cellcmd.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/matrix/shard.h"
+#include "core/matrix/reuse.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdio.h>
 

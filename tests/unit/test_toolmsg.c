@@ -1,7 +1,7 @@
-/* test_toolmsg.c: the line of a failed tool's output a cell's error quotes (core/toolmsg.c):
+/* test_toolmsg.c: the line of a failed tool's output a cell's error quotes (core/command/toolmsg.c):
  * the reason, never mke2fs's version banner. */
 #include "check.h"
-#include "core/toolmsg.h"
+#include "core/command/toolmsg.h"
 
 static void test_reason(void)
 {

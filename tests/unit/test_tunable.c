@@ -1,10 +1,11 @@
-/* test_tunable.c: the kernel tunables' table (core/tunable.c), their plan keys, the checks of
+/* test_tunable.c: the kernel tunables' table (core/model/tunable.c), their plan keys, the checks of
  * `fsmatrix check`, the matrix's variants and ids, and the judgement of a value read back. */
 #include "check.h"
-#include "core/matrix.h"
-#include "core/plan.h"
-#include "core/tunable.h"
+#include "core/matrix/matrix.h"
+#include "core/model/plan.h"
+#include "core/model/tunable.h"
 #include "lib/record.h"
+#include "core/parse/plan_parse.h"
 
 static struct plan p;
 

@@ -1,9 +1,9 @@
-/* test_verdict.c: the verdict on a figure over its repeats (core/verdict.h), a table of
+/* test_verdict.c: the verdict on a figure over its repeats (core/figures/verdict.h), a table of
  * cases: stable, too few repeats, an outlier, spread by RSD or by range, the limits
  * themselves; then a cell's main figure and the summary record's "verdict" object. The RSD
  * and range columns were computed with Python's statistics module (stdev, median). */
 #include "check.h"
-#include "core/verdict.h"
+#include "core/figures/verdict.h"
 #include <math.h>
 
 #define N(a) (sizeof a / sizeof a[0])

@@ -1,9 +1,10 @@
-/* test_wlsize.c: workload sizes relative to the machine (core/wlsize.c): the forms a plan
+/* test_wlsize.c: workload sizes relative to the machine (core/workload/wlsize.c): the forms a plan
  * writes, the ones it refuses, the text a record keeps, and the bytes each resolves to on a
  * machine, with fsmatrix.scale= and the block size's rounding. */
 #include "check.h"
-#include "core/plan.h"
-#include "core/wlsize.h"
+#include "core/model/plan.h"
+#include "core/workload/wlsize.h"
+#include "core/parse/plan_parse.h"
 
 #define GIB (1ull << 30)
 #define MIB (1ull << 20)

@@ -5,10 +5,11 @@
  * run through the table of engines, as a cell (as PID 1 runs them) or as `fsmatrix workload
  * NAME` (engines/engine.h). */
 #include "check.h"
-#include "core/plan.h"
+#include "core/model/plan.h"
 #include "engines/engine.h"
 #include "engines/workload.h"
 #include "lib/sha256.h"
+#include "core/parse/plan_parse.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>

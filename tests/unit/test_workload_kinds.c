@@ -1,10 +1,11 @@
 /* test_workload_kinds.c: the table of workload engines as plans, check and reports see them
- * (core/workload_kinds.c): every row well formed, its keys real plan keys, its description
+ * (core/workload/workload_kinds.c): every row well formed, its keys real plan keys, its description
  * and estimate as check prints them. */
 #include "check.h"
-#include "core/cellshow.h"
-#include "core/workload_kinds.h"
+#include "core/command/cellshow.h"
+#include "core/workload/workload_kinds.h"
 #include "report/report.h"
+#include "core/parse/plan_parse.h"
 
 #include <stdio.h>
 

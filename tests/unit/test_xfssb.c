@@ -2,7 +2,7 @@
  * read as xfs_db -r -c info printed them, byte for byte; what is not an xfs superblock
  * refused. */
 #include "check.h"
-#include "core/xfssb.h"
+#include "core/command/xfssb.h"
 
 #include <stdio.h>
 

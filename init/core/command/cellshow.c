@@ -1,0 +1,500 @@
+/* core/command/cellshow.c: the lines `fsmatrix check` prints for a cell, and /init shows in a dry run. */
+#include "core/command/cellshow.h"
+#include "core/command/btrfscmd.h"
+#include "core/workload/wlsize.h"
+#include "core/model/level.h"
+#include "core/matrix/matrix.h"
+#include "core/parse/plan_parse.h"
+#include "core/workload/workload_kinds.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void linef(show_line_fn out, void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void linef(show_line_fn out, void *ctx, const char *fmt, ...)
+{
+	char line[4096 + 64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	out(ctx, line);
+}
+
+static void show_argv(show_line_fn out, void *ctx, const char *label, const struct argv *a)
+{
+	char line[4096];
+	argv_join(a, line, sizeof line);
+	linef(out, ctx, "  %-9s %s", label, line);
+}
+
+void show_secs(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lds", t);
+}
+
+void show_bytes(double bytes, char *buf, size_t len)
+{
+	static const char units[] = "kmgt";
+	double v = bytes;
+	int u = -1;
+	while (u < 3 && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%.0f", bytes);
+	else if (v == (double)(long long)v)
+		snprintf(buf, len, "%lld%c", (long long)v, units[u]);
+	else
+		snprintf(buf, len, "%.3g%c", v, units[u]);
+}
+
+void cell_workload_text(const struct plan_workload *w, char *buf, size_t len)
+{
+	const struct wl_kind *wk = wl_kind_of(w->type);
+	if (wk)
+		wk->describe(w, buf, len);
+	else if (len)
+		buf[0] = '\0';
+	size_t n = strlen(buf);
+	if (w->size_rel.base != SIZE_BYTES && n < len) {
+		char f[48];
+		wlsize_text(&w->size_rel, f, sizeof f);
+		if (w->size_rel.scale != 1)
+			snprintf(buf + n, len - n, "; size %s, x scale %g", f, w->size_rel.scale);
+		else
+			snprintf(buf + n, len - n, "; size %s", f);
+	}
+}
+
+/* "md0 and each member: scheduler=bfq read_ahead_kb=512; md0: stripe_cache_size=4096; vm, put
+ * back after the cell: dirty_ratio=10": what the cell writes once the filesystem is mounted,
+ * grouped by where it goes. */
+static void tunables_text(const struct cell *c, int md, char *buf, size_t len)
+{
+	static const char *const where[] = { [TUN_QUEUE] = "md0 and each member", [TUN_MD] = "md0",
+					     [TUN_VM] = "vm, put back after the cell",
+					     [TUN_DEVICE] = "each member's device, before mkfs, put back after the cell" };
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int place = TUN_QUEUE; place <= TUN_DEVICE; place++) {
+		const char *sep = used ? "; " : "";
+		for (int t = 0; t < TUN_COUNT; t++) {
+			if (!(c->tun_given & (1u << t)) || (int)tun_rows[t].where != place)
+				continue;
+			char v[48];
+			if (tun_rows[t].kind == TUN_SIZE)   /* as the plan spells it: 256m */
+				plan_fmt_size((uint64_t)c->tun[t], v, sizeof v);
+			else
+				tun_format(t, c->tun[t], v, sizeof v);
+			const char *label = place == TUN_QUEUE && !md ? "the disk"
+					    : place == TUN_DEVICE && !md ? "the disk's device, before mkfs, put back after the cell"
+					    : where[place];
+			int n = sep ? snprintf(buf + used, len - used, "%s%s: %s=%s", sep, label,
+					       tun_rows[t].name, v)
+				    : snprintf(buf + used, len - used, " %s=%s", tun_rows[t].name, v);
+			used += n > 0 ? (size_t)n : 0;
+			if (used >= len) {
+				buf[len - 1] = '\0';
+				return;
+			}
+			sep = NULL;
+		}
+	}
+}
+
+/* "~6h08m: resync 6h06m, mkfs 1m26s, workload 11s": the parts worth a second. */
+static void estimate_text(const struct cell_est *e, enum plan_reuse reuse, char *buf,
+			  size_t len)
+{
+	static const char *const took[] = {
+		[REUSE_ARRAY] = ", takes over the array before it (no create, no resync)",
+		[REUSE_FS] = ", takes over the array and filesystem before it (no create, resync "
+			     "or mkfs)",
+	};
+	const struct { const char *name; double s; } parts[] = {
+		{ "resync", e->resync_s }, { "mkfs", e->mkfs_s },
+		{ "workload", e->workload_s }, { "layers", e->layers_s },
+	};
+	char t[32];
+	show_secs(e->total_s, t, sizeof t);
+	size_t n = (size_t)snprintf(buf, len, "~%s", t);
+	const char *sep = ": ";
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0] && n < len; i++) {
+		if (parts[i].s < 0.5)   /* what would read "0s" */
+			continue;
+		show_secs(parts[i].s, t, sizeof t);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", sep, parts[i].name, t);
+		sep = ", ";
+	}
+	if (reuse != REUSE_NONE && n < len)
+		snprintf(buf + n, len - n, "%s", took[reuse]);
+}
+
+/* The geometry line: what mkfs was handed for the array's stripe, or why nothing. */
+static void show_geometry(const struct plan_array *ar, const struct plan_fs *f,
+			  const struct geometry *g, show_line_fn out, void *ctx)
+{
+	char chunk[32], text[128];
+	if (!g->valid) {
+		linef(out, ctx, "  %-9s %s: none derived%s", "geometry", level_name(ar->level),
+		      !level_find(ar->level)->striped ? " (no striping)"
+		      : " (no chunk in the plan: mkfs reads md's own from the kernel)");
+		return;
+	}
+	plan_fmt_size(g->chunk, chunk, sizeof chunk);
+	if (f->type == FS_XFS)
+		snprintf(text, sizeof text, "su=%s sw=%d", chunk, g->data_disks);
+	else
+		snprintf(text, sizeof text, "stride=%u stripe_width=%u (%u-byte blocks)",
+			 g->stride, g->stripe_width, g->block_size);
+	linef(out, ctx, "  %-9s %s, %d devices (%d missing), %d data disks, chunk %s: %s",
+	      "geometry", level_name(ar->level), ar->devices, ar->missing, g->data_disks, chunk,
+	      text);
+}
+
+/* The dm devices of the cell's layer stack, each as the dmsetup command PID 1 runs (a crypt
+ * key shown as what it will be), and the device mkfs then gets, into top. Returns 0 or -1. */
+static int show_layers(const struct plan *p, const struct cell *c, const char *base,
+		       const char *const *disks, int ndisks, char *top, size_t tlen,
+		       show_line_fn out, void *ctx)
+{
+	const struct plan_array *ar = &p->arrays[c->array];
+	snprintf(top, tlen, "%s", base);
+	if (c->stack < 0 || !ar->stacks[c->stack].n)
+		return 0;
+	const struct layer_stack *s = &ar->stacks[c->stack];
+	const char *cache = NULL;
+	for (int i = 0; i < s->n; i++) {
+		const struct plan_layer *l = &p->layers[s->layer[i]];
+		if (layer_kinds[l->type].cache_disk && l->cache <= ndisks)
+			cache = disks[l->cache - 1];
+	}
+	static struct layer_plan lp;
+	char err[256] = "", key[64], line[LAYER_TABLE_MAX + 64];
+	if (layer_plan_build(p->layers, s, base, 0, cache, 0, &lp, err, sizeof err) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	for (int i = 0; i < lp.n; i++) {
+		const struct layer_dev *d = &lp.dev[i];
+		if (d->zero_dev[0])
+			linef(out, ctx, "  %-9s the first 4k of %s zeroed (a fresh superblock)",
+			      "dmsetup", d->zero_dev);
+		snprintf(key, sizeof key, "<%d-bit key, new each cell>",
+			 layer_key_bits(&p->layers[s->layer[d->layer]]));
+		layer_table_keyed(d->table, key, line, sizeof line);
+		linef(out, ctx, "  %-9s dmsetup create %s --table \"%s\"", "dmsetup", d->name, line);
+		if (d->message[0])
+			linef(out, ctx, "  %-9s dmsetup message %s 0 \"%s\"", "dmsetup", d->name,
+			      d->message);
+	}
+	snprintf(top, tlen, "%s", lp.top);
+	return 0;
+}
+
+int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
+	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
+	      void *ctx)
+{
+	return cell_show_in_run(p, c, REUSE_NONE, disks, ndisks, m, total, nwarn, out, ctx);
+}
+
+/* The geometry, mkfs and tune lines: mkfs.btrfs over the disks of a btrfs level. */
+static int show_mkfs(const struct plan *p, const struct cell *c, enum plan_reuse reuse,
+		     const char *dev, const char *const *disks, struct warnings *w,
+		     show_line_fn out, void *ctx)
+{
+	const struct plan_array *ar = &p->arrays[c->array];
+	const struct plan_fs *f = &p->fs[c->fs];
+	struct argv a;
+	struct geometry g;
+	char err[256];
+	if ((btrfs_cell_spans(p, c)
+	     ? cell_btrfs_mkfs_argv(p, c, disks, ar->devices, &a, err, sizeof err)
+	     : cell_mkfs_argv(p, c, dev, &a, &g, w, err, sizeof err)) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	if (f->type == FS_BTRFS)
+		linef(out, ctx, "  %-9s none: btrfs takes no stripe geometry from md", "geometry");
+	else
+		show_geometry(ar, f, &g, out, ctx);
+	if (reuse == REUSE_FS) {
+		linef(out, ctx, "  %-9s none: the filesystem of the cell before is taken over (its "
+		      "files removed, fstrim, sync)", "mkfs");
+		return 0;
+	}
+	show_argv(out, ctx, "mkfs", &a);
+	if (cell_tune_argv(p, c, dev, &a, err, sizeof err) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	if (a.n)
+		show_argv(out, ctx, "tune", &a);
+	return 0;
+}
+
+int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse reuse,
+		     const char *const *disks, int ndisks, const struct estimate_model *m,
+		     double *total, int *nwarn, show_line_fn out, void *ctx)
+{
+	const struct plan_array *ar = &p->arrays[c->array];
+	const struct plan_fs *f = &p->fs[c->fs];
+	struct argv a;
+	struct warnings w = { 0 };
+	char err[256], text[512], flags[128], data[PLAN_STR_MAX];
+	unsigned long mflags;
+
+	out(ctx, "");
+	linef(out, ctx, "cell %d/%d  %s  rep %d", c->index + 1, matrix_count(p), c->id, c->rep);
+	if (cell_skip_reason(ar->name, plan_array_disks(ar), ndisks, 0, "", err, sizeof err) < 0 ||
+	    btrfs_cell_skip(p, c, err, sizeof err) < 0) {
+		linef(out, ctx, "  %-9s %s", "skipped", err);
+		return 1;
+	}
+	if (cell_mdadm_argv(p, c, "/dev/md0", disks, ndisks, &a, err, sizeof err) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	if (a.n && reuse != REUSE_NONE)
+		linef(out, ctx, "  %-9s none: the array of the cell before is taken over (no create, "
+		      "no resync)", "mdadm");
+	else if (a.n)
+		show_argv(out, ctx, "mdadm", &a);
+	else if (btrfs_cell_spans(p, c))
+		linef(out, ctx, "  %-9s none: btrfs's own %s over the disks, no md", "array",
+		      level_find(ar->level)->profile);
+	else
+		linef(out, ctx, "  %-9s none: %s used directly", "array", disks[0]);
+	char dev[64];
+	if (show_layers(p, c, cell_target(p, c, "/dev/md0", disks), disks, ndisks, dev, sizeof dev,
+			out, ctx) < 0)
+		return -1;
+	if (show_mkfs(p, c, reuse, dev, disks, &w, out, ctx) < 0)
+		return -1;
+	if (mount_opts_split(f->mount[c->mount], &mflags, data, sizeof data) < 0 ||
+	    (btrfs_cell_spans(p, c) && btrfs_mount_data(ar, disks, data, sizeof data) < 0)) {
+		linef(out, ctx, "  error     mount options too long");
+		return -1;
+	}
+	if (btrfs_cell_spans(p, c) && ar->missing)
+		linef(out, ctx, "  %-9s after mkfs: the last %d of the disks wiped and forgotten "
+		      "(btrfs device scan --forget), mounted degraded", "missing", ar->missing);
+	mount_flags_names(mflags, flags, sizeof flags);
+	linef(out, ctx, "  %-9s mount(\"%s\", mnt, \"%s\", %s, \"%s\")", "mount", dev,
+	      plan_fs_name(f->type), flags[0] ? flags : "0", data);
+	if (c->tun_given) {
+		tunables_text(c, level_find(ar->level)->md, text, sizeof text);
+		linef(out, ctx, "  %-9s %s", "tunables", text);
+	}
+	struct cell_est e;
+	cell_estimate_parts(p, c, m, reuse, &e);
+	struct plan_workload wl = p->workloads[c->workload];
+	wl.size = e.size;
+	cell_workload_text(&wl, text, sizeof text);
+	linef(out, ctx, "  %-9s %s", "workload", text);
+	estimate_text(&e, reuse, text, sizeof text);
+	linef(out, ctx, "  %-9s %s", "estimate", text);
+	for (int i = 0; i < w.n; i++)
+		linef(out, ctx, "  %-9s %s", "warning", w.msg[i]);
+	*total += e.total_s;
+	*nwarn += w.n;
+	return 0;
+}
+
+int plan_time_warning(const struct plan *p, const struct estimate_model *m, char *buf,
+		      size_t len)
+{
+	struct run_est r;
+	run_estimate(p, m, &r);
+	if (r.total_s <= PLAN_WARN_HOURS * 3600.0)
+		return 0;
+	char t[32];
+	show_secs(r.total_s, t, sizeof t);
+	snprintf(buf, len, "%s:%d: warning: the run is estimated at ~%s, over %d hours (%d cells; "
+		 "lower repeat, sizes or axes, or split the plan)", p->file, p->lines, t,
+		 PLAN_WARN_HOURS, matrix_count(p));
+	return 1;
+}
+
+/* The line a [global] key was given on, else the plan's last. */
+static int global_line(const struct plan *p, const char *key)
+{
+	int line = plan_global_line(p, key);
+	return line ? line : p->lines;
+}
+
+/* A buffered stream shorter than RAM can reach the disks as one flush at its end. */
+static int page_cache_warnings(const struct plan *p, const struct estimate_model *m,
+			       show_line_fn out, void *ctx)
+{
+	int n = 0;
+	char size[32], mem[32];
+	for (int i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *w = &p->workloads[i];
+		struct cell c;
+		if ((w->type != WL_SEQWRITE && w->type != WL_SEQREAD) || w->direct)
+			continue;
+		for (int k = 0; matrix_cell(p, k, &c) == 0; k++)
+			if (c.workload == i)
+				break;
+		uint64_t b = c.workload == i ? est_workload_size(p, &c, m) : w->size;
+		if ((double)b >= m->mem_bytes)
+			continue;
+		plan_fmt_size(b, size, sizeof size);
+		show_bytes(m->mem_bytes, mem, sizeof mem);
+		linef(out, ctx, "%s:%d: warning: [workload %s] %s of %s is smaller than the %s of RAM: "
+		      "it will mostly measure the page cache (size = 2x ram keeps it ahead, or direct "
+		      "= yes)", p->file, w->line, w->name, plan_wl_name(w->type), size, mem);
+		n++;
+	}
+	return n;
+}
+
+/* ext2 and ext3 count blocks in 32 bits (the 64bit feature is ext4's): mke2fs refuses an
+ * array past 16 TiB at 4 KiB blocks, which twelve disks of terabytes are. */
+static int ext_limit_warnings(const struct plan *p, const struct estimate_model *m,
+			      show_line_fn out, void *ctx)
+{
+	int n = 0;
+	char fs[32];
+	for (int i = 0; i < p->nfs; i++) {
+		struct cell c;
+		struct cell_est e;
+		if (p->fs[i].type != FS_EXT2 && p->fs[i].type != FS_EXT3)
+			continue;
+		for (int k = 0; matrix_cell(p, k, &c) == 0; k++) {
+			cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
+			if (c.fs != i || e.fs_bytes / 4096 <= 4294967295.0)
+				continue;
+			show_bytes(e.fs_bytes, fs, sizeof fs);
+			linef(out, ctx, "%s:%d: warning: [fs %s] %s cannot span the %s of array %s (at most "
+			      "16t with 4k blocks, no 64bit feature): its cells will end as errors", p->file,
+			      p->fs[i].line, p->fs[i].name, plan_fs_name(p->fs[i].type), fs,
+			      p->arrays[c.array].name);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+/* What a workload puts on the filesystem at its largest, or 0 when unknown before it runs
+ * (a tar's unpacked tree, a fio job file). fio's --size is each job's file. */
+static double wl_footprint(const struct plan_workload *w, double size)
+{
+	switch (w->type) {
+	case WL_SEQWRITE:
+	case WL_SEQREAD:
+	case WL_SMALLFILES:
+		return size;
+	case WL_FSYNC:
+		return size + (double)w->background;
+	case WL_FIO:
+		if (w->job[0])
+			return 0;
+		return size * (w->numjobs > 1 && !strstr(w->options, "--filename") ? w->numjobs : 1);
+	default:
+		return 0;
+	}
+}
+
+/* A workload larger than the free space of its filesystem ends as ENOSPC: one warning per
+ * workload, naming the first array and filesystem it does not fit. */
+static int disk_fit_warnings(const struct plan *p, const struct estimate_model *m,
+			     show_line_fn out, void *ctx)
+{
+	int n = 0, warned[PLAN_SECTIONS_MAX] = { 0 };
+	char size[32], left[32], disk[32];
+	struct cell c;
+	for (int k = 0; matrix_cell(p, k, &c) == 0 && n < p->nworkloads; k++) {
+		const struct plan_workload *w = &p->workloads[c.workload];
+		struct cell_est e;
+		if (warned[c.workload])
+			continue;
+		cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
+		double need = wl_footprint(w, (double)e.size);
+		if (need <= e.fs_free)
+			continue;
+		warned[c.workload] = 1;
+		int data = (int)(e.fs_bytes / m->disk_bytes + 0.5);
+		show_bytes(need, size, sizeof size);
+		show_bytes(e.fs_free, left, sizeof left);
+		show_bytes(m->disk_bytes, disk, sizeof disk);
+		linef(out, ctx, "%s:%d: warning: [workload %s] %s of %s does not fit in the ~%s free on "
+		      "[array %s] with [fs %s] (%d data disk%s of %s): its cells will end as errors (No "
+		      "space left on device)", p->file, w->line, w->name, plan_wl_name(w->type), size,
+		      left, p->arrays[c.array].name, p->fs[c.fs].name, data, data == 1 ? "" : "s",
+		      disk);
+		n++;
+	}
+	return n;
+}
+
+/* md's stripe cache is memory the kernel cannot take back (core/model/tunable.h): a value past
+ * the share of RAM the boot allows is refused there, cell by cell. */
+static int stripe_cache_warnings(const struct plan *p, const struct estimate_model *m,
+				 show_line_fn out, void *ctx)
+{
+	int n = 0, id = TUN_STRIPE_CACHE_SIZE;
+	char why[256];
+	for (int i = 0; i < p->narrays; i++) {
+		const struct plan_array *a = &p->arrays[i];
+		for (int k = 0; a->tun_line[id] > 0 && k < a->ntun[id]; k++) {
+			if (tun_stripe_cache_check(a->tun[id][k], a->devices, m->mem_bytes, why,
+						   sizeof why) == 0)
+				continue;
+			linef(out, ctx, "%s:%d: warning: [array %s] %s: the boot refuses its cells (error "
+			      "records)", p->file, a->tun_line[id], a->name, why);
+			n++;
+		}
+	}
+	return n;
+}
+
+int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
+			   unsigned known, show_line_fn out, void *ctx)
+{
+	struct run_est r;
+	char t[32], lim[32], buf[PLAN_ERROR_LEN + 128];
+	int n = 0;
+	run_estimate(p, m, &r);
+	if (plan_time_warning(p, m, buf, sizeof buf)) {
+		out(ctx, buf);
+		n++;
+	}
+	if (p->resync_timeout_s && r.longest_resync_s > p->resync_timeout_s) {
+		show_secs(r.longest_resync_s, t, sizeof t);
+		show_secs(p->resync_timeout_s, lim, sizeof lim);
+		linef(out, ctx, "%s:%d: warning: an array's resync is estimated at ~%s (cell %d), over "
+		      "resync_timeout = %s: the cell would end as a timeout (raise it, or resync = "
+		      "assume-clean)", p->file, global_line(p, "resync_timeout"), t,
+		      r.longest_resync_cell + 1, lim);
+		n++;
+	}
+	if (p->timeout_s && r.longest_cell_s > p->timeout_s) {
+		show_secs(r.longest_cell_s, t, sizeof t);
+		show_secs(p->timeout_s, lim, sizeof lim);
+		linef(out, ctx, "%s:%d: warning: cell %d is estimated at ~%s besides any resync, over "
+		      "timeout = %s", p->file, global_line(p, "timeout"), r.longest_cell + 1, t, lim);
+		n++;
+	}
+	/* a scaled plan is a quick look at the harness: its streams are short by design */
+	if ((known & EST_KNOWN_MEM) && p->scale == 1)
+		n += page_cache_warnings(p, m, out, ctx);
+	if (known & EST_KNOWN_MEM)
+		n += stripe_cache_warnings(p, m, out, ctx);
+	if (known & EST_KNOWN_DISK)
+		n += disk_fit_warnings(p, m, out, ctx);
+	return n + ext_limit_warnings(p, m, out, ctx);
+}

@@ -1,0 +1,154 @@
+/* core/model/level.c: the md level table and the rules derived from its rows. */
+#include "core/model/level.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* raid10 is counted as mdadm's default layout, near-2. Other layouts (f2, o2, n3) keep other
+ * copies and tolerate other patterns of missing members; mdadm itself refuses what cannot
+ * work. raid4, 5 and 6 share one kernel personality. */
+const struct md_level md_levels[] = {
+	/* key     name      level    md min parity copies          striped module profile */
+	{ "none", "none",   LEVEL_NONE, 0, 1, 0, LEVEL_COPIES_ALL, 0, NULL, NULL },
+	{ "0",    "raid0",  0,          1, 2, 0, 1,                1, "raid0", NULL },
+	{ "1",    "raid1",  1,          1, 2, 0, LEVEL_COPIES_ALL, 0, "raid1", NULL },
+	{ "4",    "raid4",  4,          1, 2, 1, 1,                1, "raid456", NULL },
+	{ "5",    "raid5",  5,          1, 2, 1, 1,                1, "raid456", NULL },
+	{ "6",    "raid6",  6,          1, 4, 2, 1,                1, "raid456", NULL },
+	{ "10",   "raid10", 10,         1, 2, 0, 2,                1, "raid10", NULL },
+	/* btrfs's own RAID (the data profile; metadata = in [array] for its own): no md, the
+	 * disks go to mkfs.btrfs. min is devs_min of btrfs-progs 6.2's btrfs_raid_array;
+	 * copies are btrfs's own (raid1 keeps 2 whatever the disks, raid1c3 3). */
+	{ "btrfs-single",  "btrfs-single",  LEVEL_BTRFS + 0,  0, 1, 0, 1, 0, NULL, "single" },
+	{ "btrfs-raid0",   "btrfs-raid0",   LEVEL_BTRFS + 1,  0, 1, 0, 1, 0, NULL, "raid0" },
+	{ "btrfs-raid1",   "btrfs-raid1",   LEVEL_BTRFS + 2,  0, 2, 0, 2, 0, NULL, "raid1" },
+	{ "btrfs-raid1c3", "btrfs-raid1c3", LEVEL_BTRFS + 3,  0, 3, 0, 3, 0, NULL, "raid1c3" },
+	{ "btrfs-raid10",  "btrfs-raid10",  LEVEL_BTRFS + 4,  0, 2, 0, 2, 0, NULL, "raid10" },
+	{ "btrfs-raid5",   "btrfs-raid5",   LEVEL_BTRFS + 5,  0, 2, 1, 1, 0, NULL, "raid5" },
+	{ "btrfs-raid6",   "btrfs-raid6",   LEVEL_BTRFS + 6,  0, 3, 2, 1, 0, NULL, "raid6" },
+	{ NULL,   "unknown", -2,        0, 0, 0, 0,                0, NULL, NULL },  /* -2: no level */
+};
+
+const char *const btrfs_profiles[] = {
+	"", "single", "dup", "raid0", "raid1", "raid1c3", "raid1c4", "raid10", "raid5", "raid6",
+	NULL,
+};
+
+int btrfs_profile_min(const char *profile)
+{
+	static const struct { const char *name; int min; } mins[] = {
+		{ "single", 1 }, { "dup", 1 }, { "raid0", 1 }, { "raid1", 2 }, { "raid1c3", 3 },
+		{ "raid1c4", 4 }, { "raid10", 2 }, { "raid5", 2 }, { "raid6", 3 },
+	};
+	for (size_t i = 0; i < sizeof mins / sizeof mins[0]; i++)
+		if (strcmp(mins[i].name, profile) == 0)
+			return mins[i].min;
+	return 0;
+}
+
+const struct md_level *level_find(int level)
+{
+	const struct md_level *l = md_levels;
+	while (l->key && l->level != level)
+		l++;
+	return l;
+}
+
+const struct md_level *level_by_key(const char *key)
+{
+	for (const struct md_level *l = md_levels; l->key; l++)
+		if (strcmp(l->key, key) == 0)
+			return l;
+	return NULL;
+}
+
+int level_near_copies(int level, const char *layout)
+{
+	const struct md_level *l = level_find(level);
+	int copies = l->copies > 0 ? l->copies : 1;
+	if (l->copies < 2 || !layout || !layout[0] || !layout[1])
+		return copies;
+	int n = atoi(layout + 1);
+	if (n < 1)
+		return copies;
+	return layout[0] == 'n' ? n : layout[0] == 'f' || layout[0] == 'o' ? 1 : copies;
+}
+
+const char *level_name(int level)
+{
+	return level_find(level)->name;
+}
+
+void level_keys_text(char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len)
+		buf[0] = '\0';
+	for (const struct md_level *l = md_levels; l->key && n < len; l++) {
+		const char *sep = l == md_levels ? "" : l[1].key ? ", " : " or ";
+		int w = snprintf(buf + n, len - n, "%s%s", sep, l->key);
+		if (w < 0)
+			return;
+		n += (size_t)w;
+	}
+}
+
+int level_spans(int level)
+{
+	const struct md_level *l = level_find(level);
+	return l->md || l->profile;
+}
+
+int level_has_redundancy(int level)
+{
+	const struct md_level *l = level_find(level);
+	return level_spans(level) && (l->parity > 0 || l->copies != 1);
+}
+
+int level_max_missing(int level, int devices)
+{
+	const struct md_level *l = level_find(level);
+	if (l->profile)   /* btrfs keeps its copies or parity per chunk, not per disk pair */
+		return l->parity + l->copies - 1;
+	if (!l->md)
+		return 0;
+	if (l->copies == LEVEL_COPIES_ALL)
+		return devices - 1;
+	/* Each parity member, and all but one copy of each group of copies. */
+	return l->parity + devices / l->copies * (l->copies - 1);
+}
+
+int level_slot_missing(int level, int devices, int missing, int slot)
+{
+	int c = level_find(level)->copies;
+	if (c > 1 && !level_find(level)->profile)   /* the nth slot of all that are not the first of their group */
+		return slot % c != 0 && slot / c * (c - 1) + slot % c - 1 < missing;
+	return slot >= devices - missing;
+}
+
+int level_resyncs(int level, int devices, int missing)
+{
+	return missing < level_max_missing(level, devices);
+}
+
+/* In name order, so the load order (and the lines it prints) does not depend on the order
+ * of the plan's arrays: raid0, raid1, raid10, raid456. */
+int level_modules(const int *levels, int nlevels, const char **names, int max)
+{
+	int n = 0;
+	for (int i = 0; i < nlevels; i++) {
+		const char *m = level_find(levels[i])->module;
+		int at = 0;
+		if (!m)
+			continue;
+		while (at < n && strcmp(names[at], m) < 0)
+			at++;
+		if ((at < n && strcmp(names[at], m) == 0) || n >= max)
+			continue;
+		memmove(names + at + 1, names + at, sizeof *names * (size_t)(n - at));
+		names[at] = m;
+		n++;
+	}
+	return n;
+}
