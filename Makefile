@@ -230,7 +230,7 @@ UNIT_LIB_SRCS := $(filter-out init/cli/main.c,$(HOST_SRCS)) $(filter-out $(PACK_
 
 UNIT_OBJS := $(patsubst init/%.c,$(B)/host-obj/%.o,$(UNIT_LIB_SRCS))
 
-$(B)/unit/%: tests/unit/%.c tests/unit/check.h $(UNIT_OBJS)
+$(B)/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/plan_text.h $(UNIT_OBJS)
 	@mkdir -p $(B)/unit
 	gcc $(CFLAGS_OURS) $(UNIT_DEFS) -o $@ $< $(UNIT_OBJS) $(HOST_LIBS)
 
@@ -270,7 +270,7 @@ $(B)/unit-asan/obj/%.o: init/%.c $(INIT_HDRS)
 	@mkdir -p $(@D)
 	gcc $(CFLAGS_OURS) $(SAN_FLAGS) -c -o $@ $<
 
-$(B)/unit-asan/%: tests/unit/%.c tests/unit/check.h $(UNIT_ASAN_OBJS)
+$(B)/unit-asan/%: tests/unit/%.c tests/unit/check.h tests/unit/plan_text.h $(UNIT_ASAN_OBJS)
 	gcc $(CFLAGS_OURS) $(SAN_FLAGS) $(UNIT_DEFS) -o $@ $< $(UNIT_ASAN_OBJS) $(HOST_LIBS)
 
 unit-asan: $(UNIT_ASAN_BINS)

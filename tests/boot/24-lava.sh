@@ -171,7 +171,8 @@ expect_eq no-disk-run-case "$(run_case "$W/signed.log")" '"result": "fail"' "the
 expect_eq no-disk-trailer "$("$FSM" report --format json "$W/signed.log" 2>/dev/null | jq -r '.runs[0].trailer.status')" no-disk \
 	"the trailer's status with no blank disk"
 
-# The times, for make bench (shard_speedup; the goal is <= 0.6 on 2 cores).
+# The times, for make bench (shard_speedup; the goal is <= 0.6 on 2 cores, judged there:
+# a wall time beside other guests is information here, not a check).
 times=${FSM_LAVA_TIMES:-$FSM_ROOT/build/tests/lava-times.json}
 jq -n --argjson sharded "$(jq -n "$t1 - $t0")" --argjson whole "$(jq -n "$t2 - $t1")" \
 	--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg when "$(date -u +%FT%TZ)" \
@@ -179,4 +180,4 @@ jq -n --argjson sharded "$(jq -n "$t1 - $t0")" --argjson whole "$(jq -n "$t2 - $
 	'{sharded_s: $sharded, unsharded_s: $whole, ratio: ($sharded / $whole), shards: 2,
 	  plan: "rootfs/plans/default.ini", scale: $scale, host_cpus: $cpus, host_loadavg: $load,
 	  when: $when}' >"$times"
-ok "times: 2 shards side by side $(jq -r '.sharded_s * 10 | round / 10' "$times") s, unsharded $(jq -r '.unsharded_s * 10 | round / 10' "$times") s (ratio $(jq -r '.ratio * 100 | round / 100' "$times"))"
+info "times: 2 shards side by side $(jq -r '.sharded_s * 10 | round / 10' "$times") s, unsharded $(jq -r '.unsharded_s * 10 | round / 10' "$times") s (ratio $(jq -r '.ratio * 100 | round / 100' "$times"))"

@@ -48,6 +48,9 @@ _report() { # LINE
 	[ "$FSM_TEST_OUT" = /dev/null ] || printf '%s\n' "$1" >>"$FSM_TEST_OUT"
 }
 ok() { _report "ok - $FSM_TEST_NAME: $1"; }
+# A figure worth seeing beside the checks (a time, a ratio): a "#" line, never counted as a
+# pass; a goal on it belongs to make bench, which measures it as a ratio
+info() { _report "# $FSM_TEST_NAME: $1"; }
 skip() { _report "skip - $FSM_TEST_NAME: $1: $2"; }
 fail() {
 	_report "FAIL - $FSM_TEST_NAME: $1: $2"

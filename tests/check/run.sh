@@ -10,16 +10,13 @@
 # --update rewrites tests/check/expected/ from the current output (review it with git diff).
 # Runs from the repository root, so the plan paths in the outputs read the same everywhere.
 set -u
-failed=0
 GOLDEN_PREFIX=check GOLDEN_DIR=tests/check/expected
 . "$(dirname "$0")/../golden.sh"
 
-ok() { echo "ok - check/$1"; }
-fail() {
-	echo "FAIL - check/$1: $2"
-	failed=1
-	[ ! -s "$TMP/err" ] || sed 's/^/#   /' "$TMP/err" | head -n 5
-}
+TIER=check
+. "$(dirname "$0")/../tier.sh"
+# a failed case shows what fsmatrix said on stderr
+FAIL_DETAIL=$TMP/err
 
 # run NAME ARGS...: fsmatrix check ARGS, its status in $rc, stdout in $TMP/out, stderr in $TMP/err.
 run() {

@@ -17,10 +17,9 @@ FSM=$(realpath "${1:-out/fsmatrix}")
 F=tests/fixtures/report
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-failed=0
 
-ok() { echo "ok - history/$1"; }
-fail() { echo "FAIL - history/$1: $2"; failed=1; }
+TIER=history
+. "$ROOT/tests/tier.sh"
 detail() { sed 's/^/#   /' "$@" | head -n 20; }
 
 if ! command -v jq >/dev/null; then

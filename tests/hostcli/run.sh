@@ -18,11 +18,9 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-failed=0
 
-ok() { echo "ok - hostcli/$1"; }
-fail() { echo "FAIL - hostcli/$1: $2"; failed=1; }
-skip() { echo "skip - hostcli/$1: $2"; }
+TIER=hostcli
+. "$ROOT/tests/tier.sh"
 detail() { sed 's/^/#   /' "$@" | head -n 10; }
 
 # refused STATUS ARGS...: fsmatrix ARGS must exit with STATUS, print nothing on stdout and

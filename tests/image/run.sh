@@ -32,8 +32,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 IMG=out/initramfs.img
 
-ok() { echo "ok - image/$1"; }
-fail() { echo "FAIL - image/$1: $2"; shift 2; for l in "$@"; do echo "# $l"; done; }
+TIER=image
+. "$ROOT/tests/tier.sh"
 
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 KREL=$(cat build/modules/kernel-release 2>/dev/null)

@@ -13,10 +13,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-failed=0
-ok() { echo "ok - kernels/$1"; }
-fail() { echo "FAIL - kernels/$1: $2"; failed=1; }
-skip() { echo "skip - kernels/$1: $2"; }
+TIER=kernels
+. "$ROOT/tests/tier.sh"
 
 # package DIR PKG VERSION BANNER CHANGELOG: a recipe and an extracted .deb as the build has
 # them, its vmlinuz a few random bytes around BANNER

@@ -11,8 +11,8 @@ cd "$ROOT" || exit 1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export MTOOLS_SKIP_CHECK=1 MTOOLS_NO_VFAT=0
-ok() { echo "ok - media/$1"; }
-fail() { echo "FAIL - media/$1: $2"; shift 2; for l in "$@"; do echo "# $l"; done; }
+TIER=media
+. "$ROOT/tests/tier.sh"
 
 # media/menu: "NAME PARAMS", the first line the default.
 awk -F'|' '/^[[:space:]]*(#|$)/ { next }

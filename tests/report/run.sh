@@ -18,11 +18,9 @@ F=tests/fixtures/report
 E=tests/report/expected
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-failed=0
 
-ok() { echo "ok - report/$1"; }
-fail() { echo "FAIL - report/$1: $2"; failed=1; }
-skip() { echo "skip - report/$1: $2"; }
+TIER=report
+. "$ROOT/tests/tier.sh"
 
 # golden NAME EXPECTED STATUS ARGS...: fsmatrix ARGS must exit with STATUS (0 a complete run
 # with every cell ok, 3 incomplete, 4 a cell not ok: docs/host-cli.md) and print exactly

@@ -20,7 +20,6 @@ cd "$ROOT" || exit 1
 FSM=${1:-out/fsmatrix}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-failed=0
 SMALL=100 LARGE=1000 # copies of the real run's 8 cells: 800 and 8,000 cells (a smaller run
                      # reports in a few clock ticks, and the ratio is the clock's)
 MAX_RATIO=14         # not 10: the instructions grow linearly (callgrind: 3.00x for 3x the cells), the
@@ -28,8 +27,8 @@ MAX_RATIO=14         # not 10: the instructions grow linearly (callgrind: 3.00x 
                      # quadratic in the cells shows as 100x
 ALLOW_KB=16384       # the program, jansson, libc and the largest single line
 
-ok() { echo "ok - scale/$1"; }
-fail() { echo "FAIL - scale/$1: $2"; failed=1; }
+TIER=scale
+. "$ROOT/tests/tier.sh"
 
 [ -x "$FSM" ] || { fail setup "$FSM is not built (make out/fsmatrix)"; exit 1; }
 tests/scale/make-run $SMALL > "$TMP/small.jsonl" && tests/scale/make-run $LARGE > "$TMP/large.jsonl" ||

@@ -1,6 +1,7 @@
 /* check.h: the whole unit-test framework. Each tests/unit/test_*.c is one program whose
  * cases are rows of a table; CHECK records a failure with file:line and goes on, and
- * check_done() prints "<program>: N checks, N failed" and gives the exit status. */
+ * check_done() prints "<program>: N checks, N failed" and gives the exit status: a program
+ * that ran no check at all fails too (a table left empty, a loop that never ran). */
 #ifndef FSM_CHECK_H
 #define FSM_CHECK_H
 #include <stdio.h>
@@ -25,6 +26,8 @@ static int check_count, check_failed;
 static inline int check_done(const char *name)
 {
 	printf("%s: %d checks, %d failed\n", name, check_count, check_failed);
-	return check_failed ? 1 : 0;
+	if (check_count == 0)
+		fprintf(stderr, "%s: no check ran: a test that asserts nothing cannot fail\n", name);
+	return check_failed || check_count == 0 ? 1 : 0;
 }
 #endif

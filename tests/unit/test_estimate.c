@@ -4,6 +4,7 @@
  * sizes on the model's machine, create/resync/mkfs charged only to the cells that pay them
  * under reuse, and the ETA's scaling. */
 #include "check.h"
+#include "plan_text.h"
 #include "core/matrix/estimate.h"
 #include "core/model/plan.h"
 #include "core/matrix/reuse.h"
@@ -18,10 +19,7 @@ static struct plan p;
 
 static int load(const char *text)
 {
-	int rc = plan_parse("e.ini", text, strlen(text), &p);
-	if (rc)
-		fprintf(stderr, "%s\n", p.errors[0]);
-	return rc;
+	return plan_text("e.ini", text, &p);
 }
 
 static int near(double got, double want)

@@ -1,5 +1,6 @@
 /* test_matrix.c: expansion of plans into cells: counts, ids, order, repetitions. */
 #include "check.h"
+#include "plan_text.h"
 #include "core/matrix/matrix.h"
 #include "core/model/plan.h"
 #include "core/parse/plan_parse.h"
@@ -8,10 +9,7 @@ static struct plan p;
 
 static int load(const char *text)
 {
-	int rc = plan_parse("m.ini", text, strlen(text), &p);
-	if (rc)
-		fprintf(stderr, "%s\n", p.errors[0]);
-	return rc;
+	return plan_text("m.ini", text, &p);
 }
 
 /* The example plan: 1 array x (4 + 3 mount lines) x 2 workloads = 14 cells. */

@@ -4,6 +4,7 @@
  * parameter that choose it; the cells a plan expands to in each order; and the seed a resumed
  * boot keeps. */
 #include "check.h"
+#include "plan_text.h"
 #include "core/parse/cmdline.h"
 #include "core/matrix/matrix.h"
 #include "core/matrix/order.h"
@@ -15,10 +16,7 @@ static struct plan p;
 
 static int load(const char *text)
 {
-	int rc = plan_parse("o.ini", text, strlen(text), &p);
-	if (rc)
-		fprintf(stderr, "%s\n", p.errors[0]);
-	return rc;
+	return plan_text("o.ini", text, &p);
 }
 
 /* The flat shapes of a run without blocks. */

@@ -3,6 +3,7 @@
  * across repetitions, chunks, md or device tunables, for a raw disk's "array", or with
  * reuse = none; the queue's and vm's tunables do not split a group. */
 #include "check.h"
+#include "plan_text.h"
 #include "core/matrix/matrix.h"
 #include "core/model/plan.h"
 #include "core/matrix/reuse.h"
@@ -12,10 +13,7 @@ static struct plan p;
 
 static int load(const char *text)
 {
-	int rc = plan_parse("r.ini", text, strlen(text), &p);
-	if (rc)
-		fprintf(stderr, "%s\n", p.errors[0]);
-	return rc;
+	return plan_text("r.ini", text, &p);
 }
 
 /* The reuse of each cell of the run in its order, as one letter each: - none, a array,
