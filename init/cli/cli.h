@@ -7,6 +7,7 @@
 #include "engines/engine.h"   /* enum engine_role */
 
 int host_cmd_disks(int argc, char **argv);
+int host_cmd_keys(int argc, char **argv);
 int host_cmd_check(int argc, char **argv);
 int host_cmd_report(int argc, char **argv);
 int host_cmd_compare(int argc, char **argv);
@@ -16,6 +17,7 @@ int host_cmd_lava(int argc, char **argv);
 int host_cmd_history(int argc, char **argv);
 int host_cmd_kcidb(int argc, char **argv);
 
+extern const char host_keys_usage[];
 extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
 	host_compare_usage[], host_html_usage[], host_lava_usage[], host_history_usage[],
 	host_kcidb_usage[];

@@ -37,6 +37,8 @@ static const struct command {
 	  "one self-contained HTML report with SVG charts; two runs add a comparison" },
 	{ "check", host_cmd_check, host_check_usage, "PLAN [--disks N] [--scale X] [--shards N]",
 	  "a plan's cells with the exact mdadm/mkfs/mount each runs and a time estimate, or its errors" },
+	{ "keys", host_cmd_keys, host_keys_usage, "[--markdown] [SECTION]",
+	  "every plan key with its default and what it does" },
 	{ "lava", host_cmd_lava, host_lava_usage,
 	  "PLAN --shards N [--device-type qemu|x86] [--url BASE] [--select SPEC] [-o DIR]",
 	  "one LAVA job per shard of a plan; every cell a test case with its main figure" },

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/docs/run.sh: the manual's links resolve, and the README leads to every docs file.
 #
-#   tests/docs/run.sh
+#   tests/docs/run.sh [--update]
 #
 # 1. docs/links: in README.md and docs/*.md, every relative link [text](TARGET) outside code
 #    names a file that exists, and its #anchor (or a bare #anchor) a heading of that file,
@@ -12,6 +12,9 @@
 # 3. docs/plan-example: the plan under "Every key in one plan" in docs/plans.md passes
 #    `out/fsmatrix check --disks 4`, and every line of the output shown after it ("..." aside)
 #    is a line of what check prints now.
+# 4. docs/plan-keys: docs/plans.md's key table, between "<!-- plan keys: begin -->" and
+#    "<!-- plan keys: end -->", is what `out/fsmatrix keys --markdown` writes from the parser's
+#    rows; --update rewrites it from there (review it with git diff).
 # One line per test, "ok - docs/NAME" or "FAIL - docs/NAME: why" and "#" detail lines.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,6 +23,8 @@ export LC_ALL=C
 FSM=$ROOT/out/fsmatrix
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+update=0
+[ "${1:-}" != --update ] || update=1
 
 # anchors FILE: every anchor the file's headings give, one a line (fenced code skipped).
 anchors() {
@@ -120,4 +125,23 @@ else
 	else
 		echo "ok - docs/plan-example"
 	fi
+fi
+
+# between FILE BEGIN END: the lines strictly between the two marker lines
+between() { awk -v b="$2" -v e="$3" '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' "$1"; }
+KEYS_BEGIN='<!-- plan keys: begin -->' KEYS_END='<!-- plan keys: end -->'
+if ! "$FSM" keys --markdown >"$TMP/keys" 2>"$TMP/keys.err"; then
+	echo "FAIL - docs/plan-keys: fsmatrix keys --markdown failed: $(head -n 1 "$TMP/keys.err")"
+elif [ "$update" = 1 ]; then
+	awk -v b="$KEYS_BEGIN" -v e="$KEYS_END" -v f="$TMP/keys" '
+		$0 == e { while ((getline l < f) > 0) print l; on = 0 }
+		!on { print } $0 == b { on = 1 }' docs/plans.md >"$TMP/plans.md" && cp "$TMP/plans.md" docs/plans.md
+	echo "ok - docs/plan-keys (rewritten)"
+elif ! grep -qxF "$KEYS_BEGIN" docs/plans.md || ! grep -qxF "$KEYS_END" docs/plans.md; then
+	echo "FAIL - docs/plan-keys: docs/plans.md has no \"$KEYS_BEGIN\" ... \"$KEYS_END\" table"
+elif ! between docs/plans.md "$KEYS_BEGIN" "$KEYS_END" | diff -u - "$TMP/keys" >"$TMP/keys.diff"; then
+	echo "FAIL - docs/plan-keys: docs/plans.md's key table is not what the rows say (tests/docs/run.sh --update)"
+	head -n 12 "$TMP/keys.diff" | sed 's/^/#   /'
+else
+	echo "ok - docs/plan-keys ($(($(wc -l <"$TMP/keys") - 2)) rows)"
 fi

@@ -3,6 +3,8 @@
 #include "check.h"
 #include "core/model/plan.h"
 #include "core/parse/plan_parse.h"
+#include "core/parse/plan_keys.h"
+#include "core/model/layer.h"
 
 #include <stdlib.h>
 
@@ -121,6 +123,38 @@ static void test_defaults(void)
 	CHECK_INT(p.workloads[0].direct, 0);
 	CHECK_INT(p.workloads[0].passes, 1);
 	CHECK_INT(p.workloads[0].seed, PLAN_DEFAULT_SEED);
+	CHECK_INT(p.disk_speed_ms, PLAN_DISK_SPEED_MS);
+	CHECK_INT(p.monitor_ms, PLAN_MONITOR_MS);
+}
+
+/* The defaults live in the key rows: each one parses with its own key's setter (one that did
+ * not would leave its field zero without a word), every key has help for the docs' table, and
+ * the defaults that other code knows by a constant say the same. */
+static void test_key_rows(void)
+{
+	static const struct key *const tables[] = {
+		global_keys, array_keys, fs_keys, wl_keys, layer_keys, bisect_keys,
+	};
+	static char base[sizeof(struct plan)];
+	char msg[PLAN_ERROR_LEN];
+	int rows = 0;
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+		for (const struct key *k = tables[t]; k->name; k++, rows++) {
+			CHECK(k->help && k->help[0], "key %s has no help", k->name);
+			if (k->def)
+				CHECK(set_value(k, base, k->def, msg, sizeof msg) == 0,
+				      "key %s: its default \"%s\" does not parse: %s", k->name, k->def, msg);
+		}
+	struct plan_key_doc d;
+	int docs = 0;
+	while (plan_key_doc(docs, &d) == 0)
+		docs++;
+	CHECK_INT(docs, rows + TUN_COUNT);
+	struct plan_layer l;
+	plan_layer_defaults(&l);
+	CHECK_STR(l.cipher, layer_ciphers[0].spec);
+	CHECK_INT(l.zero, 1);
+	CHECK_INT(l.mode, LAYER_WRITEBACK);
 }
 
 /* Every yes-or-no key takes yes and no, 1 and 0 (as fio's own direct=1), true and false:
@@ -534,6 +568,7 @@ int main(void)
 	test_bisect();
 	test_issue_plan();
 	test_defaults();
+	test_key_rows();
 	test_values();
 	test_booleans();
 	test_bad();

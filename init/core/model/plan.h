@@ -113,10 +113,13 @@ struct plan_workload {
 	char options[PLAN_STR_MAX];  /* fio inline: more --key=value words, as given */
 };
 
-#define PLAN_DEFAULT_SEED 20240601u
+#define PLAN_DEFAULT_SEED 20240601
 /* order = shuffle's seed: any whole number a JSON reader keeps exactly (2^53 - 1) */
 #define PLAN_SEED_MAX 9007199254740991ull
 #define PLAN_MONITOR_MS 100
+/* A number as a plan writes it, for the key tables' defaults: PLAN_STR(PLAN_MONITOR_MS) "ms" */
+#define PLAN_STR(x) PLAN_STR_(x)
+#define PLAN_STR_(x) #x
 /* Half a second each way: long enough for a disk's cache and a throttle's burst to be left
  * behind in the warm-up share (core/figures/limit.h), short enough for a boot of many disks. */
 #define PLAN_DISK_SPEED_MS 500

@@ -26,6 +26,9 @@ static const struct tun_choice write_caches[] = {
  * pages and dirty_background_bytes of at least one byte. Within them, only the kernel knows
  * what a device takes (nr_requests past the queue's depth, max_sectors_kb past the
  * hardware's): that shows when the value is read back. */
+const char tun_plan_help[] = "kernel tunables, set after the mount and read back; a list "
+	"makes one array per value, as `chunk` does ([below](#kernel-tunables)) (the kernel's)";
+
 const struct tun_row tun_rows[TUN_COUNT] = {
 	/* name, abbr, where, when, attr, kind, min, max, choices, levels, excludes */
 	[TUN_SCHEDULER] = { "scheduler", "sched", TUN_QUEUE, TUN_AFTER_MOUNT, "scheduler",

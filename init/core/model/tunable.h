@@ -62,6 +62,8 @@ struct tun_row {
 	                         writing dirty_bytes zeroes dirty_ratio and back */
 };
 extern const struct tun_row tun_rows[TUN_COUNT];
+/* What the tunables are to a plan, for its key table (one text for all of them). */
+extern const char tun_plan_help[];
 
 /* The row named name, or -1. */
 int tun_find(const char *name);

@@ -35,12 +35,14 @@ static void section_defaults(enum sect s, char *base)
 	switch (s) {
 	case S_ARRAY: {
 		struct plan_array *a = (void *)base;
+		key_defaults(array_keys, base);
 		a->level = -2;   /* unset: required */
 		break;
 	}
 	case S_FS: {
 		struct plan_fs *f = (void *)base;
-		f->type = -1;
+		key_defaults(fs_keys, base);
+		f->type = -1;    /* unset: required */
 		break;
 	}
 	case S_WORKLOAD:
@@ -354,20 +356,8 @@ static void plan_defaults(struct plan *p, const char *file)
 	memset(p, 0, sizeof *p);
 	snprintf(p->file, sizeof p->file, "%s", file);
 	default_name(p, file);
-	p->repeat = 1;
-	p->repeat_max = 10;
-	p->resync = RESYNC_WAIT;
-	p->drop_caches = 1;
-	p->timeout_s = 30 * 60;
-	p->retries = 1;
-	p->warmup = 1;
-	p->order = ORDER_INTERLEAVE;
-	p->reuse = REUSE_ARRAY;
-	p->resync_timeout_s = 24 * 3600;
-	p->discard = 1;
-	p->monitor_ms = PLAN_MONITOR_MS;
-	p->disk_speed_ms = PLAN_DISK_SPEED_MS;
-	p->reference = 1;
+	key_defaults(global_keys, (char *)p);
+	key_defaults(bisect_keys, (char *)p);
 	p->scale = 1.0;
 }
 

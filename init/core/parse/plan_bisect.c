@@ -17,15 +17,27 @@ static const struct choice directions[] = {
 
 #define G(f) offsetof(struct plan, f)
 const struct key bisect_keys[] = {
-	{ "kernels", K_KERNELS, G(kernels), 0, 0, NULL, NULL, 0 },
-	{ "good", K_NAME, G(bisect.good), 0, 0, NULL, NULL, 0 },
-	{ "bad", K_NAME, G(bisect.bad), 0, 0, NULL, NULL, 0 },
-	{ "cell", K_STR, G(bisect.cell), 0, 0, NULL, NULL, 0 },
-	{ "metric", K_NAME, G(bisect.metric), 0, 0, NULL, NULL, 0 },
-	{ "min_change", K_PCT, G(bisect.min_change_pct), 0, 0, NULL, NULL, 0 },
+	{ "kernels", K_KERNELS, G(kernels), 0, 0, NULL, NULL, 0,
+	  .help = "the kernel sets searched, in order from the good end to the bad one (`k1, k2, "
+	  "k3`); given here or in `[global]`, once "
+	  "([below](#bisecting-a-slowdown-over-kernels))" },
+	{ "good", K_NAME, G(bisect.good), 0, 0, NULL, NULL, 0,
+	  .help = "the set known good, one of `kernels` (required)" },
+	{ "bad", K_NAME, G(bisect.bad), 0, 0, NULL, NULL, 0,
+	  .help = "the set known bad, one of `kernels`, after `good` (required)" },
+	{ "cell", K_STR, G(bisect.cell), 0, 0, NULL, NULL, 0,
+	  .help = "the cell that defines \"slower\", its id without the `@kernel` "
+	  "(`disk/ext4/defaults/seq`); may be left out when the plan has one cell" },
+	{ "metric", K_NAME, G(bisect.metric), 0, 0, NULL, NULL, 0,
+	  .help = "the figure of that cell's workload compared (`mbps`; required)" },
+	{ "min_change", K_PCT, G(bisect.min_change_pct), 0, 0, NULL, NULL, 0,
+	  .help = "the ends must differ by this % of the good end's figure too, besides "
+	  "significantly (`5%`)" },
 	{ "direction", K_CHOICE, G(bisect.direction), 0, 0, directions,
-	  "expected lower-is-worse or higher-is-worse", 0 },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
+	  "expected lower-is-worse or higher-is-worse", 0,
+	  .help = "`lower-is-worse` or `higher-is-worse` (the metric's own: a rate's lower, a "
+	  "time's or latency's higher)" },
+	{ .name = NULL },
 };
 _Static_assert(sizeof bisect_keys / sizeof bisect_keys[0] - 1 <= PLAN_KEYS_MAX,
 	       "bisect_keys fit in key_line[]");

@@ -1,5 +1,5 @@
-/* core/parse/plan_keys.c: every key a plan section takes, as tables (name, kind, field, range, which
- * types it applies to), and one setter per kind of value that fills a field from its text. */
+/* core/parse/plan_keys.c: one setter per kind of value, which fills a field from its text, and
+ * the lookups over the key tables (core/parse/plan_key_rows.c). */
 #include "core/parse/plan_keys.h"
 #include "core/matrix/kernels.h"
 #include "core/parse/plan_error.h"
@@ -12,116 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct choice resyncs[] = {
-	{ "wait", RESYNC_WAIT }, { "assume-clean", RESYNC_ASSUME_CLEAN },
-	{ "ignore", RESYNC_IGNORE }, { NULL, 0 },
-};
-static const struct choice fs_types[] = {
-	{ "ext2", FS_EXT2 }, { "ext3", FS_EXT3 }, { "ext4", FS_EXT4 }, { "xfs", FS_XFS },
-	{ "btrfs", FS_BTRFS }, { NULL, 0 },
-};
-/* btrfs_profiles (core/model/level.h) as a choice: the index is what the plan keeps */
-static const struct choice metadatas[] = {
-	{ "single", 1 }, { "dup", 2 }, { "raid0", 3 }, { "raid1", 4 }, { "raid1c3", 5 },
-	{ "raid1c4", 6 }, { "raid10", 7 }, { "raid5", 8 }, { "raid6", 9 }, { NULL, 0 },
-};
-static const struct choice bools[] = {
-	{ "yes", 1 }, { "no", 0 }, { "1", 1 }, { "0", 0 }, { "true", 1 }, { "false", 0 },
-	{ NULL, 0 },
-};
-static const struct choice datas[] = { { "random", DATA_RANDOM }, { "zero", DATA_ZERO }, { NULL, 0 } };
-static const struct choice orders[] = {
-	{ "interleave", ORDER_INTERLEAVE }, { "sequential", ORDER_SEQUENTIAL },
-	{ "shuffle", ORDER_SHUFFLE }, { NULL, 0 },
-};
-static const struct choice reuses[] = {
-	{ "none", REUSE_NONE }, { "array", REUSE_ARRAY }, { "fs", REUSE_FS }, { NULL, 0 },
-};
-static const struct choice syncs[] = { { "timed", SYNC_TIMED }, { "none", SYNC_NONE }, { NULL, 0 } };
-
-#define G(f) offsetof(struct plan, f)
-#define A(f) offsetof(struct plan_array, f)
-#define F(f) offsetof(struct plan_fs, f)
-#define W(f) offsetof(struct plan_workload, f)
-
-const struct key global_keys[] = {
-	{ "name", K_NAME, G(name), 0, 0, NULL, NULL, 0 },
-	{ "repeat", K_REPEAT, G(repeat), 1, 1000, NULL, NULL, 0 },
-	{ "repeat_max", K_INT, G(repeat_max), 3, 1000, NULL, NULL, 0 },
-	{ "detect", K_PCT, G(detect_pct), 0, 0, NULL, NULL, 0 },
-	{ "resync", K_CHOICE, G(resync), 0, 0, resyncs, "expected wait, assume-clean or ignore", 0 },
-	{ "drop_caches", K_BOOL, G(drop_caches), 0, 0, NULL, NULL, 0 },
-	{ "timeout", K_DUR, G(timeout_s), 0, 0, NULL, NULL, 0 },
-	{ "retries", K_INT, G(retries), 0, 100, NULL, NULL, 0 },
-	{ "warmup", K_INT, G(warmup), 0, 100, NULL, NULL, 0 },
-	{ "order", K_CHOICE, G(order), 0, 0, orders, "expected interleave, sequential or shuffle", 0 },
-	{ "seed", K_U64, G(seed), 0, 0, NULL, NULL, 0 },
-	{ "reuse", K_CHOICE, G(reuse), 0, 0, reuses, "expected none, array or fs", 0 },
-	{ "resync_timeout", K_DUR, G(resync_timeout_s), 0, 0, NULL, NULL, 0 },
-	{ "discard", K_BOOL, G(discard), 0, 0, NULL, NULL, 0 },
-	{ "monitor", K_PERIOD, G(monitor_ms), 0, 0, NULL, NULL, 0 },
-	{ "disk_speed", K_PERIOD, G(disk_speed_ms), 0, 0, NULL, NULL, 0 },
-	{ "reference", K_BOOL, G(reference), 0, 0, NULL, NULL, 0 },
-	/* the machine controls a plan may set (core/model/conditions.h) */
-#define PLAN_CONTROL(id, name, dflt, values, where) \
-	COND_IF_PLAN(where, { name, K_CONTROL, G(controls[COND_##id]), 0, 0, NULL, NULL, 0 },)
-	COND_CONTROLS(PLAN_CONTROL)
-#undef PLAN_CONTROL
-	{ "kernels", K_KERNELS, G(kernels), 0, 0, NULL, NULL, 0 },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
-};
-const struct key array_keys[] = {
-	{ "level", K_LEVEL, A(level), 0, 0, NULL, NULL, 0 },
-	{ "devices", K_INT, A(devices), 1, PLAN_DEVICES_MAX, NULL, NULL, 0 },
-	{ "missing", K_INT, A(missing), 0, PLAN_DEVICES_MAX, NULL, NULL, B_MD | B_BTRFS },
-	{ "chunk", K_CHUNKS, A(chunk), 0, 0, NULL, NULL, B_STRIPED },
-	{ "layout", K_STR, A(layout), 0, 0, NULL, NULL, B_MD },
-	{ "bitmap", K_STR, A(bitmap), 0, 0, NULL, NULL, B_MD },
-	{ "options", K_WORDS, A(options), 0, 0, NULL, NULL, B_MD },
-	{ "layers", K_STR, A(layers), 0, 0, NULL, NULL, 0 },
-	{ "metadata", K_CHOICE, A(metadata), 0, 0, metadatas, "expected single, dup, raid0, "
-	  "raid1, raid1c3, raid1c4, raid10, raid5 or raid6", B_BTRFS },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
-};
-const struct key fs_keys[] = {
-	{ "type", K_CHOICE, F(type), 0, 0, fs_types, "unknown fs type: expected ext2, ext3, ext4, xfs or btrfs", 0 },
-	{ "mkfs", K_WORDS, F(mkfs), 0, 0, NULL, NULL, 0 },
-	{ "tune", K_WORDS, F(tune), 0, 0, NULL, NULL, B_EXT },
-	{ "mount", K_MOUNT, F(mount), 0, 0, NULL, NULL, 0 },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
-};
-const struct key wl_keys[] = {
-	{ "type", K_WLTYPE, W(type), 0, 0, NULL, NULL, 0 },
-	{ "size", K_WLSIZE, W(size), 4096, 0, NULL, NULL, 0 },
-	{ "bs", K_SIZE, W(bs), 512, 64 << 20, NULL, NULL, 0 },
-	{ "direct", K_BOOL, W(direct), 0, 0, NULL, NULL, 0 },
-	{ "fallocate", K_BOOL, W(fallocate), 0, 0, NULL, NULL, 0 },
-	{ "data", K_CHOICE, W(data), 0, 0, datas, "expected random or zero", 0 },
-	{ "passes", K_INT, W(passes), 1, 1000, NULL, NULL, 0 },
-	{ "sync", K_CHOICE, W(sync), 0, 0, syncs, "expected timed or none", 0 },
-	{ "seed", K_U64, W(seed), 0, 0, NULL, NULL, 0 },
-	{ "file", K_STR, W(file), 0, 0, NULL, NULL, 0 },
-	{ "files", K_INT, W(files), 1, 10000000, NULL, NULL, 0 },
-	{ "background", K_SIZE, W(background), 0, 0, NULL, NULL, 0 },
-	{ "job", K_STR, W(job), 0, 0, NULL, NULL, 0 },
-	{ "rw", K_STR, W(rw), 0, 0, NULL, NULL, 0 },
-	{ "ioengine", K_STR, W(ioengine), 0, 0, NULL, NULL, 0 },
-	{ "iodepth", K_INT, W(iodepth), 1, 65536, NULL, NULL, 0 },
-	{ "numjobs", K_INT, W(numjobs), 1, 64, NULL, NULL, 0 },
-	{ "fsync", K_INT, W(fsync_every), 0, 1000000, NULL, NULL, 0 },
-	{ "runtime", K_DUR, W(runtime_s), 0, 0, NULL, NULL, 0 },
-	{ "time_based", K_BOOL, W(time_based), 0, 0, NULL, NULL, 0 },
-	{ "options", K_WORDS, W(options), 0, 0, NULL, NULL, 0 },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
-};
-
-/* A section keeps the line of each key in key_line[PLAN_KEYS_MAX], indexed by the key's row
- * (plan.c): no table may have more rows than that, its NULL row not counted. */
-#define ROWS(t) (sizeof t / sizeof t[0] - 1)
-_Static_assert(ROWS(global_keys) <= PLAN_KEYS_MAX, "global_keys fit in key_line[]");
-_Static_assert(ROWS(array_keys) <= PLAN_KEYS_MAX, "array_keys fit in key_line[]");
-_Static_assert(ROWS(fs_keys) <= PLAN_KEYS_MAX, "fs_keys fit in key_line[]");
-_Static_assert(ROWS(wl_keys) <= PLAN_KEYS_MAX, "wl_keys fit in key_line[]");
 
 unsigned level_bits(const struct md_level *l)
 {
@@ -131,7 +21,7 @@ unsigned level_bits(const struct md_level *l)
 /* A workload key applies to the engines whose row names it; "type" to every one. */
 int wl_key_applies(const struct key *k, const struct wl_kind *wk)
 {
-	return k->off == W(type) || (wk && wl_kind_has(wk->keys, k->name));
+	return k->off == offsetof(struct plan_workload, type) || (wk && wl_kind_has(wk->keys, k->name));
 }
 
 int is_name(const char *s)
@@ -540,15 +430,16 @@ int set_value(const struct key *k, char *base, const char *val, char *msg, size_
 	return setters[k->kind](k, base, base + k->off, val, msg, mlen);
 }
 
-/* ------------------------------------------------------------------ names */
-
-const char *plan_order_name(enum plan_order o)
+void key_defaults(const struct key *keys, char *base)
 {
-	for (const struct choice *c = orders; c->name; c++)
-		if (c->value == (int)o)
-			return c->name;
-	return "unknown";
+	char msg[PLAN_ERROR_LEN];
+	for (const struct key *k = keys; k->name; k++)
+		if (k->def)
+			/* every default parses: tests/unit/test_plan checks each row's */
+			(void)set_value(k, base, k->def, msg, sizeof msg);
 }
+
+/* ------------------------------------------------------------------ names */
 
 int plan_global_given(const struct plan *p, const char *key)
 {

@@ -45,6 +45,11 @@ struct key {
 	const struct choice *choices;  /* K_CHOICE, NULL-terminated */
 	const char *expected;          /* K_CHOICE: the error message */
 	unsigned only;                 /* bit per section type the key applies to; 0 = all */
+	const char *def;               /* the default, as a plan writes it, put into the field
+	                                  through the key's own setter when the section opens
+	                                  (key_defaults); NULL: the field's zero, or required */
+	const char *help;              /* what the key does, for docs/plans.md's key table
+	                                  (fsmatrix keys --markdown writes it) */
 };
 
 /* Section type bits for key.only. Arrays: by what the level is; fs: by type. Workload keys
@@ -57,6 +62,8 @@ struct key {
 enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD, S_BISECT, S_LAYER };
 
 extern const struct key global_keys[], array_keys[], fs_keys[], wl_keys[];
+/* yes/no, 1/0, true/false: K_BOOL's words (core/parse/plan_key_rows.c) */
+extern const struct choice bools[];
 /* [bisect]'s keys (core/parse/plan_bisect.c): fields of struct plan, as the global ones */
 extern const struct key bisect_keys[];
 extern const struct key layer_keys[];   /* core/parse/plan_layer.c */
@@ -67,6 +74,10 @@ extern const struct key layer_keys[];   /* core/parse/plan_layer.c */
 void plan_layer_defaults(struct plan_layer *l);
 void plan_check_layers(struct plan *p);
 int plan_layers_max_disk(const struct plan *p, const struct plan_array *a);
+
+/* Sets every key of keys that has a default (key.def) in the section at base, through the
+ * key's setter: a default is written once, as a plan would write it. */
+void key_defaults(const struct key *keys, char *base);
 
 /* key.only bits of an array section of level l */
 unsigned level_bits(const struct md_level *l);

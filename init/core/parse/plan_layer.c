@@ -29,25 +29,41 @@ static const struct choice yes_no[] = {
 #define CACHES (T(LAYER_CACHE) | T(LAYER_WRITECACHE))
 const struct key layer_keys[] = {
 	{ "type", K_CHOICE, L(type), 0, 0, layer_types,
-	  "expected crypt, thin, cache or writecache", 0 },
-	{ "cipher", K_STR, L(cipher), 0, 0, NULL, NULL, T(LAYER_CRYPT) },
-	{ "key_bits", K_INT, L(key_bits), 128, 512, NULL, NULL, T(LAYER_CRYPT) },
-	{ "size", K_SIZE, L(size), 1 << 20, 0, NULL, NULL, T(LAYER_THIN) },
-	{ "block", K_SIZE, L(block), 32768, 1 << 30, NULL, NULL, T(LAYER_THIN) | T(LAYER_CACHE) },
-	{ "zero", K_CHOICE, L(zero), 0, 0, yes_no, "expected yes or no", T(LAYER_THIN) },
-	{ "cache", K_INT, L(cache), 1, PLAN_DEVICES_MAX, NULL, NULL, CACHES },
+	  "expected crypt, thin, cache or writecache", 0,
+	  .help = "`crypt` (dm-crypt), `thin` (a dm-thin pool and one thin volume), `cache` "
+	  "(dm-cache, smq policy) or `writecache` (dm-writecache) "
+	  "([below](#device-mapper-layers)) (required)" },
+	{ "cipher", K_STR, L(cipher), 0, 0, NULL, NULL, T(LAYER_CRYPT),
+	  .def = "aes-xts-plain64",
+	  .help = "crypt: dm-crypt's cipher spec, `aes-xts-plain64` or `aes-cbc-essiv:sha256`, the "
+	  "ones the image's kernel has modules for" },
+	{ "key_bits", K_INT, L(key_bits), 128, 512, NULL, NULL, T(LAYER_CRYPT),
+	  .help = "crypt: the key's size, 256 or 512 for XTS, 128, 192 or 256 for CBC (512 for XTS, "
+	  "256 for CBC)" },
+	{ "size", K_SIZE, L(size), 1 << 20, 0, NULL, NULL, T(LAYER_THIN),
+	  .help = "thin: the thin volume's size, at most the pool's (as big as the pool)" },
+	{ "block", K_SIZE, L(block), 32768, 1 << 30, NULL, NULL, T(LAYER_THIN) | T(LAYER_CACHE),
+	  .help = "thin: the pool's block, a power of two from 32k to 1g (64k); cache: the cache "
+	  "block (64k)" },
+	{ "zero", K_CHOICE, L(zero), 0, 0, yes_no, "expected yes or no", T(LAYER_THIN),
+	  .def = "yes",
+	  .help = "thin: whether the pool zeroes each block on its first write, `yes` or `no`" },
+	{ "cache", K_INT, L(cache), 1, PLAN_DEVICES_MAX, NULL, NULL, CACHES,
+	  .help = "cache, writecache: the disk that holds the cache, by its position among the "
+	  "disks handed over (`cache = 5`: the fifth), never one of the array's members "
+	  "(required)" },
 	{ "mode", K_CHOICE, L(mode), 0, 0, layer_modes, "expected writeback or writethrough",
-	  CACHES },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
+	  CACHES,
+	  .def = "writeback",
+	  .help = "cache, writecache: `writeback` or `writethrough` (writecache only writes back)" },
+	{ .name = NULL },
 };
 _Static_assert(sizeof layer_keys / sizeof layer_keys[0] - 1 <= PLAN_KEYS_MAX, "layer keys fit");
 
 void plan_layer_defaults(struct plan_layer *l)
 {
-	l->type = -1;
-	l->zero = 1;
-	l->mode = LAYER_WRITEBACK;
-	snprintf(l->cipher, sizeof l->cipher, "%s", layer_ciphers[0].spec);
+	key_defaults(layer_keys, (char *)l);
+	l->type = -1;    /* unset: required */
 }
 
 static int line_of(const struct plan_layer *l, const char *key)

@@ -37,6 +37,17 @@ int plan_global_line(const struct plan *p, const char *key);
 /* The line [bisect] key was given on, 0 when not (core/parse/plan_bisect.c). */
 int plan_bisect_line(const struct plan *p, const char *key);
 
+/* A key as docs/plans.md's key table and `fsmatrix keys` show it. */
+struct plan_key_doc {
+	const char *section;   /* "[global]", "[array NAME]", ... */
+	const char *name;
+	const char *def;       /* the default as a plan writes it, NULL when none is written */
+	const char *help;      /* markdown; keys that share one (the tunables) share the pointer */
+};
+/* The i-th key (from 0) of every section, in the order the docs list them: [global], [array],
+ * [layer], [fs], [bisect], [workload]. Returns 0, or -1 past the last. */
+int plan_key_doc(int i, struct plan_key_doc *out);
+
 /* The values a workload section starts from (type unset), as the plan's keys default. */
 void plan_workload_defaults(struct plan_workload *w);
 /* One key of a workload section from text, with the plan's own parser and limits (what

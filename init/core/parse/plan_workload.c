@@ -6,12 +6,8 @@
 
 void plan_workload_defaults(struct plan_workload *w)
 {
-	w->type = -1;
-	w->bs = 1 << 20;
-	w->data = DATA_RANDOM;
-	w->passes = 1;
-	w->sync = SYNC_TIMED;
-	w->seed = PLAN_DEFAULT_SEED;
+	key_defaults(wl_keys, (char *)w);
+	w->type = -1;    /* unset: required */
 	w->size_rel = (struct size_rel){ SIZE_BYTES, 0, 1.0 };
 }
 
