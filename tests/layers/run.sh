@@ -16,6 +16,10 @@
 #    function over 80, counted from the first line of its definition to its closing brace
 #    (both braces of a function sit at column 0 in this code; a function whose braces do
 #    not is not counted, so the test says how many it measured).
+# 4. layers/state: the writable objects /init keeps at file scope (from its objects' symbol
+#    tables: .data and .bss, function statics aside), each in the reasoned list below; a new
+#    one fails until it is a parameter, a field of a struct handed down, or in the list with
+#    its reason. A name in the list that is gone fails too, so that the list only shrinks.
 # One line per test, "ok - layers/NAME" or "FAIL - layers/NAME: why" and "#" detail lines.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -153,3 +157,67 @@ no_cycle() {
 }
 no_cycle pid1 lib core engines cell pid1
 no_cycle host lib core engines report cli
+
+# The state /init keeps at file scope, by file: why each is not handed down as a parameter
+# yet. PID 1 is one process that owns the machine, so its state is the boot's; what is here
+# is what every part of the boot reads (the boot itself, the console) or what a signal or a
+# stop hook must reach (they are handed nothing).
+declare -A state_ok=(
+	[pid1.main:boot]="the boot (struct boot): disks, plan, counts; read by every step"
+	[pid1.modules:drivers]="the drivers (struct drivers, pid1/drivers.h), handed down inside modules.c"
+	[pid1.console:early_jsonl]="the console: records and lines before the results files exist"
+	[pid1.console:early_log]="the console: records and lines before the results files exist"
+	[pid1.console:jsonl_fd]="the console: the results files, written from every step and the stop hook"
+	[pid1.console:jsonl_path]="the console: the results files, written from every step and the stop hook"
+	[pid1.console:log_fd]="the console: the results files, written from every step and the stop hook"
+	[pid1.console:log_path]="the console: the results files, written from every step and the stop hook"
+	[pid1.console:sync_each]="the console: once the first cell starts, each record is fsynced"
+	[pid1.console:type_counts]="the console: records by type, for the trailer"
+	[pid1.resume:cells]="the resume state: the journal's cells, read once, asked by matrix.c per cell"
+	[pid1.resume:ncells]="the resume state"
+	[pid1.resume:journal]="the resume state"
+	[pid1.resume:dropped_id]="the resume state"
+	[pid1.resume:nput_back]="the resume state"
+	[pid1.resume:put_back]="the resume state"
+	[pid1.resume:torn_bytes]="the resume state"
+	[pid1.plan:plan]="the plan being run (its struct is large: 1 MiB, not for the stack)"
+	[pid1.plan:run_group]="the plan's shard: set once from the plan"
+	[pid1.plan:seed_source]="the plan's order seed: set once from the plan"
+	[pid1.plan:shard_load]="the plan's shard: set once from the plan"
+	[pid1.plan:shard_owner]="the plan's shard: set once from the plan"
+	[pid1.fatal:hooks]="the stop hooks: a fatal error or a signal runs them, with nothing handed"
+	[pid1.fatal:stop_sig]="the signal that asked PID 1 to stop (a handler sets it)"
+	[pid1.watchdog:fd]="the watchdog device: pinged from the matrix and the fatal path"
+	[pid1.watchdog:identity]="the watchdog device: for the header"
+	[pid1.watchdog:timeout_s]="the watchdog device: its timeout"
+	[pid1.watchdog:why_none]="the watchdog device: why there is none, for the header"
+	[pid1.deadline:passed]="the run's deadline: a timer signal sets it"
+	[pid1.conditions:qos_fd]="the C-state request: held open for the whole boot (closing it lifts it)"
+	[pid1.conditions:states]="the machine's controls as set, for the header and the end"
+	[pid1.reference:disk_read_at]="the reference set's disk read: the start's, compared at the end"
+	[pid1.reference:disk_to_read]="the reference set's disk read: the start's, compared at the end"
+	[pid1.results:mounted]="the results partition: mounted once, unmounted by the stop hook"
+	[pid1.results:ready]="the results partition: mounted once, unmounted by the stop hook"
+	[pid1.kernels:ks]="the kernel sets on the results partition, read once"
+	[pid1.bisect:bs]="the bisection's state, read from the journal once"
+	[cell.tunables:devices_owed]="the cell whose members' write caches the stop hook must put back (a hook is handed nothing)"
+)
+if [ -d "$TMP/pid1" ]; then
+	for o in "$TMP/pid1"/*.o; do
+		objdump -t "$o" | awk -v o="$(basename "$o" .o)" \
+			'$3 == "O" && $4 ~ /^\.(data|bss)$/ && $NF !~ /\./ { print o ":" $NF }'
+	done | sort >"$TMP/state"
+	bad=
+	while read -r s; do
+		[ -n "${state_ok[$s]+set}" ] || bad+="${s%%:*}.c keeps ${s#*:} at file scope: hand it down, or give it a reason in state_ok"$'\n'
+	done <"$TMP/state"
+	for s in "${!state_ok[@]}"; do
+		grep -qxF "$s" "$TMP/state" || bad+="$s is no longer at file scope: take it out of state_ok"$'\n'
+	done
+	if [ -z "$bad" ]; then
+		echo "ok - layers/state ($(wc -l <"$TMP/state") objects /init keeps at file scope, each with its reason)"
+	else
+		echo "FAIL - layers/state: writable state at file scope outside the reasoned list"
+		printf '%s' "$bad" | sort | head -n 20 | sed 's/^/#   /'
+	fi
+fi
