@@ -1,7 +1,9 @@
 /* cli/keys.c: `fsmatrix keys`: every plan key with its default and what it does, from the
- * parser's own rows (core/parse/plan_key_rows.c), as text or as docs/plans.md's key table,
- * which is written from it (tests/docs/run.sh compares the two). */
+ * parser's own rows (core/parse/plan_key_rows.c), and every fsmatrix.* kernel parameter from
+ * the command line's (core/parse/cmdline.c), as text or as the docs' tables, which are
+ * written from it (docs/plans.md, docs/kernel-parameters.md; tests/docs/run.sh compares). */
 #include "cli/cli.h"
+#include "core/parse/cmdline.h"
 #include "core/parse/plan_parse.h"
 
 #include <stdio.h>
@@ -10,8 +12,9 @@
 const char host_keys_usage[] =
 	"usage: fsmatrix keys [--markdown] [SECTION]\n"
 	"  every plan key with its default and what it does; SECTION (global, array, layer, fs,\n"
-	"  bisect, workload) only that section's\n"
-	"  --markdown  docs/plans.md's key table, one row per key (keys sharing a text, one row)\n";
+	"  bisect, workload) only that section's; kernel: the fsmatrix.* kernel parameters\n"
+	"  --markdown  the docs' table: docs/plans.md's (one row per key, keys sharing a text in\n"
+	"              one row), or with kernel docs/kernel-parameters.md's\n";
 
 /* "[array NAME]" is section "array". */
 static int in_section(const char *doc_section, const char *want)
@@ -21,14 +24,9 @@ static int in_section(const char *doc_section, const char *want)
 			    (doc_section[n + 1] == ']' || doc_section[n + 1] == ' '));
 }
 
-/* Text: a section's name once, then each key, its default and its help wrapped at 78. */
-static void text_row(const struct plan_key_doc *d, const char *prev_section)
+/* A help text wrapped at 78, indented under its key. */
+static void text_help(const char *s)
 {
-	if (!prev_section || strcmp(prev_section, d->section) != 0)
-		printf("%s%s\n", prev_section ? "\n" : "", d->section);
-	printf("  %s%s%s%s\n", d->name, d->def ? " (default: " : "", d->def ? d->def : "",
-	       d->def ? ")" : "");
-	const char *s = d->help;
 	while (*s) {
 		size_t n = strlen(s);
 		if (n > 72) {
@@ -43,6 +41,40 @@ static void text_row(const struct plan_key_doc *d, const char *prev_section)
 		while (*s == ' ')
 			s++;
 	}
+}
+
+/* Text: a section's name once, then each key, its default and its help. */
+static void text_row(const struct plan_key_doc *d, const char *prev_section)
+{
+	if (!prev_section || strcmp(prev_section, d->section) != 0)
+		printf("%s%s\n", prev_section ? "\n" : "", d->section);
+	printf("  %s%s%s%s\n", d->name, d->def ? " (default: " : "", d->def ? d->def : "",
+	       d->def ? ")" : "");
+	text_help(d->help);
+}
+
+/* The kernel parameters: as text, or as docs/kernel-parameters.md's table ("|" in a form
+ * escaped for markdown). */
+static int kernel_params(int markdown)
+{
+	const char *key, *form, *help;
+	if (markdown)
+		printf("| parameter | meaning |\n|---|---|\n");
+	for (int i = 0; cmdline_param_doc(i, &key, &form, &help) == 0; i++) {
+		if (!markdown) {
+			printf("  fsmatrix.%s%s\n", key, form);
+			text_help(help);
+			continue;
+		}
+		printf("| `fsmatrix.%s", key);
+		for (const char *c = form; *c; c++)
+			if (*c == '|')
+				fputs("\\|", stdout);
+			else
+				putchar(*c);
+		printf("` | %s |\n", help);
+	}
+	return 0;
 }
 
 /* Markdown: the section in its first row only; keys in a run that share one help text (the
@@ -84,13 +116,15 @@ int host_cmd_keys(int argc, char **argv)
 		else
 			want = argv[i];
 	}
+	if (strcmp(want, "kernel") == 0)
+		return kernel_params(markdown);
 	struct plan_key_doc d;
 	int found = 0;
 	for (int i = 0; plan_key_doc(i, &d) == 0; i++)
 		found |= in_section(d.section, want);
 	if (!found)
 		return host_usage_error("keys", "no section \"%s\": expected global, array, layer, fs, "
-					"bisect or workload", want);
+					"bisect, workload or kernel", want);
 	if (markdown) {
 		markdown_rows(want);
 		return 0;

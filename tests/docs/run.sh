@@ -12,9 +12,10 @@
 # 3. docs/plan-example: the plan under "Every key in one plan" in docs/plans.md passes
 #    `out/fsmatrix check --disks 4`, and every line of the output shown after it ("..." aside)
 #    is a line of what check prints now.
-# 4. docs/plan-keys: docs/plans.md's key table, between "<!-- plan keys: begin -->" and
-#    "<!-- plan keys: end -->", is what `out/fsmatrix keys --markdown` writes from the parser's
-#    rows; --update rewrites it from there (review it with git diff).
+# 4. docs/plan-keys, docs/kernel-parameters: docs/plans.md's key table (between "<!-- plan
+#    keys: begin -->" and "<!-- plan keys: end -->") and docs/kernel-parameters.md's (between
+#    "<!-- kernel parameters: ... -->") are what `out/fsmatrix keys --markdown [kernel]` writes
+#    from the parsers' rows; --update rewrites them from there (review it with git diff).
 # One line per test, "ok - docs/NAME" or "FAIL - docs/NAME: why" and "#" detail lines.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -129,19 +130,26 @@ fi
 
 # between FILE BEGIN END: the lines strictly between the two marker lines
 between() { awk -v b="$2" -v e="$3" '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' "$1"; }
-KEYS_BEGIN='<!-- plan keys: begin -->' KEYS_END='<!-- plan keys: end -->'
-if ! "$FSM" keys --markdown >"$TMP/keys" 2>"$TMP/keys.err"; then
-	echo "FAIL - docs/plan-keys: fsmatrix keys --markdown failed: $(head -n 1 "$TMP/keys.err")"
-elif [ "$update" = 1 ]; then
-	awk -v b="$KEYS_BEGIN" -v e="$KEYS_END" -v f="$TMP/keys" '
-		$0 == e { while ((getline l < f) > 0) print l; on = 0 }
-		!on { print } $0 == b { on = 1 }' docs/plans.md >"$TMP/plans.md" && cp "$TMP/plans.md" docs/plans.md
-	echo "ok - docs/plan-keys (rewritten)"
-elif ! grep -qxF "$KEYS_BEGIN" docs/plans.md || ! grep -qxF "$KEYS_END" docs/plans.md; then
-	echo "FAIL - docs/plan-keys: docs/plans.md has no \"$KEYS_BEGIN\" ... \"$KEYS_END\" table"
-elif ! between docs/plans.md "$KEYS_BEGIN" "$KEYS_END" | diff -u - "$TMP/keys" >"$TMP/keys.diff"; then
-	echo "FAIL - docs/plan-keys: docs/plans.md's key table is not what the rows say (tests/docs/run.sh --update)"
-	head -n 12 "$TMP/keys.diff" | sed 's/^/#   /'
-else
-	echo "ok - docs/plan-keys ($(($(wc -l <"$TMP/keys") - 2)) rows)"
-fi
+# generated NAME FILE MARKER ARGS...: FILE's table between "<!-- MARKER: begin -->" and
+# "<!-- MARKER: end -->" is what `fsmatrix ARGS` prints (--update: rewritten from it)
+generated() {
+	local name=$1 file=$2 begin="<!-- $3: begin -->" end="<!-- $3: end -->"
+	shift 3
+	if ! "$FSM" "$@" >"$TMP/$name" 2>"$TMP/$name.err"; then
+		echo "FAIL - docs/$name: fsmatrix $* failed: $(head -n 1 "$TMP/$name.err")"
+	elif [ "$update" = 1 ]; then
+		awk -v b="$begin" -v e="$end" -v f="$TMP/$name" '
+			$0 == e { while ((getline l < f) > 0) print l; on = 0 }
+			!on { print } $0 == b { on = 1 }' "$file" >"$TMP/$name.md" && cp "$TMP/$name.md" "$file"
+		echo "ok - docs/$name (rewritten)"
+	elif ! grep -qxF "$begin" "$file" || ! grep -qxF "$end" "$file"; then
+		echo "FAIL - docs/$name: $file has no \"$begin\" ... \"$end\" table"
+	elif ! between "$file" "$begin" "$end" | diff -u - "$TMP/$name" >"$TMP/$name.diff"; then
+		echo "FAIL - docs/$name: $file's table is not what the rows say (tests/docs/run.sh --update)"
+		head -n 12 "$TMP/$name.diff" | sed 's/^/#   /'
+	else
+		echo "ok - docs/$name ($(($(wc -l <"$TMP/$name") - 2)) rows)"
+	fi
+}
+generated plan-keys docs/plans.md "plan keys" keys --markdown
+generated kernel-parameters docs/kernel-parameters.md "kernel parameters" keys --markdown kernel

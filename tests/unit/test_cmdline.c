@@ -164,8 +164,24 @@ static void test_watchdog(void)
 	}
 }
 
+/* Every parameter has its docs row (docs/kernel-parameters.md is written from them), and every
+ * one the rows name is one the parser takes. */
+static void test_docs(void)
+{
+	const char *key, *form, *help;
+	int n = 0;
+	for (; cmdline_param_doc(n, &key, &form, &help) == 0; n++) {
+		CHECK(form && form[0] == '=', "fsmatrix.%s: form \"%s\" does not start with =", key,
+		      form ? form : "(null)");
+		CHECK(help && help[0], "fsmatrix.%s has no help", key);
+	}
+	CHECK(n > 14, "only %d parameters documented", n);
+	CHECK_INT(cmdline_param_doc(-1, &key, &form, &help), -1);
+}
+
 int main(void)
 {
+	test_docs();
 	test_controls();
 	test_watchdog();
 	test_kernel();

@@ -7,7 +7,7 @@
 
 #define COND_PLAN 1
 #define COND_CMDLINE 0
-#define COND_ROW(id, name, dflt, values, where) [COND_##id] = { name, dflt, values, where },
+#define COND_ROW(id, name, dflt, values, what, where) [COND_##id] = { name, dflt, values, what, where },
 const struct cond_row cond_rows[COND_COUNT] = { COND_CONTROLS(COND_ROW) };
 #undef COND_ROW
 

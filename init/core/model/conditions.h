@@ -8,7 +8,8 @@
 #define FSM_CONDITIONS_H
 #include <stddef.h>
 
-/* The controls, the one list of them: X(ID, name, default, values, where), where is
+/* The controls, the one list of them: X(ID, name, default, values, what, where): what says
+ * what the control is on the machine (for the docs' tables), and where is
  * COND_PLAN (a [global] key of the plan and fsmatrix.NAME= on the kernel command line) or
  * COND_CMDLINE (fsmatrix.NAME= only). The enum, the table below, the command line's
  * parameters (core/parse/cmdline.c) and the plan's [global] keys (core/parse/plan_keys.c) are made from
@@ -20,17 +21,24 @@
  * no one right value. The image never enables swap; `none` is verified. */
 #define COND_CONTROLS(X) \
 	X(GOVERNOR, "governor", "performance", "a cpufreq governor (performance, powersave, " \
-	  "schedutil, ondemand, conservative, userspace)", COND_PLAN) \
-	X(TURBO, "turbo", "keep", "on or off", COND_PLAN) \
+	  "schedutil, ondemand, conservative, userspace)", \
+	  "the cpufreq governor set on every policy", COND_PLAN) \
+	X(TURBO, "turbo", "keep", "on or off", \
+	  "intel_pstate's `no_turbo`, else cpufreq's `boost`", COND_PLAN) \
 	X(CSTATES, "cstates", "0", "the wakeup latency allowed, in microseconds (0: the " \
-	  "shallowest idle state only)", COND_PLAN) \
-	X(THP, "thp", "keep", "always, madvise or never", COND_PLAN) \
-	X(SWAP, "swap", "none", "none", COND_CMDLINE) \
-	X(NMI_WATCHDOG, "nmi_watchdog", "keep", "0 or 1", COND_CMDLINE) \
+	  "shallowest idle state only)", \
+	  "the C-states allowed, held through `/dev/cpu_dma_latency` (PM QoS) for the whole " \
+	  "run by PID 1", COND_PLAN) \
+	X(THP, "thp", "keep", "always, madvise or never", "transparent huge pages", COND_PLAN) \
+	X(SWAP, "swap", "none", "none", \
+	  "swap: `none` turns off any swap area (the image enables none) and verifies it", \
+	  COND_CMDLINE) \
+	X(NMI_WATCHDOG, "nmi_watchdog", "keep", "0 or 1", "`/proc/sys/kernel/nmi_watchdog`", \
+	  COND_CMDLINE) \
 	X(CLOCKSOURCE, "clocksource", "keep", "a clocksource name (tsc, hpet, acpi_pm, " \
-	  "kvm-clock, ...)", COND_CMDLINE)
+	  "kvm-clock, ...)", "the current clocksource", COND_CMDLINE)
 
-#define COND_ENUM(id, name, dflt, values, where) COND_##id,
+#define COND_ENUM(id, name, dflt, values, what, where) COND_##id,
 enum cond_id { COND_CONTROLS(COND_ENUM) COND_COUNT };
 #undef COND_ENUM
 
@@ -48,6 +56,7 @@ struct cond_row {
 	const char *name;       /* the plan key and fsmatrix.NAME= */
 	const char *dflt;       /* asked when neither the plan nor the command line asks */
 	const char *values;     /* the values it takes besides keep, for the error message */
+	const char *what;       /* what it is on the machine, for the docs' tables */
 	int in_plan;            /* a [global] key too, not only a kernel parameter (COND_PLAN) */
 };
 extern const struct cond_row cond_rows[COND_COUNT];

@@ -22,26 +22,91 @@ struct param {
 	const char *key;       /* after "fsmatrix." */
 	enum kind kind;
 	size_t off;            /* offsetof the field in struct cmdline */
+	const char *form;      /* what follows the key in the docs: "=NAME", "=1" */
+	const char *help;      /* docs/kernel-parameters.md's row (fsmatrix keys --markdown kernel) */
 };
 
 static const struct param params[] = {
-	{ "disks",  K_STRING, offsetof(struct cmdline, disks) },
-	{ "wipe",   K_STRING, offsetof(struct cmdline, wipe) },
-	{ "plan",   K_STRING, offsetof(struct cmdline, plan) },
-	{ "plan_sha256", K_SHA256, offsetof(struct cmdline, plan_sha256) },
-	{ "dry",    K_BOOL,   offsetof(struct cmdline, dry) },
-	{ "shell",  K_SHELL,  offsetof(struct cmdline, shell) },
-	{ "debug",  K_BOOL,   offsetof(struct cmdline, debug) },
-	{ "scale",  K_SCALE,  offsetof(struct cmdline, scale) },
-	{ "settle", K_MS,     offsetof(struct cmdline, settle_ms) },
-	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s) },
-	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
-	{ "shard",  K_SHARD,  offsetof(struct cmdline, shard_k) },
-	{ "seed",   K_SEED,   offsetof(struct cmdline, seed) },
-	{ "kernel", K_KERNEL, offsetof(struct cmdline, kernel) },
+	{ "disks", K_STRING, offsetof(struct cmdline, disks), "=",
+	  "the test disks: names (`vdb`), `serial:GLOB`, `wwn:GLOB`, `path:GLOB`, `blank`; "
+	  "see [Safety](safety.md). Absent: nothing destructive runs" },
+	{ "wipe", K_STRING, offsetof(struct cmdline, wipe), "=",
+	  "named disks whose existing signatures may be destroyed: the item forms of "
+	  "`fsmatrix.disks=` but `blank`; see [Safety](safety.md)" },
+	{ "plan", K_STRING, offsetof(struct cmdline, plan), "=NAME",
+	  "the plan: `/plans/NAME.ini` in the image, or an absolute path (see "
+	  "[Plans](plans.md))" },
+	{ "plan_sha256", K_SHA256, offsetof(struct cmdline, plan_sha256), "=HEX",
+	  "the sha256 (64 lower-case hex digits, as `sha256sum` prints it) the plan must "
+	  "have: `/init` reads the plan `fsmatrix.plan=` (or the default lookup) finds and, "
+	  "when its sha256 is another, stops with `fsmatrix: fatal: the plan "
+	  "/job/default.ini has sha256 ..., not the ... that fsmatrix.plan_sha256= names: "
+	  "refusing to run another plan than the job's (nothing was written to any test "
+	  "disk)` and a `fatal` event, before any test disk is written. `fsmatrix lava` "
+	  "puts it in every job, beside the plan the job carries ([Running in a "
+	  "lab](labs.md))" },
+	{ "dry", K_BOOL, offsetof(struct cmdline, dry), "=1",
+	  "expand the plan and show every cell with its commands; run none" },
+	{ "shell", K_SHELL, offsetof(struct cmdline, shell), "=1|now",
+	  "`1`: a fatal error gives a shell on the console before powering off; `now`: a "
+	  "shell on the console once the disks and the plan are shown, instead of the run "
+	  "(the boot menus' `shell` entry); exit it, or type `poweroff`, `reboot` or `halt` "
+	  "(busybox signals PID 1, which stops every process and unmounts the results "
+	  "partition first)" },
+	{ "debug", K_BOOL, offsetof(struct cmdline, debug), "=1",
+	  "more output" },
+	{ "scale", K_SCALE, offsetof(struct cmdline, scale), "=X",
+	  "multiply every workload size by X (e.g. `0.05` to run a shipped plan quickly); a "
+	  "[relative size](plans.md#sizes-relative-to-the-machine) is resolved first and "
+	  "then multiplied (`2x ram` with 512 MiB and `0.1` writes about 102 MiB), and the "
+	  "cell record keeps the formula and the scale beside the bytes" },
+	{ "settle", K_MS, offsetof(struct cmdline, settle_ms), "=MS",
+	  "how long to wait for block devices (default 10000)" },
+	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s), "=auto|0|S",
+	  "the watchdog's timeout: `auto` (default) is the plan's cell timeout or 120 s (a "
+	  "teardown command's bound), whichever is longer, plus 60 s; `0` leaves it off; a "
+	  "number sets it in seconds (it must outlast the longest step, or a healthy cell "
+	  "reboots the machine). No cell timeout (`timeout = 0`) means no watchdog under "
+	  "`auto`" },
+	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang), "=N",
+	  "testing only: cell N's first attempt hangs PID 1 in the kernel (it freezes the "
+	  "test filesystem and writes to it), so that only the watchdog can end it" },
+	{ "shard", K_SHARD, offsetof(struct cmdline, shard_k), "=K/N",
+	  "run only shard K of N of the plan's cells (1 <= K <= N <= 1000), for a run split "
+	  "over N machines: the split is by cell (a cell's repetitions and its summary stay "
+	  "on one machine), the longest estimated cell first to the machine with the least "
+	  "so far, the same on every machine. The header records `shard` and the "
+	  "`run_group` every shard shares; `fsmatrix check PLAN --shards N` shows the "
+	  "split, `fsmatrix report` merges the shards ([Running in a lab](labs.md)). More "
+	  "shards than cells is fine: the extra ones run nothing. An unfinished run of the "
+	  "same plan on the results partition under another shard (or none) stops the boot, "
+	  "naming both, rather than being left unfinished "
+	  "([reliability](reliability.md#resume-after-a-reboot)). `0/2`, `3/2` or `2` stop "
+	  "the boot with `fsmatrix.shard=3/2: expected K/N, shard K of N with 1 <= K <= N "
+	  "<= 1000`" },
+	{ "seed", K_SEED, offsetof(struct cmdline, seed), "=N",
+	  "the seed of a plan's `order = shuffle` (0 to 9007199254740991), over the plan's "
+	  "`seed`: the order a run's `plan` event records (`seed`) is replayed by booting "
+	  "the same plan with it, and `fsmatrix check PLAN --seed N` lists it. A resumed "
+	  "boot keeps its run's seed, and starts a new run instead when this differs from "
+	  "it. Ignored (said on the console) for another order "
+	  "([plans](plans.md#warm-up-and-order)). `fsmatrix.seed=x` stops the boot with "
+	  "`fsmatrix.seed=x: expected a whole number, 0 to 9007199254740991`" },
+	{ "kernel", K_KERNEL, offsetof(struct cmdline, kernel), "=NAME",
+	  "the kernel set this boot runs (a folder of `out/kernels/` that `make kernels` "
+	  "builds, [image](image.md#more-than-one-kernel-make-kernels)): each cell record "
+	  "carries it as `axes.kernel`, and the header as `kernel.set`. `qemu/run --kernel "
+	  "NAME` adds it; in a run under several kernels "
+	  "([plans](plans.md#kernels-as-an-axis)) `/init` runs the cells of this set only "
+	  "and gives the next kernel its own on the switch's command line (a boot without "
+	  "it, as from a stick, switches to the first cell's kernel at once). A name is 1 "
+	  "to 31 of letters, digits, `.`, `_` and `-`; `fsmatrix.kernel=a/b` stops the boot "
+	  "with `fsmatrix.kernel=a/b: expected a kernel set's name (...), such as 6.12`" },
 	/* every machine control (core/model/conditions.h) */
-#define CMDLINE_CONTROL(id, name, dflt, values, where) \
-	{ name, K_CONTROL, offsetof(struct cmdline, controls[COND_##id]) },
+#define CMDLINE_CONTROL(id, name, dflt, values, what, where) \
+	{ name, K_CONTROL, offsetof(struct cmdline, controls[COND_##id]), "=", what ": " values \
+	  ", or `keep`: as found (default `" dflt "`)" COND_IF_PLAN(where, "; wins over the " \
+	  "plan's `" name "`") },
 	COND_CONTROLS(CMDLINE_CONTROL)
 #undef CMDLINE_CONTROL
 };
@@ -51,6 +116,14 @@ static const struct param params[] = {
 #define SCALE_MAX 1000.0
 #define WATCHDOG_MAX_S 65535   /* softdog's own limit */
 #define CELL_MAX 1000000
+
+int cmdline_param_doc(int i, const char **key, const char **form, const char **help)
+{
+	if (i < 0 || (size_t)i >= sizeof params / sizeof params[0])
+		return -1;
+	*key = params[i].key, *form = params[i].form, *help = params[i].help;
+	return 0;
+}
 
 static const struct param *find_param(const char *key)
 {

@@ -47,4 +47,9 @@ struct cmdline {
  * message in err naming the parameter, e.g. "fsmatrix.dry=maybe: expected 0 or 1". */
 int cmdline_parse(const char *text, struct cmdline *out, char *err, size_t errlen);
 
+/* The i-th (from 0) fsmatrix.* parameter as docs/kernel-parameters.md and `fsmatrix keys
+ * kernel` show it: its key after "fsmatrix.", what follows it ("=NAME"), and its help
+ * (markdown). Returns 0, or -1 past the last. */
+int cmdline_param_doc(int i, const char **key, const char **form, const char **help);
+
 #endif

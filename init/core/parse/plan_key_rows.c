@@ -131,11 +131,11 @@ const struct key global_keys[] = {
 	  "machine held still during the run: the boot tests turn it off where they test "
 	  "something else)" },
 	/* the machine controls a plan may set (core/model/conditions.h) */
-#define PLAN_CONTROL(id, name, dflt, values, where) \
+#define PLAN_CONTROL(id, name, dflt, values, what, where) \
 	COND_IF_PLAN(where, { name, K_CONTROL, G(controls[COND_##id]), 0, 0, NULL, NULL, 0, \
-		.help = "a machine control, set before the first cell and read back (the kernel " \
-		"parameter of the same name wins over it, [kernel parameters](kernel-parameters.md)): " \
-		values "; `keep` records the machine as found (`" dflt "`)" },)
+		.help = what ", set before the first cell and read back (`fsmatrix." name "=` " \
+		"wins over it, [kernel parameters](kernel-parameters.md)): " values "; `keep` " \
+		"records the machine as found (`" dflt "`)" },)
 	COND_CONTROLS(PLAN_CONTROL)
 #undef PLAN_CONTROL
 	{ "kernels", K_KERNELS, G(kernels), 0, 0, NULL, NULL, 0,
