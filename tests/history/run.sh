@@ -185,6 +185,27 @@ done
 cp "$DB" "$TMP/other.db"
 printf '\000\000\000\000' | dd of="$TMP/other.db" bs=1 seek=60 conv=notrunc status=none
 refused 1 "an SQLite database that is no history" "$TMP/other.db" history --db "$TMP/other.db" add "${OTHER[0]}"
+# the history's version with another program's tables, or none, and a negative version: each
+# a refusal, not a crash (a statement finalized twice had made them a SIGBUS)
+cp "$DB" "$TMP/negative.db"
+printf '\377\377\377\375' | dd of="$TMP/negative.db" bs=1 seek=60 conv=notrunc status=none
+refused 1 "an SQLite database of a negative version: list" "$TMP/negative.db" history --db "$TMP/negative.db" list
+if python3 -c 'import sqlite3, sys
+for f, sql in ((sys.argv[1], "PRAGMA user_version = 1; CREATE TABLE t(k)"),
+               (sys.argv[2], "PRAGMA user_version = 1; CREATE TABLE runs(k)"),
+               (sys.argv[3], "PRAGMA user_version = -3; CREATE TABLE t(k)")):
+    c = sqlite3.connect(f); c.executescript(sql); c.commit(); c.close()' \
+	"$TMP/v1-other.db" "$TMP/v1-runs.db" "$TMP/v-3.db" 2>"$TMP/py"; then
+	for f in v1-other v1-runs v-3; do
+		for sub in list cells "show $CELL mbps" "add ${OTHER[0]}"; do
+			# shellcheck disable=SC2086
+			refused 1 "an SQLite database $f: $sub" "$TMP/$f.db" history --db "$TMP/$f.db" $sub
+		done
+	done
+else
+	fail "SQLite databases of other schemas" "python3 could not make them"
+	detail "$TMP/py"
+fi
 # add to a new file with a bad source: no file left
 if ! "$FSM" history --db "$TMP/new.db" add "$TMP/none.jsonl" >/dev/null 2>&1 && [ ! -e "$TMP/new.db" ]; then
 	ok "add to a new file from a bad source: no file made"
