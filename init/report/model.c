@@ -8,19 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Workload types records may carry under another name than the engine's. */
-static const struct { const char *wtype, *engine; } aliases[] = {
-	{ "untar", "tar" },
-};
-
 static const struct wl_kind *kind_of(const char *wtype)
 {
-	if (!wtype)
-		return NULL;
-	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-		if (strcmp(aliases[i].wtype, wtype) == 0)
-			wtype = aliases[i].engine;
-	return wl_kind_named(wtype);
+	return report_kind(wtype);
 }
 
 /* Unknown workload types: every numeric field, times (…_s) lower is better. Kept for the

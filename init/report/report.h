@@ -21,6 +21,12 @@ _Static_assert(REPORT_MAX_METRICS <= STATS_CELL_METRICS, "a cell's metrics fit i
  * core/workload_kinds.c (struct metric), in column order; unknown types get every numeric
  * result field. */
 size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
+/* report/kind.c: the workload kind of a record's type (an older record's alias included),
+ * NULL for a type no engine has. */
+const struct wl_kind *report_kind(const char *wtype);
+/* The key of the first of an ok cell record's figures that no device can give (not finite,
+ * negative, beyond its unit's bound: core/figure_bound.h), or NULL. */
+const char *report_impossible_figure(json_t *rec);
 
 /* What a chart of one series shows (report/svg_series.c): the target's write rate, Dirty
  * and Writeback over time, and each member's mean utilisation. */
@@ -108,6 +114,7 @@ struct rrun {
 	json_t *bisect;         /* a [bisect] plan's result record; NULL when none */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
+	int rejected_figure;    /* cell records holding a figure no device gives */
 	struct rcell *cells;
 	size_t ncells;
 	int total;              /* planned cell count (trailer, else cell records), 0 unknown */
@@ -338,6 +345,8 @@ void html_escape(FILE *f, const char *s);
 const char *header_kv(const char *s, size_t *klen, const char **value);
 /* The run header and the problems (errors, skips, missing cells, rejected lines). */
 void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
+/* The record lines of run r rejected, every kind together. */
+int report_rejected(const struct rrun *r);
 /* What the ok repeats of one cell say of its limit: the median figure and efficiency, the
  * limit and its rule (the first repeat's), and the kind of bottleneck most of them name
  * with the evidence of the first that named it. */
