@@ -662,6 +662,35 @@ else
 	else
 		fail kcidb-unbooted-set "${out:-$(head -n 1 "$TMP/err")}: want a MISS build of set broken with its ERROR test"
 	fi
+	# a run given twice: one copy, said on stderr, not two tests of each id (KCIDB keeps one
+	# object of an id, whichever came last); the copy with more cell records is kept
+	"$FSM" kcidb --origin fsmatrix_test "$F/real-kernels.jsonl" >"$TMP/once.json" 2>/dev/null
+	head -n 12 "$F/real-kernels.jsonl" >"$TMP/kernels-part.jsonl"
+	if "$FSM" kcidb --origin fsmatrix_test "$TMP/kernels-part.jsonl" "$F/real-kernels.jsonl" "$F/real-kernels.jsonl" \
+		>"$TMP/twice.json" 2>"$TMP/err" && cmp -s "$TMP/once.json" "$TMP/twice.json" &&
+		[ "$(grep -c '^fsmatrix: kcidb: run 20261203-160600-0fa3c3 is given twice: the copy from .* left out' "$TMP/err")" = 2 ] &&
+		grep -q "the copy from $TMP/kernels-part.jsonl (1 cell records) is left out" "$TMP/err"; then
+		ok "kcidb-twice: a run given twice is written once, the fuller copy, and said"
+	else
+		fail kcidb-twice "not the document of the run once, or not said: $(jq '[.tests[].id] | "\(length) tests, \(unique | length) ids"' "$TMP/twice.json")"
+		sed 's/^/#   /' "$TMP/err" | head -n 5
+	fi
+	# a cell with a failed repetition beside its ok ones: its tests ERROR with the error and
+	# the ok ones' figure, not DONE with the error nowhere
+	jq -c 'if .type == "cell" and .cell == "md1/xfs/noatime/seqwrite" and .rep == 2 then
+		.status = "error" | .error = "mkfs.xfs exited 1: cannot open /dev/md1" | del(.result) else . end' \
+		"$TA" >"$TMP/failed-rep.jsonl"
+	if "$FSM" kcidb --origin fsmatrix_test -o "$TMP/failed-rep.json" "$TMP/failed-rep.jsonl" 2>"$TMP/err" &&
+		out=$(validate "$TMP/failed-rep.json") &&
+		jq -e '[.tests[] | select(.misc.cell == "md1/xfs/noatime/seqwrite")] | length > 0 and
+			all(.status == "ERROR" and .misc.failed == 1 and .misc.ok == 2 and .number.value > 0 and
+			    .misc.error == "mkfs.xfs exited 1: cannot open /dev/md1")' "$TMP/failed-rep.json" >/dev/null &&
+		jq -e '[.tests[] | select(.misc.cell != "md1/xfs/noatime/seqwrite") | .status] | unique == ["DONE"]' \
+			"$TMP/failed-rep.json" >/dev/null; then
+		ok "kcidb-failed-repetition: ERROR with its error and the ok repetitions' figure"
+	else
+		fail kcidb-failed-repetition "${out:-$(head -n 1 "$TMP/err")}: $(jq -c '[.tests[] | select(.misc.cell == "md1/xfs/noatime/seqwrite") | {status, error: .misc.error}][0]' "$TMP/failed-rep.json")"
+	fi
 	"$FSM" kcidb --origin fsmatrix_test "$F/real-kernels.jsonl" >"$TMP/good.json" 2>/dev/null
 	n=0 bad=
 	while IFS='|' read -r what filter; do
