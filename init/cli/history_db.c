@@ -219,6 +219,14 @@ static int prepare(struct adder *a)
 				  "?, ?, ?, ?, ?)", -1, &a->fig, NULL) != SQLITE_OK ? -1 : 0;
 }
 
+/* A run's id as a line may show it (report_plain), in id (RUN_ID_MAX bytes). */
+#define RUN_ID_MAX 256
+static const char *plain_id(const struct rrun *r, char *id)
+{
+	snprintf(id, RUN_ID_MAX, "%s", r->id);
+	return report_plain(id);
+}
+
 /* Every run of rs with figures, in one transaction. 0, or 1 after a line (nothing written). */
 static int add_all(sqlite3 *h, const char *db, const struct runset *rs, int fresh)
 {
@@ -228,17 +236,18 @@ static int add_all(sqlite3 *h, const char *db, const struct runset *rs, int fres
 	    (fresh && sqlite3_exec(h, schema, NULL, NULL, NULL) != SQLITE_OK) || prepare(&a) < 0)
 		goto out;
 	size_t nruns = 0, nnew = 0;
+	char id[RUN_ID_MAX];
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rrun *r = &rs->run[i];
 		if (!has_figures(r)) {
-			printf("run %s: no cell with a figure (no ok repeat): skipped\n", r->id);
+			printf("run %s: no cell with a figure (no ok repeat): skipped\n", plain_id(r, id));
 			continue;
 		}
 		if (add_run(&a, r) < 0)
 			goto out;
 		nruns++;
 		nnew += a.kept > 0;
-		printf("run %s: %d cells, %d figures, %s\n", r->id, a.cells, a.figs,
+		printf("run %s: %d cells, %d figures, %s\n", plain_id(r, id), a.cells, a.figs,
 		       a.kept == 0 ? "all there already" : a.kept == a.figs ? "added" : "the new ones added");
 	}
 	if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)

@@ -286,6 +286,9 @@ typedef void (*report_line_fn)(void *ctx, const char *s);
 const char *report_str(json_t *o, const char *key);
 void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same filter on s in place (each byte below ' ' and DEL made '?'); returns s. For
+ * what prints records' strings outside report_line (history's lines). */
+char *report_plain(char *s);
 
 void report_series_attach(struct rrun *r);
 /* A series record (or a cell record) of the run r being read: the series is reduced to what

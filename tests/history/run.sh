@@ -143,6 +143,25 @@ else
 	detail "$TMP/radd" "$TMP/real" "$TMP/real612"
 fi
 
+# records' strings that hold terminal escapes (a run id, a kernel release, a cell id, a
+# verdict's reason through the cell): shown with '?' as report and compare show them, never
+# raw on the terminal
+EDB=$TMP/esc.sqlite
+jq -c 'if .type == "header" then .run = "20260401-120000-e\u001b[2J" | .kernel.release = "6.1\u001b]0;owned\u0007"
+	elif .type == "cell" then .cell = (.cell | sub("seqwrite"; "seq\u001b[31mwrite")) | .axes.workload = "seq\u001b[31mwrite"
+	elif has("run") then .run = "20260401-120000-e\u001b[2J" else . end' $F/cond-a.jsonl >"$TMP/esc.jsonl"
+ecell=$(jq -r 'select(.type == "cell") | .cell' "$TMP/esc.jsonl" | head -n 1)
+"$FSM" history --db "$EDB" add "$TMP/esc.jsonl" >"$TMP/esc.out" 2>&1
+for sub in list cells; do "$FSM" history --db "$EDB" $sub; done >>"$TMP/esc.out" 2>&1
+"$FSM" history --db "$EDB" show "$ecell" mbps >>"$TMP/esc.out" 2>&1
+if ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$TMP/esc.out" && grep -q '^20260401-120000-e?\[2J ' "$TMP/esc.out" &&
+	grep -q 'md1/ext4/defaults/seq?\[31mwrite' "$TMP/esc.out" && grep -q '6.1?\]0;owned?' "$TMP/esc.out"; then
+	ok "terminal escapes in records: shown as '?' by add, list, cells and show"
+else
+	fail "terminal escapes" "a control character reached the output, or the strings are not there"
+	cat -v "$TMP/esc.out" | detail
+fi
+
 # refused ARGS...: exit 1, nothing on stdout, one line on stderr, $DB unchanged
 refused() {
 	local want=$1 name=$2 db=$3
