@@ -281,7 +281,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 		}
 		any |= tunables_problem(c, line, ctx);
 		for (size_t m = 0; m < c->nm; m++) {
-			if (!c->fig.unusable[m])
+			/* a figure the workload never measures is no problem (a write's read MB/s) */
+			if (!c->fig.unusable[m] || (c->nulls[m] == c->ok && c->nulls[m] == c->fig.unusable[m]))
 				continue;
 			report_line(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
 				 "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->fig.unusable[m],

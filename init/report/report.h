@@ -79,6 +79,8 @@ struct rcell {
 	struct stats_cell fig;
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
+	int nulls[REPORT_MAX_METRICS];   /* ok repeats whose record holds null there: what the
+	                                    workload never does (fio's read figures of a write) */
 	/* each metric's verdict over its repeats (core/verdict.h), and the cell's: the one on
 	 * its main figure, as PID 1 writes it into the summary record */
 	struct fig_verdict vd[REPORT_MAX_METRICS];
@@ -193,6 +195,9 @@ const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf,
  * c has a figure for it, else -1 (c may be NULL). */
 struct rcell *report_cell_by_id(const struct rrun *r, const char *id);
 int report_metric_index(const struct rcell *c, const char *key);
+/* Whether the workload of c never measures metric key: each of its ok repeats holds null
+ * there (a write stream's read MB/s); 0 for a cell without an ok repeat. */
+int report_never_measured(const struct rcell *c, const char *key);
 
 /* Options shared by report, compare and html. */
 #define REPORT_MAX_AXES 12
