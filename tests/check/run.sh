@@ -151,6 +151,23 @@ else
 	fail disk-size-unknown "status $rc; without --disk-size no fit is judged"
 fi
 
+# xfs under 300 MiB: mkfs.xfs 6.1 refuses it, so check warns with --disk-size (once per fs,
+# naming the first array too small), and not for an array of two disks' worth or ext4
+printf '[array disk]\nlevel = none\n[array r0]\nlevel = 0\ndevices = 2\n[fs x]\ntype = xfs\n[fs e]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 16m\n' >"$P"
+run xfs-small "$P" --disks 2 --disk-size 256m
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:6: warning: \\[fs x\\] xfs on the ~256m of \\[array disk\\] \\(disks of 256m\\): mkfs.xfs refuses a filesystem under 300 MiB, its cells will end as errors$" &&
+	[ "$(wc -l <"$TMP/err")" = 1 ] && has "$TMP/out" '^4 cells, 1 warnings, 0 errors'; then
+	ok xfs-small
+else
+	fail xfs-small "status $rc; want one warning for xfs on the 256m disk"
+fi
+run xfs-big-enough "$P" --disks 2 --disk-size 300m
+if [ "$rc" = 0 ] && ! grep -q 'mkfs.xfs refuses' "$TMP/err"; then
+	ok xfs-big-enough
+else
+	fail xfs-big-enough "status $rc; a 300m disk holds an xfs"
+fi
+
 # kernels = : a plan beside a kernels/ folder, as on the stick (fsmatrix/plan.ini and
 # fsmatrix/kernels/NAME/), has each set looked for there; one not found is warned about.
 mkdir -p "$TMP/stick/kernels/6.1"
