@@ -124,6 +124,8 @@ golden text-kernels      kernels.txt           0 report "$F/real-kernels.jsonl"
 # bisection opens the report, its probes in the search's order with their figures and rules;
 # the positions the search did not ask for are not missing (status 0), and markdown gives it
 # a heading of its own.
+# (its cells ran with disk_speed = off: no limit, and the limits table still gives each its
+# MB/s)
 golden text-bisect       bisect.txt            0 report "$F/real-bisect.jsonl"
 golden md-bisect         bisect.md             0 report --format md "$F/real-bisect.jsonl"
 golden csv-kernels       kernels.csv           0 report --format csv "$F/real-kernels.jsonl"
