@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "core/command/cellcmd.h"
 #include "core/command/cellshow.h"
+#include "core/command/layerfit.h"
 #include "core/disk/disk.h"
 #include "core/workload/fio_cmd.h"
 #include "core/disk/diskname.h"
@@ -521,6 +522,8 @@ int host_cmd_check(int argc, char **argv)
 	nwarn += plan_estimate_warnings(&p, &m, (a.mem ? EST_KNOWN_MEM : 0) |
 					(a.disk_size ? EST_KNOWN_DISK : 0), print_warning, NULL);
 	bad += check_fio_jobs(&p, a.path);
+	if (a.disk_size)
+		bad += plan_layer_fit_errors(&p, &m, print_warning, NULL);
 	nwarn += check_kernel_sets(&p, a.path);
 	struct cell c, prev;
 	for (int i = 0; matrix_cell(&p, i, &c) == 0; i++) {

@@ -43,6 +43,12 @@ int shards_print(const struct plan *p, const char *path, const struct estimate_m
  * links are judged by what they lead to; the engines check again on the descriptor they
  * open. */
 int host_check_operand(const char *cmd, const char *path, enum engine_role role);
+/* Whether a and b name one file (by name, a symbolic link or a hard link). */
+int host_same_file(const char *a, const char *b);
+/* 0 when out names none of the n sources, else -1 after "fsmatrix CMD: refusing to write
+ * OUT: it is the source SRC; FILE must be another file" on stderr (a results file written
+ * over with what was read from it). */
+int host_out_not_source(const char *cmd, const char *out, const char *const *src, size_t n);
 
 /* cli/usage.c: whether --help or -h comes before any "--" in argv[1..]; and a usage mistake
  * as "fsmatrix CMD: MESSAGE (try 'fsmatrix CMD --help')" on stderr, returning 2. CMD may

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 const char host_history_usage[] =
 	"usage: fsmatrix history [--db FILE] add SOURCE...\n"
@@ -114,14 +113,6 @@ static int parse(struct hargs *a, int argc, char **argv)
 	return 0;
 }
 
-/* Whether a and b name one file. */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 static int run_show(const struct hargs *a)
 {
 	if (a->npos != 2)
@@ -130,7 +121,7 @@ static int run_show(const struct hargs *a)
 	if (a->html) {
 		if (host_check_operand("history", a->html, ROLE_FILE) < 0)
 			return 2;
-		if (same_file(a->html, a->db)) {
+		if (host_same_file(a->html, a->db)) {
 			fprintf(stderr, "fsmatrix history: refusing to write %s: it is the history "
 				"itself\n", a->html);
 			return 2;
@@ -155,7 +146,7 @@ int host_cmd_history(int argc, char **argv)
 		if (a.npos == 0)
 			return host_usage_error("history", "add: no SOURCE given");
 		for (size_t i = 0; i < a.npos; i++)
-			if (same_file(a.pos[i], a.db)) {
+			if (host_same_file(a.pos[i], a.db)) {
 				fprintf(stderr, "fsmatrix history: %s is the history itself, not a run\n",
 					a.pos[i]);
 				return 2;

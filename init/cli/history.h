@@ -50,7 +50,9 @@ struct hseries {
 	size_t ncp;
 };
 
-/* cli/history_show.c */
+/* cli/history_show.c; history_line: one line on stdout of fmt, its control characters shown
+ * as '?' (report_plain), for every line that holds a record's string */
+void history_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int history_list(const char *db);
 int history_cells(const char *db);
 int history_show(const char *db, const char *cell, const char *metric, int by_kernel,

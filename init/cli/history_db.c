@@ -30,41 +30,41 @@ static int refuse(sqlite3 *h, const char *db, const char *what)
 	return -1;
 }
 
+/* The integer the one-row query sql answers, in *out: 0, or -1 (its statement is finalized
+ * here in either case, once). */
+static int query_int(sqlite3 *h, const char *sql, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		*out = sqlite3_column_int(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* 0 when h is a history of a schema this program reads (or, with create, an empty database
  * it may make one of: *empty set), else -1 after one line. */
 static int check_schema(sqlite3 *h, const char *db, int *empty)
 {
-	sqlite3_stmt *st;
 	char why[256];
-	int v = -1, ntab = -1;
-	if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
+	int v = -1, ntab = -1, nall = -1;
+	if (query_int(h, "PRAGMA user_version", &v) < 0) {
 		snprintf(why, sizeof why, "is not a history: not an SQLite database (%s)", sqlite3_errmsg(h));
-		sqlite3_finalize(st);
 		return refuse(h, db, why);
 	}
-	v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
 	if (v > HISTORY_SCHEMA) {
 		snprintf(why, sizeof why, "was written by a newer fsmatrix (history schema %d; this "
 			 "one reads %d and older)", v, HISTORY_SCHEMA);
 		return refuse(h, db, why);
 	}
-	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-			       "name IN ('runs', 'kernels', 'figures')", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		ntab = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	*empty = 0;
-	if (v == HISTORY_SCHEMA && ntab == 3)
+	query_int(h, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+		  "name IN ('runs', 'kernels', 'figures')", &ntab);
+	query_int(h, "SELECT count(*) FROM sqlite_master", &nall);
+	*empty = v == 0 && nall == 0;
+	if ((v == HISTORY_SCHEMA && ntab == 3) || *empty)
 		return 0;
-	if (v == 0 && sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ==
-		      SQLITE_OK && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 0) {
-		sqlite3_finalize(st);
-		*empty = 1;
-		return 0;
-	}
-	sqlite3_finalize(st);
 	return refuse(h, db, "is an SQLite database but not an fsmatrix history (no runs, kernels "
 		      "and figures tables of history schema 1)");
 }
@@ -219,6 +219,14 @@ static int prepare(struct adder *a)
 				  "?, ?, ?, ?, ?)", -1, &a->fig, NULL) != SQLITE_OK ? -1 : 0;
 }
 
+/* A run's id as a line may show it (report_plain), in id (RUN_ID_MAX bytes). */
+#define RUN_ID_MAX 256
+static const char *plain_id(const struct rrun *r, char *id)
+{
+	snprintf(id, RUN_ID_MAX, "%s", r->id);
+	return report_plain(id);
+}
+
 /* Every run of rs with figures, in one transaction. 0, or 1 after a line (nothing written). */
 static int add_all(sqlite3 *h, const char *db, const struct runset *rs, int fresh)
 {
@@ -228,17 +236,18 @@ static int add_all(sqlite3 *h, const char *db, const struct runset *rs, int fres
 	    (fresh && sqlite3_exec(h, schema, NULL, NULL, NULL) != SQLITE_OK) || prepare(&a) < 0)
 		goto out;
 	size_t nruns = 0, nnew = 0;
+	char id[RUN_ID_MAX];
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rrun *r = &rs->run[i];
 		if (!has_figures(r)) {
-			printf("run %s: no cell with a figure (no ok repeat): skipped\n", r->id);
+			printf("run %s: no cell with a figure (no ok repeat): skipped\n", plain_id(r, id));
 			continue;
 		}
 		if (add_run(&a, r) < 0)
 			goto out;
 		nruns++;
 		nnew += a.kept > 0;
-		printf("run %s: %d cells, %d figures, %s\n", r->id, a.cells, a.figs,
+		printf("run %s: %d cells, %d figures, %s\n", plain_id(r, id), a.cells, a.figs,
 		       a.kept == 0 ? "all there already" : a.kept == a.figs ? "added" : "the new ones added");
 	}
 	if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)

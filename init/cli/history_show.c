@@ -7,8 +7,24 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* One line on stdout, made with printf's fmt: the history's strings come from records, and a
+ * control character among them is shown as report and compare show it (report_plain). */
+void history_line(const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	puts(report_plain(s));
+	free(s);
+}
 
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -30,16 +46,16 @@ int history_list(const char *db)
 		sqlite3_close(h);
 		return 1;
 	}
-	printf("%-24s %-16s %5s  %-24s %s\n", "run", "date (UTC)", "cells", "kernel", "source");
+	history_line("%-24s %-16s %5s  %-24s %s", "run", "date (UTC)", "cells", "kernel", "source");
 	int n = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char date[32];
 		history_date(sqlite3_column_int64(st, 1), date, sizeof date);
-		printf("%-24s %-16s %5d  %-24s %s\n", col(st, 0), date, sqlite3_column_int(st, 3),
-		       col(st, 2), col(st, 4));
+		history_line("%-24s %-16s %5d  %-24s %s", col(st, 0), date, sqlite3_column_int(st, 3),
+			     col(st, 2), col(st, 4));
 		n++;
 	}
-	printf("%d run%s in %s\n", n, n == 1 ? "" : "s", db);
+	history_line("%d run%s in %s", n, n == 1 ? "" : "s", db);
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	return 0;
@@ -59,9 +75,9 @@ int history_cells(const char *db)
 		sqlite3_close(h);
 		return 1;
 	}
-	printf("%-50s %6s  %s\n", "cell", "points", "metrics");
+	history_line("%-50s %6s  %s", "cell", "points", "metrics");
 	while (sqlite3_step(st) == SQLITE_ROW)
-		printf("%-50s %6d  %s\n", col(st, 0), sqlite3_column_int(st, 2), col(st, 1));
+		history_line("%-50s %6d  %s", col(st, 0), sqlite3_column_int(st, 2), col(st, 1));
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	return 0;
@@ -275,8 +291,8 @@ static void num(double v, char *out, size_t len)
 
 static void print_table(const struct hseries *s)
 {
-	printf("%4s  %-24s %-16s %-28s %3s %10s %9s  %-8s %-5s %s\n", "#", "run", "date (UTC)",
-	       "kernel", "n", "mean", "stddev", "change", "cond", "verdict");
+	history_line("%4s  %-24s %-16s %-28s %3s %10s %9s  %-8s %-5s %s", "#", "run", "date (UTC)",
+		     "kernel", "n", "mean", "stddev", "change", "cond", "verdict");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hpoint *p = &s->pt[i];
 		char date[32], mean[32], sd[32], ch[32] = "", kern[80];
@@ -287,16 +303,17 @@ static void print_table(const struct hseries *s)
 			snprintf(ch, sizeof ch, "%+.1f%%", 100 * s->cp[p->change - 1].rel_change);
 		snprintf(kern, sizeof kern, "%s%s%s%s", p->kernel, *p->kset ? " (" : "", p->kset,
 			 *p->kset ? ")" : "");
-		printf("%4zu  %-24s %-16s %-28s %3d %10s %9s  %-8s %-5c %s\n", i + 1, p->run, date,
-		       kern, p->n, mean, sd, ch, 'A' + p->group, p->verdict);
+		history_line("%4zu  %-24s %-16s %-28s %3d %10s %9s  %-8s %-5c %s", i + 1, p->run, date,
+			     kern, p->n, mean, sd, ch, 'A' + p->group, p->verdict);
 	}
 }
 
 static void print_changes(const struct hseries *s)
 {
-	printf("\nchange points: E-divisive means with Student's t-test, as Apache Otava (window %zu, "
-	       "p %g, magnitude %g%s), within each conditions group\n", s->opts.window, s->opts.max_p,
-	       s->opts.min_magnitude, s->opts.otava_retest ? ", Otava's retest" : "");
+	putchar('\n');
+	history_line("change points: E-divisive means with Student's t-test, as Apache Otava (window "
+		     "%zu, p %g, magnitude %g%s), within each conditions group", s->opts.window,
+		     s->opts.max_p, s->opts.min_magnitude, s->opts.otava_retest ? ", Otava's retest" : "");
 	for (size_t j = 0; j < s->ncp; j++) {
 		const struct cp_point *c = &s->cp[j];
 		const struct hpoint *p = &s->pt[c->index];
@@ -305,20 +322,23 @@ static void print_changes(const struct hseries *s)
 		num(c->mean_after, ma, sizeof ma);
 		num(c->sd_before, sb, sizeof sb);
 		num(c->sd_after, sa, sizeof sa);
-		printf("  at #%zu, run %s (%s), cond %c: mean %s -> %s %s (%+.1f%%, %s), stddev %s -> "
-		       "%s, p %.2g, %zu runs before, %zu after\n", c->index + 1, p->run, p->kernel,
-		       'A' + s->cp_group[j], mb, ma, s->unit, 100 * c->rel_change,
-		       (c->rel_change > 0) == (s->higher_better != 0) ? "better" : "worse", sb, sa,
-		       c->p, c->n_before, c->n_after);
+		history_line("  at #%zu, run %s (%s), cond %c: mean %s -> %s %s (%+.1f%%, %s), stddev %s "
+			     "-> %s, p %.2g, %zu runs before, %zu after", c->index + 1, p->run, p->kernel,
+			     'A' + s->cp_group[j], mb, ma, s->unit, 100 * c->rel_change,
+			     (c->rel_change > 0) == (s->higher_better != 0) ? "better" : "worse", sb, sa,
+			     c->p, c->n_before, c->n_after);
 	}
 	if (s->ncp == 0)
-		printf("  none\n");
-	printf("conditions:");
-	for (int g = 0; g < s->ngroups; g++)
-		printf("%s %c fingerprint %s%s%s", g ? ";" : "", 'A' + g, s->group_fp[g],
-		       !*s->group_why[g] ? "" : strcmp(s->group_fp[g], "none") ? ", differs from A: " : ", ",
-		       s->group_why[g]);
-	printf("%s\n", s->ngroups > 1 ? " (runs of different conditions are never one series)" : "");
+		history_line("  none");
+	char conds[26 * 200] = "";
+	size_t k = 0;
+	for (int g = 0; g < s->ngroups && k < sizeof conds; g++)
+		k += (size_t)snprintf(conds + k, sizeof conds - k, "%s %c fingerprint %s%s%s", g ? ";" : "",
+				      'A' + g, s->group_fp[g], !*s->group_why[g] ? ""
+				      : strcmp(s->group_fp[g], "none") ? ", differs from A: " : ", ",
+				      s->group_why[g]);
+	history_line("conditions:%s%s", conds, s->ngroups > 1 ? " (runs of different conditions are "
+		     "never one series)" : "");
 }
 
 static void series_free(struct hseries *s)
@@ -381,9 +401,10 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 		rc = 1;
 		goto out;
 	}
-	printf("%s %s (%s, %s is better): %zu point%s by %s, from %s\n\n", cell, metric, s.unit,
-	       s.higher_better ? "higher" : "lower", s.n, s.n == 1 ? "" : "s",
-	       by_kernel ? "kernel version" : "date", db);
+	history_line("%s %s (%s, %s is better): %zu point%s by %s, from %s", cell, metric, s.unit,
+		     s.higher_better ? "higher" : "lower", s.n, s.n == 1 ? "" : "s",
+		     by_kernel ? "kernel version" : "date", db);
+	putchar('\n');
 	print_table(&s);
 	print_changes(&s);
 	if (html)

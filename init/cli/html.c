@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char style[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}"
@@ -269,14 +268,6 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 	fputs("</section>\n", f);
 }
 
-/* Whether a and b name one file (by name, a symbolic link or a hard link). */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 const char host_html_usage[] =
 	"usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] [--where AXIS=VALUE]...\n"
 	"  one self-contained page (inline CSS and SVG): each run's header, charts and tables,\n"
@@ -297,12 +288,8 @@ int host_cmd_html(int argc, char **argv)
 		return host_usage_error("html", "no output file given (-o FILE)");
 	if (host_check_operand("html", out, ROLE_FILE) < 0)
 		return 2;
-	for (size_t i = 0; i < nsrc; i++)
-		if (same_file(out, src[i])) {
-			fprintf(stderr, "fsmatrix html: refusing to write %s: it is the source %s; FILE "
-				"must be another file\n", out, src[i]);
-			return 2;
-		}
+	if (host_out_not_source("html", out, src, nsrc) < 0)
+		return 2;
 	struct runset rs = { 0 };
 	int rc = report_load_all(src, nsrc, &rs);
 	if (rs.n == 0)

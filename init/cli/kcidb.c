@@ -26,9 +26,10 @@ const char host_kcidb_usage[] =
 	"  -o FILE  write the document there (whole or not at all); default stdout\n"
 	"  a KCIDB v5.3 JSON document: a checkout per kernel source (the upstream stable tag of a\n"
 	"  Debian kernel, its package version in misc), a build per kernel, a test per cell and\n"
-	"  metric (status DONE, number = the median over its repeats; spread, verdict and\n"
-	"  conditions fingerprint in misc), path fsmatrix.ARRAY.FS.MOUNT.WORKLOAD.METRIC with each\n"
-	"  byte but [A-Za-z0-9-] as _XX (docs/host-cli.md#kcidb); nothing is sent anywhere\n";
+	"  metric (status DONE, or ERROR when a repeat failed; number = the median over its ok\n"
+	"  repeats; spread, verdict and conditions fingerprint in misc), path\n"
+	"  fsmatrix.ARRAY.FS.MOUNT.WORKLOAD.METRIC with each byte but [A-Za-z0-9-] as _XX\n"
+	"  (docs/host-cli.md#kcidb); a run given twice is written once; nothing is sent anywhere\n";
 
 #define STABLE_URL "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git"
 
@@ -201,6 +202,22 @@ static json_t *test_misc(const struct rrun *r, const struct rcell *c)
 	return o;
 }
 
+/* The repetitions of c that failed (error, timeout, skipped; not an attempt a reboot cut
+ * short, which a later record replaced), and the first one's record in *first. */
+static int failed_reps(const struct rcell *c, json_t **first)
+{
+	size_t k;
+	json_t *rec;
+	int n = 0;
+	*first = NULL;
+	json_array_foreach(c->bad, k, rec)
+		if (strcmp(jstr(rec, "status") ? jstr(rec, "status") : "", "interrupted") != 0) {
+			if (!n++)
+				*first = rec;
+		}
+	return n;
+}
+
 static void add_metric_test(struct doc *d, const struct rrun *r, const struct rcell *c, size_t i,
 			    const char *build, const char *start)
 {
@@ -238,9 +255,16 @@ static void add_metric_test(struct doc *d, const struct rrun *r, const struct rc
 	json_object_set_new(misc, "verdict", verdict_json(&c->vd[i]));
 	json_object_set_new(misc, "main_figure", json_boolean(c->verdict_metric &&
 							     strcmp(c->verdict_metric, m->key) == 0));
+	/* a repetition that failed beside the ok ones makes the test no plain measurement */
+	json_t *bad;
+	int failed = failed_reps(c, &bad);
+	if (failed) {
+		json_object_set_new(misc, "failed", json_integer(failed));
+		set_str(misc, "error", jstr(bad, "error"));
+	}
 	json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "id", tid, "build_id", build,
-			      "origin", d->origin, "path", path, "status", "DONE", "number", num,
-			      "misc", misc);
+			      "origin", d->origin, "path", path, "status",
+			      kcidb_cell_status(c->ok, failed, c->status), "number", num, "misc", misc);
 	if (start)
 		json_object_set_new(t, "start_time", json_string(start));
 	free(tid);
@@ -312,6 +336,33 @@ static void add_run(struct doc *d, const struct rrun *r)
 	}
 }
 
+/* A run given twice (one source named twice, or the same run in two sources): its tests
+ * would share their ids, and KCIDB keeps one object of an id, whichever came last. The copy
+ * with more cell records stays (the first of equals), and a line says which was left out. */
+static void drop_doubles(struct runset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		for (size_t j = i + 1; j < rs->n;) {
+			struct rrun *a = &rs->run[i], *b = &rs->run[j];
+			if (!a->id || !b->id || strcmp(a->id, b->id) != 0) {
+				j++;
+				continue;
+			}
+			if (json_array_size(b->records) > json_array_size(a->records)) {
+				struct rrun t = *a;
+				*a = *b;
+				*b = t;
+			}
+			fprintf(stderr, "fsmatrix: kcidb: run %s is given twice: the copy from %s (%zu "
+				"cell records) is left out, the one from %s (%zu) kept\n", a->id,
+				b->source, json_array_size(b->records), a->source,
+				json_array_size(a->records));
+			report_free_run(b);
+			memmove(b, b + 1, (rs->n - j - 1) * sizeof *b);
+			rs->n--;
+		}
+}
+
 /* Writes the document to path (NULL: stdout) whole: a temporary file renamed over it. */
 static int write_doc(json_t *root, const char *path)
 {
@@ -374,6 +425,8 @@ int host_cmd_kcidb(int argc, char **argv)
 		return rc;
 	if (out && host_check_operand("kcidb", out, ROLE_FILE) < 0)
 		return 1;
+	if (out && host_out_not_source("kcidb", out, src, nsrc) < 0)
+		return 2;
 	struct runset rs = { .no_charts = 1 };
 	for (size_t i = 0; i < nsrc; i++)
 		if (report_load(src[i], &rs) != 0) {
@@ -384,6 +437,7 @@ int host_cmd_kcidb(int argc, char **argv)
 		report_free(&rs);
 		return 1;
 	}
+	drop_doubles(&rs);
 	struct doc d = { .origin = origin, .checkouts = json_array(), .builds = json_array(),
 			 .tests = json_array(), .seen = json_object() };
 	for (size_t i = 0; i < rs.n; i++) {

@@ -34,3 +34,21 @@ int host_check_operand(const char *cmd, const char *path, enum engine_role role)
 		want[role]);
 	return -1;
 }
+
+int host_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+int host_out_not_source(const char *cmd, const char *out, const char *const *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (host_same_file(out, src[i])) {
+			fprintf(stderr, "fsmatrix %s: refusing to write %s: it is the source %s; FILE "
+				"must be another file\n", cmd, out, src[i]);
+			return -1;
+		}
+	return 0;
+}

@@ -361,6 +361,8 @@ static json_t *report_json(const struct runset *rs, const struct report_opts *o)
 		json_object_set_new(rej, "truncated", json_integer(run->rejected_trunc));
 		json_object_set_new(rej, "not_json", json_integer(run->rejected_json));
 		json_object_set_new(rej, "too_long", json_integer(run->rejected_long));
+		if (run->rejected_figure)
+			json_object_set_new(rej, "impossible_figure", json_integer(run->rejected_figure));
 		json_object_set_new(jr, "rejected", rej);
 		json_object_set_new(jr, "missing_positions",
 				    run->missing_idx ? json_string(run->missing_idx) : json_null());

@@ -195,21 +195,34 @@ static void inputs_json(struct jw *w, const struct utsname *u, const char *model
 	jw_end_obj(w);
 	jw_kint(w, "mem_bytes", mem);
 	conditions_effective_json(w);
-	jw_key(w, "disks");
-	jw_arr(w);
-	for (int i = 0; i < boot.ndisks; i++) {
+	/* each taken disk's four values, listed in cond_disk_order's order, not the kernel's */
+	static char fw[DISK_MAX][64], key[DISK_MAX][512];
+	const char *keys[DISK_MAX], *wc[DISK_MAX];
+	int at[DISK_MAX], order[DISK_MAX], n = 0;
+	for (int i = 0; i < boot.ndisks && n < DISK_MAX; i++) {
 		const struct disk *d = &boot.disks[i];
-		char fw[64];
 		if (boot.sel[i].verdict != VERDICT_TAKEN)
 			continue;
-		firmware_of(d->name, fw, sizeof fw);
+		firmware_of(d->name, fw[n], sizeof fw[n]);
+		if (ds[i].ident_read && ds[i].firmware[0])
+			snprintf(fw[n], sizeof fw[n], "%s", ds[i].firmware);
+		/* the device's own word when it gives one, else the kernel's belief */
+		wc[n] = ds[i].wc_device >= 0 ? dev_wc_name(ds[i].wc_device) : ds[i].wc_sysfs;
+		snprintf(key[n], sizeof key[n], "%s\t%s\t%s\t%s", d->serial, d->model, fw[n], wc[n]);
+		keys[n] = key[n];
+		at[n++] = i;
+	}
+	cond_disk_order(keys, n, order);
+	jw_key(w, "disks");
+	jw_arr(w);
+	for (int k = 0; k < n; k++) {
+		int j = order[k];
+		const struct disk *d = &boot.disks[at[j]];
 		jw_obj(w);
 		jw_kstr(w, "serial", d->serial);
 		jw_kstr(w, "model", d->model);
-		jw_kstr(w, "firmware", ds[i].ident_read && ds[i].firmware[0] ? ds[i].firmware : fw);
-		/* the device's own word when it gives one, else the kernel's belief */
-		jw_kstr(w, "write_cache", ds[i].wc_device >= 0 ? dev_wc_name(ds[i].wc_device)
-							   : ds[i].wc_sysfs);
+		jw_kstr(w, "firmware", fw[j]);
+		jw_kstr(w, "write_cache", wc[j]);
 		jw_end_obj(w);
 	}
 	jw_end_arr(w);

@@ -39,7 +39,7 @@ static void answer_of(const struct rep_answer *rep, size_t n, double *fig, doubl
 		      struct cell_answer *a)
 {
 	const char *kinds[16];
-	int counts[16], nk = 0, ne = 0;
+	int counts[16], nk = 0, ne = 0, nf = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_t *rec = rep[i].rec;
 		json_t *lim = json_object_get(rec, "limit"), *bn = json_object_get(rec, "bottleneck");
@@ -50,12 +50,14 @@ static void answer_of(const struct rep_answer *rep, size_t n, double *fig, doubl
 			json_t *m = json_object_get(lim, "mbps");
 			a->limit = json_is_number(m) ? json_number_value(m) : NAN;
 		}
+		/* the figure the limit is set against, also without a limit to set it against
+		 * (disk_speed = off measures none) */
 		json_t *e = json_object_get(rec, "efficiency");
-		if (json_is_number(e)) {
-			json_t *v = a->metric ? json_object_get(json_object_get(rec, "result"), a->metric) : NULL;
-			eff[ne] = json_number_value(e);
-			fig[ne++] = json_is_number(v) ? json_number_value(v) : NAN;
-		}
+		json_t *v = a->metric ? json_object_get(json_object_get(rec, "result"), a->metric) : NULL;
+		if (json_is_number(e) || json_is_number(v))
+			fig[nf++] = json_is_number(v) ? json_number_value(v) : NAN;
+		if (json_is_number(e))
+			eff[ne++] = json_number_value(e);
 		if (!json_is_object(bn))
 			continue;
 		const char *k = report_str(bn, "kind");
@@ -82,7 +84,7 @@ static void answer_of(const struct rep_answer *rep, size_t n, double *fig, doubl
 	}
 	a->n = ne;
 	a->efficiency = median_of(eff, ne);
-	a->figure = median_of(fig, ne);
+	a->figure = median_of(fig, nf);
 }
 
 /* Every cell's answer, in one pass over the records (a run may hold 100,000 of them): the ok

@@ -123,7 +123,11 @@ struct grid *report_limits_grid(const struct rrun *r, const struct report_opts *
 			grid_set(g, row, 2, "%.1f", a.limit);
 			grid_set(g, row, 3, "%.0f%%", 100 * a.efficiency);
 		} else {
-			grid_set(g, row, 1, "-");
+			/* no limit (disk_speed = off): the figure still, against nothing */
+			if (isfinite(a.figure))
+				grid_set(g, row, 1, "%.1f", a.figure);
+			else
+				grid_set(g, row, 1, "-");
 			grid_set(g, row, 2, "-");
 			grid_set(g, row, 3, "-");
 		}

@@ -166,6 +166,12 @@ static void warmup_lines(const struct rrun *r, report_line_fn line, void *ctx)
 		    n > 3 ? ", ..." : "");
 }
 
+int report_rejected(const struct rrun *r)
+{
+	return r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long +
+	       r->rejected_figure;
+}
+
 void report_header_lines(const struct rrun *r, report_line_fn line, void *ctx)
 {
 	report_line(line, ctx, "Run %s (from %s)", r->id, r->source);
@@ -175,15 +181,18 @@ void report_header_lines(const struct rrun *r, report_line_fn line, void *ctx)
 		header_record_lines(r->header, line, ctx);
 	status_lines(r, line, ctx);
 	warmup_lines(r, line, ctx);
-	int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+	int rejected = report_rejected(r);
 	if (r->from_console || rejected) {
-		char toolong[64] = "";
+		char toolong[64] = "", impossible[96] = "";
 		if (r->rejected_long)
 			snprintf(toolong, sizeof toolong, ", %d too long (over %d MiB)", r->rejected_long,
 				 REPORT_LINE_MAX >> 20);
-		report_line(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s",
+		if (r->rejected_figure)
+			snprintf(impossible, sizeof impossible, ", %d with a figure no device gives",
+				 r->rejected_figure);
+		report_line(line, ctx, "  rejected  %d record line%s: %d bad checksum, %d truncated, %d not JSON%s%s",
 			 rejected, rejected == 1 ? "" : "s", r->rejected_crc, r->rejected_trunc,
-			 r->rejected_json, toolong);
+			 r->rejected_json, toolong, impossible);
 	}
 }
 
@@ -195,7 +204,7 @@ static int missing_lines(const struct rrun *r, report_line_fn line, void *ctx)
 	char what[2048];
 	int any = 0;
 	if (r->lost_idx) {
-		int rejected = r->rejected_crc + r->rejected_trunc + r->rejected_json + r->rejected_long;
+		int rejected = report_rejected(r);
 		if (r->lost_cells)
 			snprintf(what, sizeof what, "%s", r->lost_cells);
 		else
@@ -272,7 +281,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 		}
 		any |= tunables_problem(c, line, ctx);
 		for (size_t m = 0; m < c->nm; m++) {
-			if (!c->fig.unusable[m])
+			/* a figure the workload never measures is no problem (a write's read MB/s) */
+			if (!c->fig.unusable[m] || (c->nulls[m] == c->ok && c->nulls[m] == c->fig.unusable[m]))
 				continue;
 			report_line(line, ctx, "  %s: %s (%s) unusable in %d of %d ok repeat%s: the record holds no "
 				 "number there%s", c->id, c->m[m]->label, c->m[m]->key, c->fig.unusable[m],

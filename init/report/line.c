@@ -11,6 +11,16 @@ const char *report_str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/* Record strings are JSON and may hold "\n" or an escape sequence: shown as '?', so each
+ * line stays one line and a record cannot drive the terminal (found by fuzz_report). */
+char *report_plain(char *s)
+{
+	for (char *c = s; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = '?';
+	return s;
+}
+
 void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 {
 	char buf[2048];
@@ -18,10 +28,5 @@ void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	/* Record strings are JSON and may hold "\n" or an escape sequence: shown as '?', so each
-	 * line stays one line and a record cannot drive the terminal (found by fuzz_report). */
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < ' ' || *c == 0x7f)
-			*c = '?';
-	line(ctx, buf);
+	line(ctx, report_plain(buf));
 }

@@ -135,7 +135,10 @@ static void feed(struct loader *l, json_t *rec)
 	}
 	if (!l->cur)
 		new_run(l);
-	if (strcmp(type, "cell") == 0) {
+	if (strcmp(type, "cell") == 0 && report_impossible_figure(rec)) {
+		l->cur->rejected_figure++;   /* its cell's position is then a lost one */
+		json_decref(rec);
+	} else if (strcmp(type, "cell") == 0) {
 		report_series_note_cell(l->cur, rec);
 		json_array_append_new(l->cur->records, rec);
 	} else if (strcmp(type, "series") == 0) {

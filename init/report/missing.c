@@ -94,7 +94,9 @@ int report_run_status(const struct rrun *r)
 		const struct rcell *c = &r->cells[i];
 		size_t k;
 		json_t *rec;
-		if (c->missing)
+		/* fewer repetitions than the cell's records say it had: one's record was lost
+		 * (records that number cells, not repetitions, show it only so) */
+		if (c->missing || (c->seen < c->reps && !r->bisect))
 			return REPORT_STATUS_INCOMPLETE;
 		/* an attempt a reboot cut short is followed by the cell's own record */
 		json_array_foreach(c->bad, k, rec)

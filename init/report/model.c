@@ -8,19 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Workload types records may carry under another name than the engine's. */
-static const struct { const char *wtype, *engine; } aliases[] = {
-	{ "untar", "tar" },
-};
-
 static const struct wl_kind *kind_of(const char *wtype)
 {
-	if (!wtype)
-		return NULL;
-	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-		if (strcmp(aliases[i].wtype, wtype) == 0)
-			wtype = aliases[i].engine;
-	return wl_kind_named(wtype);
+	return report_kind(wtype);
 }
 
 /* Unknown workload types: every numeric field, times (…_s) lower is better. Kept for the
@@ -205,6 +195,14 @@ struct rcell *report_cell_by_id(const struct rrun *r, const char *id)
 	return ix ? &r->cells[json_integer_value(ix)] : NULL;
 }
 
+int report_never_measured(const struct rcell *c, const char *key)
+{
+	for (size_t i = 0; c && i < c->nm; i++)
+		if (strcmp(c->m[i]->key, key) == 0)
+			return c->ok > 0 && c->nulls[i] == c->ok;
+	return 0;
+}
+
 int report_metric_index(const struct rcell *c, const char *key)
 {
 	for (size_t i = 0; c && i < c->nm; i++)
@@ -302,6 +300,7 @@ static void add_record(struct rcell *c, json_t *rec)
 	for (size_t i = 0; i < c->nm; i++) {
 		json_t *v = json_object_get(result, c->m[i]->key);
 		double x = json_is_number(v) ? json_number_value(v) : NAN;
+		c->nulls[i] += json_is_null(v);
 		stats_cell_add_rep(&c->fig, c->m[i]->key, x, rep > 0 && rep < 1000000 ? (int)rep : 0);
 	}
 }

@@ -21,6 +21,12 @@ _Static_assert(REPORT_MAX_METRICS <= STATS_CELL_METRICS, "a cell's metrics fit i
  * core/workload/workload_kinds.c (struct metric), in column order; unknown types get every numeric
  * result field. */
 size_t report_metrics(const char *wtype, json_t *result, const struct metric **out, size_t max);
+/* report/kind.c: the workload kind of a record's type (an older record's alias included),
+ * NULL for a type no engine has. */
+const struct wl_kind *report_kind(const char *wtype);
+/* The key of the first of an ok cell record's figures that no device can give (not finite,
+ * negative, beyond its unit's bound: core/figures/figure_bound.h), or NULL. */
+const char *report_impossible_figure(json_t *rec);
 
 /* What a chart of one series shows (report/svg_series.c): the target's write rate, Dirty
  * and Writeback over time, and each member's mean utilisation. */
@@ -73,6 +79,8 @@ struct rcell {
 	struct stats_cell fig;
 	struct summary st[REPORT_MAX_METRICS];
 	int has[REPORT_MAX_METRICS];     /* st is valid */
+	int nulls[REPORT_MAX_METRICS];   /* ok repeats whose record holds null there: what the
+	                                    workload never does (fio's read figures of a write) */
 	/* each metric's verdict over its repeats (core/figures/verdict.h), and the cell's: the one on
 	 * its main figure, as PID 1 writes it into the summary record */
 	struct fig_verdict vd[REPORT_MAX_METRICS];
@@ -108,6 +116,7 @@ struct rrun {
 	json_t *bisect;         /* a [bisect] plan's result record; NULL when none */
 	int from_console;       /* records came from framed console lines */
 	int rejected_crc, rejected_trunc, rejected_json, rejected_long;
+	int rejected_figure;    /* cell records holding a figure no device gives */
 	struct rcell *cells;
 	size_t ncells;
 	int total;              /* planned cell count (trailer, else cell records), 0 unknown */
@@ -186,6 +195,9 @@ const char *report_cell_axis(const struct rcell *c, const char *axis, char *buf,
  * c has a figure for it, else -1 (c may be NULL). */
 struct rcell *report_cell_by_id(const struct rrun *r, const char *id);
 int report_metric_index(const struct rcell *c, const char *key);
+/* Whether the workload of c never measures metric key: each of its ok repeats holds null
+ * there (a write stream's read MB/s); 0 for a cell without an ok repeat. */
+int report_never_measured(const struct rcell *c, const char *key);
 
 /* Options shared by report, compare and html. */
 #define REPORT_MAX_AXES 12
@@ -279,6 +291,9 @@ typedef void (*report_line_fn)(void *ctx, const char *s);
 const char *report_str(json_t *o, const char *key);
 void report_line(report_line_fn line, void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same filter on s in place (each byte below ' ' and DEL made '?'); returns s. For
+ * what prints records' strings outside report_line (history's lines). */
+char *report_plain(char *s);
 
 void report_series_attach(struct rrun *r);
 /* A series record (or a cell record) of the run r being read: the series is reduced to what
@@ -338,6 +353,8 @@ void html_escape(FILE *f, const char *s);
 const char *header_kv(const char *s, size_t *klen, const char **value);
 /* The run header and the problems (errors, skips, missing cells, rejected lines). */
 void report_header_lines(const struct rrun *r, void (*line)(void *ctx, const char *s), void *ctx);
+/* The record lines of run r rejected, every kind together. */
+int report_rejected(const struct rrun *r);
 /* What the ok repeats of one cell say of its limit: the median figure and efficiency, the
  * limit and its rule (the first repeat's), and the kind of bottleneck most of them name
  * with the evidence of the first that named it. */

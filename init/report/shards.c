@@ -137,6 +137,7 @@ static void merge_into(struct rrun *out, struct rrun *const *m, size_t n, int ns
 		out->rejected_trunc += m[i]->rejected_trunc;
 		out->rejected_json += m[i]->rejected_json;
 		out->rejected_long += m[i]->rejected_long;
+		out->rejected_figure += m[i]->rejected_figure;
 		finished &= m[i]->trailer != NULL;
 		if (!out->plan && m[i]->plan)
 			out->plan = json_incref(m[i]->plan);

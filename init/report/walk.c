@@ -62,8 +62,24 @@ static void conditions_lines(const struct rrun *r, const struct report_opts *o, 
 	report_conditions_lines(r, line, ctx);
 }
 
+/* Whether no cell of the n measures metric key, the workload never doing it (every ok repeat
+ * null there: a write stream's read figures), while some cell ran: no table of it, every
+ * entry of which would be n/a. */
+static int never_measured(struct rcell **cells, size_t n, const char *key)
+{
+	int ran = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!cells[i]->ok)
+			continue;
+		if (!report_never_measured(cells[i], key))
+			return 0;
+		ran = 1;
+	}
+	return ran;
+}
+
 /* One workload: the metrics of the first cell that has any (error cells have none), else
- * its kind's; a table per metric, then its series. */
+ * its kind's, less those it never measures; a table per metric, then its series. */
 static void workload(const struct report_sink *s, void *ctx, const struct rrun *r,
 		     const struct report_opts *o, const char *wl, struct rcell **cells)
 {
@@ -73,9 +89,12 @@ static void workload(const struct report_sink *s, void *ctx, const struct rrun *
 		if (cells[i]->nm)
 			with = cells[i];
 	const struct metric *ms[REPORT_MAX_METRICS];
-	size_t nm = with ? with->nm : report_metrics(cells[0]->wtype, NULL, ms, REPORT_MAX_METRICS);
-	if (with)
-		memcpy(ms, with->m, nm * sizeof *ms);
+	size_t nm = 0;
+	if (!with)
+		nm = report_metrics(cells[0]->wtype, NULL, ms, REPORT_MAX_METRICS);
+	for (size_t m = 0; with && m < with->nm; m++)
+		if (!never_measured(cells, n, with->m[m]->key))
+			ms[nm++] = with->m[m];
 	s->workload(ctx, wl, cells, n, ms, nm);
 	for (size_t m = 0; m < nm; m++) {
 		struct grid *g = report_pivot(cells, n, o, ms[m], wl);

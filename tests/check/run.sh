@@ -148,6 +148,40 @@ else
 	fail disk-size-unknown "status $rc; without --disk-size no fit is judged"
 fi
 
+# xfs under 300 MiB: mkfs.xfs 6.1 refuses it, so check warns with --disk-size (once per fs,
+# naming the first array too small), and not for an array of two disks' worth or ext4
+printf '[array disk]\nlevel = none\n[array r0]\nlevel = 0\ndevices = 2\n[fs x]\ntype = xfs\n[fs e]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 16m\n' >"$P"
+run xfs-small "$P" --disks 2 --disk-size 256m
+if [ "$rc" = 0 ] && has "$TMP/err" "^$P:6: warning: \\[fs x\\] xfs on the ~256m of \\[array disk\\] \\(disks of 256m\\): mkfs.xfs refuses a filesystem under 300 MiB, its cells will end as errors$" &&
+	[ "$(wc -l <"$TMP/err")" = 1 ] && has "$TMP/out" '^4 cells, 1 warnings, 0 errors'; then
+	ok xfs-small
+else
+	fail xfs-small "status $rc; want one warning for xfs on the 256m disk"
+fi
+run xfs-big-enough "$P" --disks 2 --disk-size 300m
+if [ "$rc" = 0 ] && ! grep -q 'mkfs.xfs refuses' "$TMP/err"; then
+	ok xfs-big-enough
+else
+	fail xfs-big-enough "status $rc; a 300m disk holds an xfs"
+fi
+
+# A thin volume larger than its pool: with --disk-size, check refuses it (status 1) by the
+# rule the boot refuses each such cell with (core/model/layer.c), at the layer's size line
+printf '[layer pool]\ntype = thin\nsize = 1g\n[array disk]\nlevel = none\nlayers = none, pool\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 16m\n' >"$P"
+run thin-over-pool "$P" --disks 1 --disk-size 256m
+if [ "$rc" = 1 ] && [ "$(cat "$TMP/err")" = "$P:3: [layer pool] on [array disk] (~256m, disks of 256m): thin volume of 2097152 sectors does not fit the pool's 520192 (4096 sectors of metadata): over-provisioning is refused (no thin volume larger than its pool), and the boot would end each of its cells as an error" ] &&
+	has "$TMP/out" '^2 cells, 0 warnings, 1 errors'; then
+	ok thin-over-pool
+else
+	fail thin-over-pool "status $rc; want 1 and the pool's rule on stderr"
+fi
+run thin-in-pool "$P" --disks 1 --disk-size 2g
+if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ]; then
+	ok thin-in-pool
+else
+	fail thin-in-pool "status $rc; 1g fits the pool of a 2g disk"
+fi
+
 # kernels = : a plan beside a kernels/ folder, as on the stick (fsmatrix/plan.ini and
 # fsmatrix/kernels/NAME/), has each set looked for there; one not found is warned about.
 mkdir -p "$TMP/stick/kernels/6.1"

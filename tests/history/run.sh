@@ -142,6 +142,25 @@ else
 	detail "$TMP/radd" "$TMP/real" "$TMP/real612"
 fi
 
+# records' strings that hold terminal escapes (a run id, a kernel release, a cell id, a
+# verdict's reason through the cell): shown with '?' as report and compare show them, never
+# raw on the terminal
+EDB=$TMP/esc.sqlite
+jq -c 'if .type == "header" then .run = "20260401-120000-e\u001b[2J" | .kernel.release = "6.1\u001b]0;owned\u0007"
+	elif .type == "cell" then .cell = (.cell | sub("seqwrite"; "seq\u001b[31mwrite")) | .axes.workload = "seq\u001b[31mwrite"
+	elif has("run") then .run = "20260401-120000-e\u001b[2J" else . end' $F/cond-a.jsonl >"$TMP/esc.jsonl"
+ecell=$(jq -r 'select(.type == "cell") | .cell' "$TMP/esc.jsonl" | head -n 1)
+"$FSM" history --db "$EDB" add "$TMP/esc.jsonl" >"$TMP/esc.out" 2>&1
+for sub in list cells; do "$FSM" history --db "$EDB" $sub; done >>"$TMP/esc.out" 2>&1
+"$FSM" history --db "$EDB" show "$ecell" mbps >>"$TMP/esc.out" 2>&1
+if ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$TMP/esc.out" && grep -q '^20260401-120000-e?\[2J ' "$TMP/esc.out" &&
+	grep -q 'md1/ext4/defaults/seq?\[31mwrite' "$TMP/esc.out" && grep -q '6.1?\]0;owned?' "$TMP/esc.out"; then
+	ok "terminal escapes in records: shown as '?' by add, list, cells and show"
+else
+	fail "terminal escapes" "a control character reached the output, or the strings are not there"
+	cat -v "$TMP/esc.out" | detail
+fi
+
 # refused ARGS...: exit 1, nothing on stdout, one line on stderr, $DB unchanged
 refused() {
 	local want=$1 name=$2 db=$3
@@ -184,6 +203,27 @@ done
 cp "$DB" "$TMP/other.db"
 printf '\000\000\000\000' | dd of="$TMP/other.db" bs=1 seek=60 conv=notrunc status=none
 refused 1 "an SQLite database that is no history" "$TMP/other.db" history --db "$TMP/other.db" add "${OTHER[0]}"
+# the history's version with another program's tables, or none, and a negative version: each
+# a refusal, not a crash (a statement finalized twice had made them a SIGBUS)
+cp "$DB" "$TMP/negative.db"
+printf '\377\377\377\375' | dd of="$TMP/negative.db" bs=1 seek=60 conv=notrunc status=none
+refused 1 "an SQLite database of a negative version: list" "$TMP/negative.db" history --db "$TMP/negative.db" list
+if python3 -c 'import sqlite3, sys
+for f, sql in ((sys.argv[1], "PRAGMA user_version = 1; CREATE TABLE t(k)"),
+               (sys.argv[2], "PRAGMA user_version = 1; CREATE TABLE runs(k)"),
+               (sys.argv[3], "PRAGMA user_version = -3; CREATE TABLE t(k)")):
+    c = sqlite3.connect(f); c.executescript(sql); c.commit(); c.close()' \
+	"$TMP/v1-other.db" "$TMP/v1-runs.db" "$TMP/v-3.db" 2>"$TMP/py"; then
+	for f in v1-other v1-runs v-3; do
+		for sub in list cells "show $CELL mbps" "add ${OTHER[0]}"; do
+			# shellcheck disable=SC2086
+			refused 1 "an SQLite database $f: $sub" "$TMP/$f.db" history --db "$TMP/$f.db" $sub
+		done
+	done
+else
+	fail "SQLite databases of other schemas" "python3 could not make them"
+	detail "$TMP/py"
+fi
 # add to a new file with a bad source: no file left
 if ! "$FSM" history --db "$TMP/new.db" add "$TMP/none.jsonl" >/dev/null 2>&1 && [ ! -e "$TMP/new.db" ]; then
 	ok "add to a new file from a bad source: no file made"

@@ -285,7 +285,19 @@ echo precious >"$TMP/kc/doc.json"
 n=$((n + 1))
 refused 1 kcidb --origin lab -o "$TMP/kc/doc.json" "$TMP/kc/text.jsonl" &&
 	[ "$(cat "$TMP/kc/doc.json")" = precious ] || echo "fsmatrix kcidb: an existing -o file was changed" >>"$TMP/why"
-report kcidb-input "$n" "origin missing or not [a-z0-9_]+, no source, a source that is no run: one line, nothing written"
+# -o naming one of its own sources, by name or through a link: refused as html refuses it,
+# the results file as it was
+cp "$K" "$TMP/kc/run.jsonl"
+ln -s run.jsonl "$TMP/kc/link.json"
+for o in run.jsonl link.json; do
+	n=$((n + 1))
+	if refused 2 kcidb --origin lab -o "$TMP/kc/$o" "$K" "$TMP/kc/run.jsonl"; then
+		grep -q "refusing to write $TMP/kc/$o: it is the source $TMP/kc/run.jsonl" "$TMP/err" ||
+			{ echo "fsmatrix kcidb -o $o: not the reason"; sed 's/^/  /' "$TMP/err"; } >>"$TMP/why"
+	fi
+	cmp -s "$K" "$TMP/kc/run.jsonl" || echo "fsmatrix kcidb -o $o: the source was written over" >>"$TMP/why"
+done
+report kcidb-input "$n" "origin missing or not [a-z0-9_]+, no source, a source that is no run, -o a source: one line, nothing written"
 
 # ------------------------------------------------------------------ lava
 # A job that could destroy disks it does not name is never written: bare metal needs

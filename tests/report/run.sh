@@ -122,6 +122,8 @@ golden text-kernels      kernels.txt           0 report "$F/real-kernels.jsonl"
 # bisection opens the report, its probes in the search's order with their figures and rules;
 # the positions the search did not ask for are not missing (status 0), and markdown gives it
 # a heading of its own.
+# (its cells ran with disk_speed = off: no limit, and the limits table still gives each its
+# MB/s)
 golden text-bisect       bisect.txt            0 report "$F/real-bisect.jsonl"
 golden md-bisect         bisect.md             0 report --format md "$F/real-bisect.jsonl"
 golden csv-kernels       kernels.csv           0 report --format csv "$F/real-kernels.jsonl"
@@ -474,6 +476,39 @@ elif ! grep -q '^  rejected  1 record line: .*1 too long' "$TMP/out"; then
 else
 	same_csv long-line "$TMP/long-line.jsonl" "$E/run-a.csv"
 fi
+# A lost record line in records that number cells, not repetitions (trust-a's: "index" is the
+# cell's, each repetition carries "rep" and "reps"): the run is incomplete (status 3), the
+# repetition named under Problems, as a lost position is in records that number positions.
+grep -v '"cell":"md1/xfs/noatime/seqwrite","rep":2,' "$TA" >"$TMP/lost-rep.jsonl"
+"$FSM" report "$TMP/lost-rep.jsonl" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc = 3 ] && grep -q '^  md1/xfs/noatime/seqwrite: 2 of 3 repeats ran$' "$TMP/out" &&
+	[ "$(wc -l <"$TMP/lost-rep.jsonl")" = $(($(wc -l <"$TA") - 1)) ]; then
+	ok "lost-repetition: status 3, the repetition named"
+else
+	fail lost-repetition "status $rc (want 3), or the repetition not named"
+	grep -A4 '^Problems' "$TMP/out" | sed 's/^/#   /'
+fi
+# Figures no device gives (docs/records.md: negative, not finite, beyond a unit's bound): a
+# record with MB/s -5 and one with 1e308 are rejected lines, their repetitions lost ones; no
+# figure of hundreds of digits in report, compare or history.
+jq -c 'if .type == "cell" and .cell == "md1/ext4/defaults/seqwrite" and .rep == 1 then .result.mbps = -5
+	elif .type == "cell" and .cell == "md1/xfs/defaults/seqwrite" and .rep == 2 then .result.mbps = 1e308
+	else . end' "$TA" >"$TMP/impossible.jsonl"
+"$FSM" report "$TMP/impossible.jsonl" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+"$FSM" compare "$TA" "$TMP/impossible.jsonl" >"$TMP/cmp" 2>&1
+"$FSM" history --db "$TMP/imp.sqlite" add "$TMP/impossible.jsonl" >/dev/null 2>&1
+"$FSM" history --db "$TMP/imp.sqlite" show md1/xfs/defaults/seqwrite mbps >"$TMP/hist" 2>&1
+if [ $rc = 3 ] && grep -q '^  rejected  2 record lines: 0 bad checksum, 0 truncated, 0 not JSON, 2 with a figure no device gives$' "$TMP/out" &&
+	grep -q '^  md1/ext4/defaults/seqwrite: 2 of 3 repeats ran$' "$TMP/out" &&
+	grep -q '^  md1/xfs/defaults/seqwrite: 2 of 3 repeats ran$' "$TMP/out" &&
+	! grep -Eq -- '[0-9]{20}|±inf|at -[0-9.]+x' "$TMP/out" "$TMP/cmp" "$TMP/hist" && grep -q '^   1 ' "$TMP/hist"; then
+	ok "impossible-figures: rejected as lines, the repetitions lost (status 3), nowhere a figure"
+else
+	fail impossible-figures "status $rc (want 3), or not counted as rejected, or a figure of them shown"
+	grep -E '^  rejected|repeats ran|[0-9]{20}|±inf|at -[0-9.]+x' "$TMP/out" "$TMP/cmp" "$TMP/hist" | sed 's/^/#   /'
+fi
 
 # The CSV loads as a table: a header row and every row as wide as it (RFC 4180 quoting).
 if command -v python3 >/dev/null; then
@@ -626,6 +661,35 @@ else
 		ok kcidb-unbooted-set
 	else
 		fail kcidb-unbooted-set "${out:-$(head -n 1 "$TMP/err")}: want a MISS build of set broken with its ERROR test"
+	fi
+	# a run given twice: one copy, said on stderr, not two tests of each id (KCIDB keeps one
+	# object of an id, whichever came last); the copy with more cell records is kept
+	"$FSM" kcidb --origin fsmatrix_test "$F/real-kernels.jsonl" >"$TMP/once.json" 2>/dev/null
+	head -n 12 "$F/real-kernels.jsonl" >"$TMP/kernels-part.jsonl"
+	if "$FSM" kcidb --origin fsmatrix_test "$TMP/kernels-part.jsonl" "$F/real-kernels.jsonl" "$F/real-kernels.jsonl" \
+		>"$TMP/twice.json" 2>"$TMP/err" && cmp -s "$TMP/once.json" "$TMP/twice.json" &&
+		[ "$(grep -c '^fsmatrix: kcidb: run 20261203-160600-0fa3c3 is given twice: the copy from .* left out' "$TMP/err")" = 2 ] &&
+		grep -q "the copy from $TMP/kernels-part.jsonl (1 cell records) is left out" "$TMP/err"; then
+		ok "kcidb-twice: a run given twice is written once, the fuller copy, and said"
+	else
+		fail kcidb-twice "not the document of the run once, or not said: $(jq '[.tests[].id] | "\(length) tests, \(unique | length) ids"' "$TMP/twice.json")"
+		sed 's/^/#   /' "$TMP/err" | head -n 5
+	fi
+	# a cell with a failed repetition beside its ok ones: its tests ERROR with the error and
+	# the ok ones' figure, not DONE with the error nowhere
+	jq -c 'if .type == "cell" and .cell == "md1/xfs/noatime/seqwrite" and .rep == 2 then
+		.status = "error" | .error = "mkfs.xfs exited 1: cannot open /dev/md1" | del(.result) else . end' \
+		"$TA" >"$TMP/failed-rep.jsonl"
+	if "$FSM" kcidb --origin fsmatrix_test -o "$TMP/failed-rep.json" "$TMP/failed-rep.jsonl" 2>"$TMP/err" &&
+		out=$(validate "$TMP/failed-rep.json") &&
+		jq -e '[.tests[] | select(.misc.cell == "md1/xfs/noatime/seqwrite")] | length > 0 and
+			all(.status == "ERROR" and .misc.failed == 1 and .misc.ok == 2 and .number.value > 0 and
+			    .misc.error == "mkfs.xfs exited 1: cannot open /dev/md1")' "$TMP/failed-rep.json" >/dev/null &&
+		jq -e '[.tests[] | select(.misc.cell != "md1/xfs/noatime/seqwrite") | .status] | unique == ["DONE"]' \
+			"$TMP/failed-rep.json" >/dev/null; then
+		ok "kcidb-failed-repetition: ERROR with its error and the ok repetitions' figure"
+	else
+		fail kcidb-failed-repetition "${out:-$(head -n 1 "$TMP/err")}: $(jq -c '[.tests[] | select(.misc.cell == "md1/xfs/noatime/seqwrite") | {status, error: .misc.error}][0]' "$TMP/failed-rep.json")"
 	fi
 	"$FSM" kcidb --origin fsmatrix_test "$F/real-kernels.jsonl" >"$TMP/good.json" 2>/dev/null
 	n=0 bad=

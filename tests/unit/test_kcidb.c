@@ -108,6 +108,14 @@ static void test_status(void)
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		CHECK_STR(kcidb_status(rows[i][0]), rows[i][1]);
 	CHECK_STR(kcidb_status(NULL), "MISS");
+	/* over a cell's repetitions: one failed beside ok ones is no DONE */
+	static const struct { int ok, failed; const char *status, *want; } cells[] = {
+		{ 3, 0, "ok", "DONE" }, { 2, 1, "ok", "ERROR" }, { 1, 2, "ok", "ERROR" },
+		{ 0, 3, "error", "ERROR" }, { 0, 3, "timeout", "ERROR" }, { 0, 1, "skipped", "SKIP" },
+		{ 0, 0, "missing", "MISS" }, { 0, 0, "interrupted", "MISS" },
+	};
+	for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
+		CHECK_STR(kcidb_cell_status(cells[i].ok, cells[i].failed, cells[i].status), cells[i].want);
 }
 
 static void test_versions(void)

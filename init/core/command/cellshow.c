@@ -389,6 +389,38 @@ static int ext_limit_warnings(const struct plan *p, const struct estimate_model 
 	return n;
 }
 
+/* mkfs.xfs since xfsprogs 5.19 (the image's is 6.1) refuses a data device under 300 MiB
+ * ("Filesystem must be larger than 300MB", mkfs/xfs_mkfs.c: a 64 MiB log in four AGs). */
+#define XFS_MIN_BYTES (300.0 * 1024 * 1024)
+
+/* An xfs on an array smaller than that: its cells end as errors at mkfs. One warning per
+ * filesystem, naming the first array it does not fit. */
+static int xfs_size_warnings(const struct plan *p, const struct estimate_model *m,
+			     show_line_fn out, void *ctx)
+{
+	int n = 0;
+	char fs[32], disk[32];
+	for (int i = 0; i < p->nfs; i++) {
+		struct cell c;
+		struct cell_est e;
+		if (p->fs[i].type != FS_XFS)
+			continue;
+		for (int k = 0; matrix_cell(p, k, &c) == 0; k++) {
+			cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
+			if (c.fs != i || e.fs_bytes >= XFS_MIN_BYTES)
+				continue;
+			show_bytes(e.fs_bytes, fs, sizeof fs);
+			show_bytes(m->disk_bytes, disk, sizeof disk);
+			linef(out, ctx, "%s:%d: warning: [fs %s] xfs on the ~%s of [array %s] (disks of %s): "
+			      "mkfs.xfs refuses a filesystem under 300 MiB, its cells will end as errors",
+			      p->file, p->fs[i].line, p->fs[i].name, fs, p->arrays[c.array].name, disk);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
 /* What a workload puts on the filesystem at its largest, or 0 when unknown before it runs
  * (a tar's unpacked tree, a fio job file). fio's --size is each job's file. */
 static double wl_footprint(const struct plan_workload *w, double size)
@@ -495,6 +527,6 @@ int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
 	if (known & EST_KNOWN_MEM)
 		n += stripe_cache_warnings(p, m, out, ctx);
 	if (known & EST_KNOWN_DISK)
-		n += disk_fit_warnings(p, m, out, ctx);
+		n += disk_fit_warnings(p, m, out, ctx) + xfs_size_warnings(p, m, out, ctx);
 	return n + ext_limit_warnings(p, m, out, ctx);
 }

@@ -120,3 +120,10 @@ const char *kcidb_status(const char *cell_status)
 			return map[i].test;
 	return "MISS";
 }
+
+const char *kcidb_cell_status(int ok, int failed, const char *cell_status)
+{
+	if (ok > 0)
+		return failed > 0 ? "ERROR" : "DONE";
+	return kcidb_status(cell_status);
+}

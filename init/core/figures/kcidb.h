@@ -44,4 +44,10 @@ void kcidb_number(double value, const char *unit, struct kcidb_number *out);
  * kernel), error and timeout ERROR, skipped SKIP, interrupted and anything else MISS. */
 const char *kcidb_status(const char *cell_status);
 
+/* The status of a cell's tests over its repetitions: ok of them ok and failed not (error,
+ * timeout, skipped; an interrupted attempt that a later one replaced is neither). With an ok
+ * one: DONE when none failed, else ERROR (the figures are the ok ones', and one repetition's
+ * failure is no measurement to pass over). Without: kcidb_status(cell_status). */
+const char *kcidb_cell_status(int ok, int failed, const char *cell_status);
+
 #endif

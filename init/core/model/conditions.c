@@ -112,3 +112,14 @@ void cond_cmdline(const char *raw, char *out, size_t len)
 		s += n;
 	}
 }
+
+void cond_disk_order(const char *const *keys, int n, int *order)
+{
+	/* insertion sort: a machine's few disks, and stable */
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		for (; j > 0 && strcmp(keys[order[j - 1]], keys[i]) > 0; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+}

@@ -83,5 +83,11 @@ const char *cond_status_name(enum cond_status s);
  * (fsmatrix.disks=, fsmatrix.wipe=, fsmatrix.shard=), which do not decide a figure, and the
  * kernel set's name (fsmatrix.kernel=), an axis of the records rather than a condition. */
 void cond_cmdline(const char *raw, char *out, size_t len);
+/* The order the fingerprint lists the taken disks in: keys[0..n) is each disk's text as the
+ * inputs write it (serial, model, firmware, write cache), order[0..n) gets their indexes
+ * sorted by it (bytewise; equal keys keep their order). Not the kernel's discovery order,
+ * which one machine can change from boot to boot (fsmtest3 listed before fsmtest0-2): the
+ * same disks give the same fingerprint. */
+void cond_disk_order(const char *const *keys, int n, int *order);
 
 #endif

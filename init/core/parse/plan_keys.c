@@ -452,3 +452,21 @@ int plan_global_line(const struct plan *p, const char *key)
 	const struct key *k = find_key(global_keys, key);
 	return k ? p->key_line[k - global_keys] : 0;
 }
+
+/* A key's line in a section (negative when it was given twice: its first). */
+static int section_key_line(const int *lines, const struct key *keys, const char *key)
+{
+	const struct key *k = find_key(keys, key);
+	int v = k ? lines[k - keys] : 0;
+	return v < 0 ? -v : v;
+}
+
+int plan_array_key_line(const struct plan_array *a, const char *key)
+{
+	return section_key_line(a->key_line, array_keys, key);
+}
+
+int plan_layer_key_line(const struct plan_layer *l, const char *key)
+{
+	return section_key_line(l->key_line, layer_keys, key);
+}

@@ -41,7 +41,8 @@ const struct key layer_keys[] = {
 	  .help = "crypt: the key's size, 256 or 512 for XTS, 128, 192 or 256 for CBC (512 for XTS, "
 	  "256 for CBC)" },
 	{ "size", K_SIZE, L(size), 1 << 20, 0, NULL, NULL, T(LAYER_THIN),
-	  .help = "thin: the thin volume's size, at most the pool's (as big as the pool)" },
+	  .help = "thin: the thin volume's size, at most the pool's (over-provisioning is refused: "
+	  "[below](#device-mapper-layers)) (as big as the pool)" },
 	{ "block", K_SIZE, L(block), 32768, 1 << 30, NULL, NULL, T(LAYER_THIN) | T(LAYER_CACHE),
 	  .help = "thin: the pool's block, a power of two from 32k to 1g (64k); cache: the cache "
 	  "block (64k)" },
