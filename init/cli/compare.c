@@ -2,7 +2,8 @@
  * (the shards of each merged, or one run's kernels as two views), judged by report/compare.c,
  * printed as lines and one grid per workload. */
 #include "cli/cli.h"
-#include "report/report.h"
+#include "report/sections.h"
+#include "report/compare.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,6 @@
 /* cli/history.c: `fsmatrix history`: its options and subcommands (add, list, cells, show). */
 #include "cli/cli.h"
 #include "cli/history.h"
-#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * (its rollback journal), and its schema version sits in the file's own header (PRAGMA
  * user_version), so a file of a newer fsmatrix is known before anything is read. */
 #include "cli/history.h"
-#include "report/report.h"
+#include "report/sections.h"
 
 #include <errno.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * a whisker of its standard deviation, each stretch between change points at its mean, the
  * change points marked, and the table of runs. */
 #include "cli/history.h"
-#include "report/report.h"
+#include "report/grid.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * conditions (report/conditions.c judges, as compare does), and the change points of each
  * group's series (core/figures/changepoint.h). */
 #include "cli/history.h"
-#include "report/report.h"
+#include "report/sections.h"
 
 #include <errno.h>
 #include <math.h>

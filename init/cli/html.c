@@ -2,7 +2,10 @@
  * SVG, no script, nothing fetched) with each run's header, charts and tables, and a
  * comparison of the first two runs when there are two or more. */
 #include "cli/cli.h"
-#include "report/report.h"
+#include "report/timeseries.h"
+#include "report/sections.h"
+#include "report/compare.h"
+#include "report/svg.h"
 
 #include <errno.h>
 #include <string.h>

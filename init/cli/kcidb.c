@@ -7,7 +7,7 @@
 #include "core/figures/kcidb.h"
 #include "core/model/kversion.h"
 #include "lib/sha256.h"
-#include "report/report.h"
+#include "report/model.h"
 
 #include <errno.h>
 #include <math.h>

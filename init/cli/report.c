@@ -1,7 +1,8 @@
 /* cli/report.c: `fsmatrix report SOURCE...`: the header, one table per workload and
  * metric, and the cells that gave no figures, as text, markdown, CSV or JSON. */
 #include "cli/cli.h"
-#include "report/report.h"
+#include "report/timeseries.h"
+#include "report/sections.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * efficiency and bottleneck (cell/answer.c writes them): the median figure and efficiency, and
  * the bottleneck most repeats named with the evidence of the first that named it. Findings,
  * the limits table, compare's why lines and the contrasts read them. */
-#include "report/report.h"
+#include "report/sections.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

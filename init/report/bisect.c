@@ -1,7 +1,7 @@
-/* report/bisect.c: a [bisect] run in the report (report.h): the result first, then each
+/* report/bisect.c: a [bisect] run in the report (report/sections.h): the result first, then each
  * probe in the order the search made it, with its figures and the rule that classified it,
  * so that the decisions can be followed step by step. From the "bisect" record alone. */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * may spread: that spread is what the test is to weigh, and a large one shows in its MDE. The
  * view borrows everything else (axes, records, header, limits) from the first run, and is
  * freed by report_pool_free, before the runs. */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <math.h>
 #include <stdlib.h>

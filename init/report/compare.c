@@ -5,7 +5,8 @@
  * that knows which way is better (MB/s up, times down); where a side is not, no test, and
  * the verdict says which side and why: a difference between figures that do not hold still
  * from one repeat to the next would be a difference in noise. */
-#include "report/report.h"
+#include "report/sections.h"
+#include "report/compare.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* report/conditions.c: under which conditions a run measured (the header's conditions and
  * devices, the cells' health readings) as report lines, and what differs between the
  * conditions of two runs, for compare. */
-#include "report/report.h"
+#include "report/sections.h"
 #include "core/figures/reference.h"
 
 #include <math.h>

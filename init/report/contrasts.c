@@ -5,7 +5,7 @@
  * Welch's t-test over their repeats, corrected by Holm-Bonferroni over every group's test, as
  * compare does between runs. A pair with a side not stable over its repeats is not tested
  * and says why; a pair whose cells were held back by different things says what each was. */
-#include "report/report.h"
+#include "report/sections.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * walks each disk's readings in the order they were taken, the boot's first (the header),
  * every cell's before and after, the boot's last (the devices end event), and lists what
  * rose in each gap under Problems, by core/disk/devstate.c's rule. */
-#include "report/report.h"
+#include "report/model.h"
 #include "core/disk/devstate.h"
 
 #include <stdio.h>

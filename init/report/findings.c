@@ -3,7 +3,7 @@
  * back (report/answers.c), cells set against each other (report/contrasts.c), then what
  * the run cannot say: figures not stable over their repeats, cells with no limit, a machine
  * that is a model (qemu). Text, markdown and HTML print the same lines and the same table. */
-#include "report/report.h"
+#include "report/sections.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* report/header.c: the lines above and below a run's tables: what ran on what (kernel,
  * CPU, memory, disks with verdicts, tools), whether the run finished, and every cell that
  * did not give figures, with its reason. */
-#include "report/report.h"
+#include "report/timeseries.h"
+#include "report/sections.h"
 #include "lib/bytes.h"
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* report/kind.c: a record's workload kind (core/workload/workload_kinds.c) from the type it names,
  * and the record's figures that no device gives (core/figures/figure_bound.c), which the loader
  * rejects before anything is made of them. */
-#include "report/report.h"
+#include "report/model.h"
 #include "core/figures/figure_bound.h"
 
 #include <string.h>

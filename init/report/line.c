@@ -1,6 +1,6 @@
 /* report/line.c: the one writer of a report line, which every section of a report (header,
  * conditions, verdicts, problems) hands its lines to. */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* report/load.c: turns a source the user names into runs of records. A source is a
  * .jsonl file, a serial console log, a run directory of qemu/run, a FAT results image (read
  * with mtools), or a mounted results partition (a directory holding fsmatrix/results/). */
-#include "report/report.h"
+#include "report/timeseries.h"
 #include "lib/file.h"
 #include "report/lavalog.h"
 #include "report/lean.h"

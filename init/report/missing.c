@@ -1,7 +1,7 @@
 /* report/missing.c: what a run lacks, named the way `fsmatrix check --shards` numbers cells
  * (cell N of the plan's M per repetition, repetition R), and the exit status that report,
  * compare and html give scripts: a run that did not finish, or finished with cells not ok. */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* report/model.c: a run's cell records folded into cells (repeats together), with
  * statistics over the ok repeats and the cells that were planned but never ran. */
-#include "report/report.h"
+#include "report/timeseries.h"
 #include "core/model/tunable.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * of every cell, in the run's order, as the trailer counts them): the positions that ran,
  * those that lost their record, those never run, and those that were never this run's to
  * run (another shard's; with repeat = auto, a stable cell's later repetitions). */
-#include "report/report.h"
+#include "report/model.h"
 #include "core/matrix/kernels.h"
 #include "core/matrix/order.h"
 #include "core/parse/plan_parse.h"

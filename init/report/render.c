@@ -1,5 +1,5 @@
 /* report/render.c: grids as aligned text, markdown, CSV (RFC 4180) and HTML tables. */
-#include "report/report.h"
+#include "report/grid.h"
 
 #include <ctype.h>
 #include <string.h>

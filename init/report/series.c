@@ -2,7 +2,7 @@
  * record is attached to its cell with the figures core/figures/series.c derives from it (peak and
  * p99 write throughput, the longest stall, max Dirty, the busiest member), the cell's
  * figures over its repeats, and the stalls the report lists under Problems. */
-#include "report/report.h"
+#include "report/timeseries.h"
 #include "report/lean.h"
 
 #include <math.h>

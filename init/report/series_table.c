@@ -1,7 +1,7 @@
 /* report/series_table.c: the grid of what the time series show, one per workload: a row per
  * cell (by the axes that vary, in report order) with its peak and p99 write throughput, the
  * longest stall, max Dirty and the busiest member's utilisation (report/series.c). */
-#include "report/report.h"
+#include "report/timeseries.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * lists the shards given and their cells, and whose trailer adds up the shards' trailers
  * when every shard finished. A shard given twice, or one not given, is a problem of that
  * run; the report then counts the missing shard's cells as never run. */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * cell under the other kernel meets it by id as a cell of another run would, and the header
  * of the first boot under K. The view borrows everything else from the run (plan, records,
  * reference sets): it is freed with report_split_free, before the run. */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <stdlib.h>
 #include <string.h>

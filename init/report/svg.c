@@ -1,6 +1,7 @@
 /* report/svg.c: a grouped bar chart as inline SVG, with no script and no fetches: bars
  * are medians, whiskers span min..max over repeats, cells without figures are marked. */
-#include "report/report.h"
+#include "report/grid.h"
+#include "report/svg.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * bar per member for its mean utilisation), and per group of cells that differ only in
  * their mount options, one chart of their write throughput overlaid, where modes part
  * ways. */
-#include "report/report.h"
+#include "report/grid.h"
 
 #include <math.h>
 #include <stdlib.h>

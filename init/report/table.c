@@ -1,6 +1,6 @@
 /* report/table.c: lays a run's cells out as grids: one pivot per workload and metric
  * (rows and columns are the axes that vary), and one flat row per cell for spreadsheets. */
-#include "report/report.h"
+#include "report/grid.h"
 #include "core/model/tunable.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * main figure, and for each figure marked "~", why (core/figures/verdict.h). Cells whose plan asked
  * for fewer repeats than a verdict needs are counted on one line rather than listed: a run of
  * single repeats would otherwise list every cell. */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * them, its charts), the verdicts, the problems. The text, markdown and HTML reports differ
  * only in how they write a section's title, a line and a table (struct report_sink); what
  * comes in which order, and which cells and metrics each table holds, is decided here once. */
-#include "report/report.h"
+#include "report/timeseries.h"
+#include "report/sections.h"
 
 #include <stdlib.h>
 #include <string.h>

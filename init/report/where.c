@@ -1,6 +1,6 @@
 /* report/where.c: which cells --by and --where select, and the one line that says when a
  * --where selects none. */
-#include "report/report.h"
+#include "report/model.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
-/* report/workdiff.c: whether two cells of one id ran the same workload (report.h,
+/* report/workdiff.c: whether two cells of one id ran the same workload (report/grid.h,
  * report_workload_differs). A cell id names the workload's section, not its keys: a plan
  * edited between two runs (size = 64m, then 48m) gives the same ids to other workloads, whose
  * figures differ by the edit. What each engine ran is in its record's result, in the fields
  * its row of core/workload/workload_kinds.c lists as defining it. */
-#include "report/report.h"
+#include "report/model.h"
 #include "core/model/plan.h"
 
 #include <stdarg.h>

@@ -4,7 +4,7 @@
  * two files in a private temporary directory. Invariant: every line the report builds is one
  * line. */
 #include "fuzz.h"
-#include "report/report.h"
+#include "report/sections.h"
 
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 /* test_missing.c: what a run lacks, named as `check --shards` numbers cells (cell N of the
  * plan's per repetition, repetition R), and the exit status of report, compare and html. */
 #include "check.h"
-#include "report/report.h"
+#include "report/model.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * the records' strings hold (a cell id or error with "\n" or an escape sequence: found by
  * tests/fuzz/fuzz_report). */
 #include "check.h"
-#include "report/report.h"
+#include "report/sections.h"
 
 static int nlines;
 

@@ -10,7 +10,7 @@
  * the cell, to the letter. */
 #include "check.h"
 #include "lib/record.h"
-#include "report/report.h"
+#include "report/model.h"
 #include <math.h>
 
 /* The summary record's stats object for cell c of run r, parsed; NULL on a writer error.

@@ -4,7 +4,7 @@
 #include "check.h"
 #include "core/command/cellshow.h"
 #include "core/workload/workload_kinds.h"
-#include "report/report.h"
+#include "report/model.h"
 #include "core/parse/plan_parse.h"
 
 #include <stdio.h>
