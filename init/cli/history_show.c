@@ -121,7 +121,7 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 			       "f.median, f.verdict, k.header, f.unit, f.label, f.higher_better FROM "
 			       "figures f JOIN runs r ON r.run = f.run LEFT JOIN kernels k ON k.run = "
 			       "f.run AND k.kset = f.kset WHERE f.cell = ?1 AND f.metric = ?2 AND (?3 IS "
-			       "NULL OR f.kset = ?3)", -1, &st, NULL) != SQLITE_OK)
+			       "NULL OR f.kset = ?3) AND f.mean IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, s->cell, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, s->metric, -1, SQLITE_STATIC);
@@ -321,7 +321,7 @@ static void print_changes(const struct hseries *s)
 	printf("%s\n", s->ngroups > 1 ? " (runs of different conditions are never one series)" : "");
 }
 
-static void series_free(struct hseries *s)
+void history_series_free(struct hseries *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->pt[i].run);
@@ -335,6 +335,15 @@ static void series_free(struct hseries *s)
 	free(s->label);
 	free(s->cp);
 	free(s->cp_group);
+}
+
+int history_series(sqlite3 *h, struct hseries *s, const char *kset)
+{
+	if (load_points(h, s, kset) < 0)
+		return -1;
+	qsort(s->pt, s->n, sizeof *s->pt, s->by_kernel ? cmp_kernel : cmp_date);
+	group_points(s);
+	return detect(s) < 0 ? -2 : 0;
 }
 
 /* The page, written whole to html (a name for it; refused when it is the database). */
@@ -366,21 +375,15 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 	sqlite3 *h = history_open(db, 0);
 	if (!h)
 		return 1;
-	int rc = check_names(h, db, id, at, metric);
-	if (rc == 0 && load_points(h, &s, at) < 0) {
+	int rc = check_names(h, db, id, at, metric), got = rc ? 0 : history_series(h, &s, at);
+	if (got == -1)
 		fprintf(stderr, "fsmatrix history: unable to read %s: %s\n", db, sqlite3_errmsg(h));
-		rc = 1;
-	}
+	else if (got == -2)
+		fprintf(stderr, "fsmatrix history: out of memory\n");
+	rc = rc || got;
 	sqlite3_close(h);
 	if (rc)
 		goto out;
-	qsort(s.pt, s.n, sizeof *s.pt, by_kernel ? cmp_kernel : cmp_date);
-	group_points(&s);
-	if (detect(&s) < 0) {
-		fprintf(stderr, "fsmatrix history: out of memory\n");
-		rc = 1;
-		goto out;
-	}
 	printf("%s %s (%s, %s is better): %zu point%s by %s, from %s\n\n", cell, metric, s.unit,
 	       s.higher_better ? "higher" : "lower", s.n, s.n == 1 ? "" : "s",
 	       by_kernel ? "kernel version" : "date", db);
@@ -390,6 +393,6 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 		rc = write_html(&s, db, html);
 out:
 	s.metric = s.cell = NULL;
-	series_free(&s);
+	history_series_free(&s);
 	return rc;
 }
