@@ -128,7 +128,8 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 	if (kset)
 		sqlite3_bind_text(st, 3, kset, -1, SQLITE_STATIC);
 	size_t cap = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (s->n == cap) {
 			cap = cap ? 2 * cap : 64;
 			struct hpoint *p = realloc(s->pt, cap * sizeof *p);
@@ -150,7 +151,7 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 		}
 	}
 	sqlite3_finalize(st);
-	return 0;
+	return step == SQLITE_DONE || step == SQLITE_ROW ? 0 : -1;   /* ROW: out of memory, cut */
 }
 
 static int cmp_date(const void *a, const void *b)

@@ -173,12 +173,13 @@ int host_cmd_site(int argc, char **argv)
 	s.h = history_open(o.db, 0);
 	if (!s.h)
 		return 1;
-	rc = check_dir(o.dir);
+	/* read whole before the folder is made: a history that cannot be read leaves none */
+	rc = site_read(&s);
 	if (rc == 0)
-		rc = site_read(&s);
+		rc = check_dir(o.dir);
 	if (rc == 0)
 		rc = write_pages(&s);
-	if (rc != 2 && !o.quiet) {
+	if ((rc == 0 || s.written + s.kept + s.failed > 0) && !o.quiet) {
 		size_t fresh = 0;
 		for (size_t i = 0; i < s.ncp; i++)
 			fresh += s.cp[i].state == TRIAGE_NEW;

@@ -62,8 +62,8 @@ static int read_rows(struct site *s)
 			       "ORDER BY cell, metric", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	size_t cap = 0;
-	int rc = 0;
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+	int rc = 0, step;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!s->o->all_metrics && !headline(col(st, 1)))
 			continue;
 		if (s->nrow == cap) {
@@ -80,6 +80,8 @@ static int read_rows(struct site *s)
 					       .by_kernel = s->o->by_kernel, .opts = s->o->o } };
 		rc = !r->s.cell || !r->s.metric ? 1 : fill_row(s, r);
 	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = -1;   /* a damaged file reads as an error, not as the rows before it */
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -137,8 +139,8 @@ static int read_runs(struct site *s)
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	size_t cap = 0;
-	int rc = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc = 0, step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (s->nrun == cap) {
 			cap = cap ? 2 * cap : 64;
 			struct site_run *n = realloc(s->run, cap * sizeof *n);
@@ -156,6 +158,8 @@ static int read_runs(struct site *s)
 		if (r->time > s->newest)
 			s->newest = r->time;
 	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = -1;
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "cli/site.h"
 #include "report/report.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +75,8 @@ static int run_page(struct site *s, const struct site_run *r, const struct runse
 		struct runset one = { .run = &rs->run[i], .n = 1 };
 		struct report_opts o = { .format = "html" };
 		html_report(f, &one, &o, run_nav);
-	} else {
-		fprintf(stderr, "fsmatrix site: run %s: its records at %s cannot be read: its page "
-			"shows the history's figures\n", r->run, r->source);
+	} else
 		fallback(s, r, f);
-	}
 	return site_done(s, rel, f, &buf, &len);
 }
 
@@ -112,7 +110,14 @@ static int run_pages(struct site *s)
 			;
 		struct runset rs = { 0 };
 		const char *src = todo[a]->source;
-		int bad = !*src || report_load_all(&src, 1, &rs) != 0;
+		struct stat sb;
+		/* a source gone is said here, once; one that cannot be read, by report_load */
+		int gone = !*src || stat(src, &sb) != 0;
+		int bad = gone || report_load_all(&src, 1, &rs) != 0;
+		if (gone)
+			fprintf(stderr, "fsmatrix site: %s: %s: the page%s of its run%s show%s the "
+				"history's figures\n", *src ? src : "(no source)", *src ? strerror(errno) :
+				"not kept", b - a > 1 ? "s" : "", b - a > 1 ? "s" : "", b - a > 1 ? "" : "s");
 		for (size_t k = a; k < b; k++)
 			rc |= run_page(s, todo[k], bad ? NULL : &rs);
 		report_free(&rs);
