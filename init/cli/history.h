@@ -27,7 +27,9 @@ int history_add(const char *db, const char *const *sources, size_t n);
 
 /* One point of a cell's metric: a run (under one kernel set) with its figure. */
 struct hpoint {
-	char *run, *kset, *kernel, *verdict, *header;   /* header: the run's conditions, JSON */
+	char *run, *kset, *kernel, *verdict;
+	char *cond;          /* its boot's conditions fingerprint and kernel release */
+	char *header;        /* its boot's header (JSON), while its group is sought */
 	long long time;
 	int n;
 	double mean, stddev, median;

@@ -12,10 +12,17 @@ static const char limits_table[] =
 	"CREATE TABLE IF NOT EXISTS limits(run TEXT NOT NULL, cell TEXT NOT NULL, kset TEXT NOT NULL, "
 	"metric TEXT NOT NULL, mbps REAL NOT NULL, rule TEXT, PRIMARY KEY(run, cell, kset, metric))";
 
+/* And an index of the figures by cell and metric, made beside it: a series is read by both
+ * (history show, and fsmatrix site for each of its rows), and without it each read scans
+ * every figure of the history (168 series of 1,000 runs: 1.9 of the site's 3.4 s). */
+static const char figures_index[] =
+	"CREATE INDEX IF NOT EXISTS figures_by_cell ON figures(cell, metric)";
+
 int history_limits_prepare(sqlite3 *h, sqlite3_stmt **st)
 {
 	*st = NULL;
 	return sqlite3_exec(h, limits_table, NULL, NULL, NULL) != SQLITE_OK ||
+	       sqlite3_exec(h, figures_index, NULL, NULL, NULL) != SQLITE_OK ||
 	       sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO limits VALUES (?, ?, ?, ?, ?, ?)", -1,
 				  st, NULL) != SQLITE_OK ? -1 : 0;
 }

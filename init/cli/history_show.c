@@ -118,7 +118,8 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(h, "SELECT f.run, f.kset, k.release, r.time, f.n, f.mean, f.stddev, "
-			       "f.median, f.verdict, k.header, f.unit, f.label, f.higher_better FROM "
+			       "f.median, f.verdict, ifnull(k.fingerprint, '') || ' ' || ifnull(k.release, "
+			       "''), f.unit, f.label, f.higher_better FROM "
 			       "figures f JOIN runs r ON r.run = f.run LEFT JOIN kernels k ON k.run = "
 			       "f.run AND k.kset = f.kset WHERE f.cell = ?1 AND f.metric = ?2 AND (?3 IS "
 			       "NULL OR f.kset = ?3) AND f.mean IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
@@ -143,7 +144,7 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 				      .n = sqlite3_column_int(st, 4), .mean = sqlite3_column_double(st, 5),
 				      .stddev = sqlite3_column_double(st, 6),
 				      .median = sqlite3_column_double(st, 7), .verdict = dup(col(st, 8)),
-				      .header = dup(col(st, 9)) };
+				      .cond = dup(col(st, 9)) };
 		if (!s->unit) {
 			s->unit = dup(col(st, 10));
 			s->label = dup(col(st, 11));
@@ -187,18 +188,48 @@ static int as_run(const struct hpoint *p, struct rrun *r)
 	return 0;
 }
 
+/* The header of a point's boot, into p->header: 0, or -1 on a database error. */
+static int load_header(sqlite3 *h, sqlite3_stmt **st, struct hpoint *p)
+{
+	if (!*st && sqlite3_prepare_v2(h, "SELECT header FROM kernels WHERE run = ?1 AND kset = ?2",
+				       -1, st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(*st, 1, p->run, -1, SQLITE_STATIC);
+	sqlite3_bind_text(*st, 2, p->kset, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(*st);
+	p->header = dup(rc == SQLITE_ROW ? col(*st, 0) : "");
+	sqlite3_reset(*st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
 /* Each point's conditions group: the first group whose first point's conditions are the
  * same as its own, apart from the kernel's own; a new group (up to 26) otherwise. Points
- * whose headers record no conditions cannot be judged: they are a group of their own. */
-static void group_points(struct hseries *s)
+ * whose headers record no conditions cannot be judged: they are a group of their own.
+ * Points of one fingerprint and kernel release (p->cond) have the same conditions, so the
+ * group of the first is theirs: a header is read and parsed once per fingerprint, not once
+ * per point (a site reads a thousand runs' series). 0, or -1 on a database error. */
+static int group_points(sqlite3 *h, struct hseries *s)
 {
 	struct rrun rep[26] = { { 0 } };
 	char lines[4][REPORT_COND_LINE];
+	sqlite3_stmt *st = NULL;
+	size_t *first = malloc((s->n + 1) * sizeof *first), nfirst = 0;
+	int rc = first ? 0 : -1;
 	s->ngroups = 0;
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->n && rc == 0; i++) {
 		struct rrun r;
 		int g = 0;
-		if (as_run(&s->pt[i], &r) == 0) {
+		size_t k = 0;
+		while (k < nfirst && strcmp(s->pt[first[k]].cond, s->pt[i].cond) != 0)
+			k++;
+		if (k < nfirst) {
+			s->pt[i].group = s->pt[first[k]].group;
+			continue;
+		}
+		first[nfirst++] = i;
+		if (load_header(h, &st, &s->pt[i]) < 0)
+			rc = -1;
+		else if (as_run(&s->pt[i], &r) == 0) {
 			const char *fp = report_fingerprint(&r);
 			for (g = 0; g < s->ngroups; g++)
 				if (fp ? report_fingerprint(&rep[g]) &&
@@ -220,8 +251,12 @@ static void group_points(struct hseries *s)
 				json_decref(r.records);
 			}
 		}
+		free(s->pt[i].header);
+		s->pt[i].header = NULL;
 		s->pt[i].group = g;
 	}
+	sqlite3_finalize(st);
+	free(first);
 	if (s->ngroups == 0) {
 		s->ngroups = 1;
 		snprintf(s->group_fp[0], sizeof s->group_fp[0], "unknown");
@@ -230,6 +265,7 @@ static void group_points(struct hseries *s)
 		json_decref(rep[g].header);
 		json_decref(rep[g].records);
 	}
+	return rc;
 }
 
 /* The change points of each group's series of means. 0, or -1 on no memory. */
@@ -330,6 +366,7 @@ void history_series_free(struct hseries *s)
 		free(s->pt[i].kernel);
 		free(s->pt[i].verdict);
 		free(s->pt[i].header);
+		free(s->pt[i].cond);
 	}
 	free(s->pt);
 	free(s->unit);
@@ -343,7 +380,8 @@ int history_series(sqlite3 *h, struct hseries *s, const char *kset)
 	if (load_points(h, s, kset) < 0)
 		return -1;
 	qsort(s->pt, s->n, sizeof *s->pt, s->by_kernel ? cmp_kernel : cmp_date);
-	group_points(s);
+	if (group_points(h, s) < 0)
+		return -1;
 	return detect(s) < 0 ? -2 : 0;
 }
 
