@@ -41,8 +41,7 @@ static const struct command {
 	  "PLAN --shards N [--device-type qemu|x86] [--url BASE] [--select SPEC] [-o DIR]",
 	  "one LAVA job per shard of a plan; every cell a test case with its main figure" },
 	{ "history", host_cmd_history, host_history_usage,
-	  "[--db FILE] add SOURCE... | list | cells | show CELL METRIC [--by date|kernel] [--html FILE]\n"
-	  "      | ack CELL METRIC RUN NOTE",
+	  "[--db FILE] add SOURCE... | list | cells | show CELL METRIC [--html FILE] | ack CELL METRIC RUN NOTE",
 	  "runs kept in one SQLite file; a cell's metric over them with its change points" },
 	{ "site", host_cmd_site, host_site_usage,
 	  "[--db FILE] -o DIR [--by date|kernel] [--url URL] [--all-metrics]",

@@ -18,7 +18,20 @@ static void shell_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static void state_cell(FILE *f, const struct site_cp *c)
+/* What a change point won back: the worse one of its series it fixed, if any. */
+static void fixes(FILE *f, const struct site *st, const struct site_cp *c)
+{
+	for (size_t i = 0; i < st->ncp; i++)
+		if (st->cp[i].row == c->row && st->cp[i].fixed_by == (long)c->k) {
+			const struct hseries *s = &c->row->s;
+			fputs(" (fixes the one at run ", f);
+			html_escape(f, s->pt[s->cp[st->cp[i].k].index].run);
+			fputs(")", f);
+			return;
+		}
+}
+
+static void state_cell(FILE *f, const struct site *st, const struct site_cp *c)
 {
 	const struct hseries *s = &c->row->s;
 	if (c->state == TRIAGE_FIXED) {
@@ -36,12 +49,17 @@ static void state_cell(FILE *f, const struct site_cp *c)
 		history_date(c->ack_time, date, sizeof date);
 		fputs("<td>acknowledged: ", f);
 		html_escape(f, c->note);
-		fprintf(f, " (%s)</td>", date);
-	} else
-		fputs("<td class=\"new\">NEW</td>", f);
+		fprintf(f, " (%s)", date);
+		fixes(f, st, c);
+		fputs("</td>", f);
+	} else {
+		fputs("<td class=\"new\">NEW", f);
+		fixes(f, st, c);
+		fputs("</td>", f);
+	}
 }
 
-static void cp_row(FILE *f, const struct site_cp *c)
+static void cp_row(FILE *f, const struct site *st, const struct site_cp *c)
 {
 	const struct hseries *s = &c->row->s;
 	const struct cp_point *p = &s->cp[c->k];
@@ -52,7 +70,7 @@ static void cp_row(FILE *f, const struct site_cp *c)
 	site_num(p->mean_before, mb, sizeof mb);
 	site_num(p->mean_after, ma, sizeof ma);
 	fprintf(f, "<tr id=\"cp-%s\">", c->anchor);
-	state_cell(f, c);
+	state_cell(f, st, c);
 	fprintf(f, "<td>%s</td><td><a href=\"series/%s.html\">", date, c->row->name);
 	html_escape(f, s->cell);
 	fputs("</a></td><td>", f);
@@ -111,7 +129,7 @@ int site_regressions(struct site *s)
 		      "<th>before &#8594; after</th><th>change</th><th>p</th><th>conditions</th>"
 		      "<th>acknowledge</th></tr></thead>\n<tbody>\n", f);
 		for (size_t i = 0; i < s->ncp; i++)
-			cp_row(f, &s->cp[i]);
+			cp_row(f, s, &s->cp[i]);
 		fputs("</tbody>\n</table>\n", f);
 	}
 	site_tail(f);

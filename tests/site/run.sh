@@ -175,6 +175,7 @@ else
 	if shot_ok regression && [ -n "$CP" ] &&
 		grep -q "<tr id=\"$CP\"><td class=\"new\">NEW</td><td>2026-01-07 12:00</td>.*99.90 → 80.00 MB/s</td><td class=\"num worse\">▼ worse -19.9%</td>" "$TMP/regression.dom" &&
 		grep -q '<td>fixed at run 20260113-120000-s12 (+14.9%)</td>' "$TMP/regression.dom" &&
+		grep -q '<td class="new">NEW (fixes the one at run 20260107-120000-s6)</td>' "$TMP/regression.dom" &&
 		[ "$(grep -c '<tr id="cp-' "$TMP/regression.dom")" = 3 ]; then
 		ok "chromium: a regression's permalink: the step new, the xfs dip fixed, 3 change points"
 	else
