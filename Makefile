@@ -54,9 +54,9 @@ RUN_TOOLS := musl-gcc gcc depmod cpio file bzip2 xz gzip zstd qemu-system-x86_64
 	mcopy mkfs.vfat sfdisk pkg-config dpkg-deb dpkg-source mksquashfs unsquashfs
 MEDIA_PKGS := ovmf ipxe-qemu syslinux syslinux-common pxelinux
 MEDIA_TOOLS := syslinux
-TEST_PKGS := jq chromium clang libclang-rt-14-dev fio debootstrap lava-dispatcher \
+TEST_PKGS := jq tidy chromium clang libclang-rt-14-dev fio debootstrap lava-dispatcher \
 	python3-jinja2 python3-yaml python3-labgrid python3-jsonschema
-TEST_TOOLS := jq fio debootstrap clang chromium lava-run
+TEST_TOOLS := jq tidy fio debootstrap clang chromium lava-run
 DEPS_PKGS := $(RUN_PKGS) $(MEDIA_PKGS) $(TEST_PKGS)
 
 deps:

@@ -16,11 +16,12 @@ int host_cmd_workload(int argc, char **argv);
 int host_cmd_lava(int argc, char **argv);
 int host_cmd_history(int argc, char **argv);
 int host_cmd_kcidb(int argc, char **argv);
+int host_cmd_site(int argc, char **argv);
 
 extern const char host_keys_usage[];
 extern const char host_disks_usage[], host_check_usage[], host_report_usage[],
 	host_compare_usage[], host_html_usage[], host_lava_usage[], host_history_usage[],
-	host_kcidb_usage[];
+	host_kcidb_usage[], host_site_usage[];
 /* workload's is made from the table of engines, the first time it is asked for */
 const char *host_workload_usage(void);
 
@@ -30,6 +31,12 @@ const char *host_workload_usage(void);
 struct report_opts;
 int report_args(int argc, char **argv, struct report_opts *o, const char **sources, size_t *nsrc,
 		const char **outfile);
+
+/* cli/html.c: the page fsmatrix html writes of rs, with nav (HTML, or NULL) first in its
+ * body: a page of `fsmatrix site` links back with it. */
+#include <stdio.h>
+struct runset;
+void html_report(FILE *f, const struct runset *rs, const struct report_opts *o, const char *nav);
 
 /* cli/shards.c: after check's totals with --shards N, each shard's cells and estimated
  * time, and the run group. Returns 0, or 1 after a line on stderr. */

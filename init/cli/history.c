@@ -1,4 +1,4 @@
-/* cli/history.c: `fsmatrix history`: its options and subcommands (add, list, cells, show). */
+/* cli/history.c: `fsmatrix history`: its options and subcommands (add, list, cells, show, ack). */
 #include "cli/cli.h"
 #include "cli/history.h"
 
@@ -11,6 +11,7 @@ const char host_history_usage[] =
 	"       fsmatrix history [--db FILE] cells\n"
 	"       fsmatrix history [--db FILE] show CELL METRIC [--by date|kernel] [--window N] [--p P]\n"
 	"                        [--magnitude M] [--otava-retest] [--html FILE]\n"
+	"       fsmatrix history [--db FILE] ack CELL METRIC RUN NOTE\n"
 	"  runs kept in one SQLite file, and one cell's metric over them with its change points\n"
 	"  --db FILE   the history (default " HISTORY_DEFAULT_DB "); add makes it when missing\n"
 	"  add         the runs of each SOURCE (as fsmatrix report reads them); a run's cells\n"
@@ -19,6 +20,8 @@ const char host_history_usage[] =
 	"  show        CELL (ID, or ID@SET for one kernel set) and METRIC (mbps, total_s, ...) over\n"
 	"              the runs: each run's mean, stddev and repeats, its verdict, its conditions\n"
 	"              group; the change points of each group's series (Apache Otava's rule)\n"
+	"  ack         the change point of CELL (ID@SET for one kernel set) METRIC at RUN seen,\n"
+	"              with NOTE: fsmatrix site shows it acknowledged, not new\n"
 	"  --by        the runs' order: date (default) or kernel (the release in version order)\n"
 	"  --window N  values the E-divisive search sees at once (2 to 1000; Otava's 50)\n"
 	"  --p P       the t-test's largest p kept (0 < P <= 1; Otava's 0.001)\n"
@@ -108,7 +111,7 @@ static int parse(struct hargs *a, int argc, char **argv)
 		}
 	}
 	if (!a->sub)
-		return host_usage_error("history", "no subcommand given (add, list, cells or show)");
+		return host_usage_error("history", "no subcommand given (add, list, cells, show or ack)");
 	return 0;
 }
 
@@ -152,10 +155,16 @@ int host_cmd_history(int argc, char **argv)
 			}
 		return history_add(a.db, a.pos, a.npos);
 	}
+	if (strcmp(a.sub, "ack") == 0) {
+		if (a.npos != 4)
+			return host_usage_error("history", "ack takes CELL, METRIC, RUN and NOTE, not "
+						"%zu operand%s", a.npos, a.npos == 1 ? "" : "s");
+		return history_ack(a.db, a.pos[0], a.pos[1], a.pos[2], a.pos[3]);
+	}
 	if (strcmp(a.sub, "list") == 0 || strcmp(a.sub, "cells") == 0) {
 		if (a.npos)
 			return host_usage_error("history", "%s takes no operand (\"%s\")", a.sub, a.pos[0]);
 		return strcmp(a.sub, "list") == 0 ? history_list(a.db) : history_cells(a.db);
 	}
-	return host_usage_error("history", "unknown subcommand \"%s\" (add, list, cells or show)", a.sub);
+	return host_usage_error("history", "unknown subcommand \"%s\" (add, list, cells, show or ack)", a.sub);
 }

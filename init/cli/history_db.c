@@ -116,7 +116,8 @@ static json_t *kset_header(const struct rrun *r, const char *kset)
 
 struct adder {
 	sqlite3 *h;
-	sqlite3_stmt *run, *kern, *fig;
+	sqlite3_stmt *run, *kern, *fig, *lim;
+	struct cell_answer *ans;   /* the run's cells' limits (cli/history_limits.c) */
 	int cells, figs, kept;   /* of the run being added: cells with figures, rows new */
 };
 
@@ -177,7 +178,7 @@ static int add_cell(struct adder *a, const struct rrun *r, const struct rcell *c
 		any = 1;
 	}
 	a->cells += any;
-	return 0;
+	return history_limits_put(a->lim, r->id, base, kset, a->ans ? &a->ans[c - r->cells] : NULL);
 }
 
 /* Whether a run has a figure to keep: an ok repeat of some cell with a usable metric. */
@@ -203,10 +204,12 @@ static int add_run(struct adder *a, const struct rrun *r)
 	sqlite3_bind_text(a->run, 3, r->source, -1, SQLITE_TRANSIENT);
 	if (bind_step(a->run) < 0)
 		return -1;
-	for (size_t i = 0; i < r->ncells; i++)
-		if (add_cell(a, r, &r->cells[i]) < 0)
-			return -1;
-	return 0;
+	a->ans = report_answers(r);
+	int rc = 0;
+	for (size_t i = 0; i < r->ncells && rc == 0; i++)
+		rc = add_cell(a, r, &r->cells[i]);
+	free(a->ans);
+	return rc;
 }
 
 static int prepare(struct adder *a)
@@ -216,7 +219,8 @@ static int prepare(struct adder *a)
 	       sqlite3_prepare_v2(a->h, "INSERT OR IGNORE INTO kernels VALUES (?, ?, ?, ?, ?)", -1,
 				  &a->kern, NULL) != SQLITE_OK ||
 	       sqlite3_prepare_v2(a->h, "INSERT OR IGNORE INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, "
-				  "?, ?, ?, ?, ?)", -1, &a->fig, NULL) != SQLITE_OK ? -1 : 0;
+				  "?, ?, ?, ?, ?)", -1, &a->fig, NULL) != SQLITE_OK ||
+	       history_limits_prepare(a->h, &a->lim) < 0 ? -1 : 0;
 }
 
 /* A run's id as a line may show it (report_plain), in id (RUN_ID_MAX bytes). */
@@ -263,6 +267,7 @@ out:
 	sqlite3_finalize(a.run);
 	sqlite3_finalize(a.kern);
 	sqlite3_finalize(a.fig);
+	sqlite3_finalize(a.lim);
 	return rc;
 }
 

@@ -3,13 +3,14 @@
  * a whisker of its standard deviation, each stretch between change points at its mean, the
  * change points marked, and the table of runs. */
 #include "cli/history.h"
+#include "report/sitename.h"
 #include "report/grid.h"
 
 #include <math.h>
 #include <string.h>
 #include <time.h>
 
-static const char style[] =
+const char history_html_style[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}"
 	"h1{font-size:1.5em}table{border-collapse:collapse;margin:.4em 0 1em}"
 	"th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;white-space:nowrap}"
@@ -121,12 +122,30 @@ static void levels(FILE *f, const struct hseries *s, const struct frame *fr)
 	}
 }
 
+/* With s->run_href, a point (or a row's run) links to its run's page: the link's start
+ * (open) or its end. */
+static void run_link(FILE *f, const struct hseries *s, const struct hpoint *p, int open)
+{
+	char name[SITENAME_MAX];
+	if (!s->run_href)
+		return;
+	if (!open) {
+		fputs("</a>", f);
+		return;
+	}
+	sitename(p->run, name, sizeof name);
+	fputs("<a href=\"", f);
+	html_escape(f, s->run_href);
+	fprintf(f, "%s.html\">", name);
+}
+
 static void points(FILE *f, const struct hseries *s, const struct frame *fr)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hpoint *p = &s->pt[i];
 		const char *c = palette[p->group % NPAL];
 		double x = fx(fr, i);
+		run_link(f, s, p, 1);
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", x, x,
 			fy(fr, p->mean - p->stddev), fy(fr, p->mean + p->stddev), c);
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>#%zu ", x,
@@ -136,7 +155,9 @@ static void points(FILE *f, const struct hseries *s, const struct frame *fr)
 		html_escape(f, p->kernel);
 		fprintf(f, ": %g ±%g over %d (%c; ", p->mean, p->stddev, p->n, 'A' + p->group);
 		html_escape(f, p->verdict);
-		fputs(")</title></circle>\n", f);
+		fputs(")</title></circle>", f);
+		run_link(f, s, p, 0);
+		fputs("\n", f);
 	}
 	for (size_t j = 0; j < s->ncp; j++) {
 		const struct cp_point *c = &s->cp[j];
@@ -157,7 +178,9 @@ static void table(FILE *f, const struct hseries *s)
 		char date[32];
 		history_date(p->time, date, sizeof date);
 		fprintf(f, "<tr%s><td class=\"num\">%zu</td><td>", p->change ? " class=\"change\"" : "", i + 1);
+		run_link(f, s, p, 1);
 		html_escape(f, p->run);
+		run_link(f, s, p, 0);
 		fprintf(f, "</td><td>%s</td><td>", date);
 		html_escape(f, p->kernel);
 		if (*p->kset) {
@@ -181,10 +204,17 @@ static void table(FILE *f, const struct hseries *s)
 
 void history_html(FILE *f, const struct hseries *s, const char *db)
 {
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+		"fsmatrix history</title>\n<style>%s</style>\n</head>\n<body>\n", history_html_style);
+	history_html_body(f, s, db);
+	fputs("</body>\n</html>\n", f);
+}
+
+void history_html_body(FILE *f, const struct hseries *s, const char *db)
+{
 	struct frame fr;
 	frame_of(s, &fr);
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
-		"fsmatrix history</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style);
+	fputs("<h1>", f);
 	html_escape(f, s->cell);
 	fputs(" ", f);
 	html_escape(f, s->metric);
@@ -212,5 +242,4 @@ void history_html(FILE *f, const struct hseries *s, const char *db)
 	}
 	fputs("</p>\n", f);
 	table(f, s);
-	fputs("</body>\n</html>\n", f);
 }

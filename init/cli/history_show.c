@@ -134,17 +134,19 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(h, "SELECT f.run, f.kset, k.release, r.time, f.n, f.mean, f.stddev, "
-			       "f.median, f.verdict, k.header, f.unit, f.label, f.higher_better FROM "
+			       "f.median, f.verdict, ifnull(k.fingerprint, '') || ' ' || ifnull(k.release, "
+			       "''), f.unit, f.label, f.higher_better FROM "
 			       "figures f JOIN runs r ON r.run = f.run LEFT JOIN kernels k ON k.run = "
 			       "f.run AND k.kset = f.kset WHERE f.cell = ?1 AND f.metric = ?2 AND (?3 IS "
-			       "NULL OR f.kset = ?3)", -1, &st, NULL) != SQLITE_OK)
+			       "NULL OR f.kset = ?3) AND f.mean IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, s->cell, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, s->metric, -1, SQLITE_STATIC);
 	if (kset)
 		sqlite3_bind_text(st, 3, kset, -1, SQLITE_STATIC);
 	size_t cap = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (s->n == cap) {
 			cap = cap ? 2 * cap : 64;
 			struct hpoint *p = realloc(s->pt, cap * sizeof *p);
@@ -158,7 +160,7 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 				      .n = sqlite3_column_int(st, 4), .mean = sqlite3_column_double(st, 5),
 				      .stddev = sqlite3_column_double(st, 6),
 				      .median = sqlite3_column_double(st, 7), .verdict = dup(col(st, 8)),
-				      .header = dup(col(st, 9)) };
+				      .cond = dup(col(st, 9)) };
 		if (!s->unit) {
 			s->unit = dup(col(st, 10));
 			s->label = dup(col(st, 11));
@@ -166,7 +168,7 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 		}
 	}
 	sqlite3_finalize(st);
-	return 0;
+	return step == SQLITE_DONE || step == SQLITE_ROW ? 0 : -1;   /* ROW: out of memory, cut */
 }
 
 static int cmp_date(const void *a, const void *b)
@@ -202,18 +204,48 @@ static int as_run(const struct hpoint *p, struct rrun *r)
 	return 0;
 }
 
+/* The header of a point's boot, into p->header: 0, or -1 on a database error. */
+static int load_header(sqlite3 *h, sqlite3_stmt **st, struct hpoint *p)
+{
+	if (!*st && sqlite3_prepare_v2(h, "SELECT header FROM kernels WHERE run = ?1 AND kset = ?2",
+				       -1, st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(*st, 1, p->run, -1, SQLITE_STATIC);
+	sqlite3_bind_text(*st, 2, p->kset, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(*st);
+	p->header = dup(rc == SQLITE_ROW ? col(*st, 0) : "");
+	sqlite3_reset(*st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
 /* Each point's conditions group: the first group whose first point's conditions are the
  * same as its own, apart from the kernel's own; a new group (up to 26) otherwise. Points
- * whose headers record no conditions cannot be judged: they are a group of their own. */
-static void group_points(struct hseries *s)
+ * whose headers record no conditions cannot be judged: they are a group of their own.
+ * Points of one fingerprint and kernel release (p->cond) have the same conditions, so the
+ * group of the first is theirs: a header is read and parsed once per fingerprint, not once
+ * per point (a site reads a thousand runs' series). 0, or -1 on a database error. */
+static int group_points(sqlite3 *h, struct hseries *s)
 {
 	struct rrun rep[26] = { { 0 } };
 	char lines[4][REPORT_COND_LINE];
+	sqlite3_stmt *st = NULL;
+	size_t *first = malloc((s->n + 1) * sizeof *first), nfirst = 0;
+	int rc = first ? 0 : -1;
 	s->ngroups = 0;
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->n && rc == 0; i++) {
 		struct rrun r;
 		int g = 0;
-		if (as_run(&s->pt[i], &r) == 0) {
+		size_t k = 0;
+		while (k < nfirst && strcmp(s->pt[first[k]].cond, s->pt[i].cond) != 0)
+			k++;
+		if (k < nfirst) {
+			s->pt[i].group = s->pt[first[k]].group;
+			continue;
+		}
+		first[nfirst++] = i;
+		if (load_header(h, &st, &s->pt[i]) < 0)
+			rc = -1;
+		else if (as_run(&s->pt[i], &r) == 0) {
 			const char *fp = report_fingerprint(&r);
 			for (g = 0; g < s->ngroups; g++)
 				if (fp ? report_fingerprint(&rep[g]) &&
@@ -235,8 +267,12 @@ static void group_points(struct hseries *s)
 				json_decref(r.records);
 			}
 		}
+		free(s->pt[i].header);
+		s->pt[i].header = NULL;
 		s->pt[i].group = g;
 	}
+	sqlite3_finalize(st);
+	free(first);
 	if (s->ngroups == 0) {
 		s->ngroups = 1;
 		snprintf(s->group_fp[0], sizeof s->group_fp[0], "unknown");
@@ -245,6 +281,7 @@ static void group_points(struct hseries *s)
 		json_decref(rep[g].header);
 		json_decref(rep[g].records);
 	}
+	return rc;
 }
 
 /* The change points of each group's series of means. 0, or -1 on no memory. */
@@ -341,7 +378,7 @@ static void print_changes(const struct hseries *s)
 		     "never one series)" : "");
 }
 
-static void series_free(struct hseries *s)
+void history_series_free(struct hseries *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->pt[i].run);
@@ -349,12 +386,23 @@ static void series_free(struct hseries *s)
 		free(s->pt[i].kernel);
 		free(s->pt[i].verdict);
 		free(s->pt[i].header);
+		free(s->pt[i].cond);
 	}
 	free(s->pt);
 	free(s->unit);
 	free(s->label);
 	free(s->cp);
 	free(s->cp_group);
+}
+
+int history_series(sqlite3 *h, struct hseries *s, const char *kset)
+{
+	if (load_points(h, s, kset) < 0)
+		return -1;
+	qsort(s->pt, s->n, sizeof *s->pt, s->by_kernel ? cmp_kernel : cmp_date);
+	if (group_points(h, s) < 0)
+		return -1;
+	return detect(s) < 0 ? -2 : 0;
 }
 
 /* The page, written whole to html (a name for it; refused when it is the database). */
@@ -386,21 +434,15 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 	sqlite3 *h = history_open(db, 0);
 	if (!h)
 		return 1;
-	int rc = check_names(h, db, id, at, metric);
-	if (rc == 0 && load_points(h, &s, at) < 0) {
+	int rc = check_names(h, db, id, at, metric), got = rc ? 0 : history_series(h, &s, at);
+	if (got == -1)
 		fprintf(stderr, "fsmatrix history: unable to read %s: %s\n", db, sqlite3_errmsg(h));
-		rc = 1;
-	}
+	else if (got == -2)
+		fprintf(stderr, "fsmatrix history: out of memory\n");
+	rc = rc || got;
 	sqlite3_close(h);
 	if (rc)
 		goto out;
-	qsort(s.pt, s.n, sizeof *s.pt, by_kernel ? cmp_kernel : cmp_date);
-	group_points(&s);
-	if (detect(&s) < 0) {
-		fprintf(stderr, "fsmatrix history: out of memory\n");
-		rc = 1;
-		goto out;
-	}
 	history_line("%s %s (%s, %s is better): %zu point%s by %s, from %s", cell, metric, s.unit,
 		     s.higher_better ? "higher" : "lower", s.n, s.n == 1 ? "" : "s",
 		     by_kernel ? "kernel version" : "date", db);
@@ -411,6 +453,6 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 		rc = write_html(&s, db, html);
 out:
 	s.metric = s.cell = NULL;
-	series_free(&s);
+	history_series_free(&s);
 	return rc;
 }

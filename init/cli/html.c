@@ -271,6 +271,18 @@ static void compare_section(FILE *f, const struct rrun *a, const struct rrun *b,
 	fputs("</section>\n", f);
 }
 
+void html_report(FILE *f, const struct runset *rs, const struct report_opts *o, const char *nav)
+{
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>fsmatrix report</title>\n<style>%s</style>\n</head>\n<body>\n%s"
+		"<h1>fsmatrix report</h1>\n", style, nav ? nav : "");
+	if (rs->n >= 2)
+		compare_section(f, &rs->run[0], &rs->run[1], o);
+	for (size_t i = 0; i < rs->n; i++)
+		run_section(f, &rs->run[i], o);
+	fputs("</body>\n</html>\n", f);
+}
+
 const char host_html_usage[] =
 	"usage: fsmatrix html SOURCE... -o FILE [--group-by AXIS] [--by AXES] [--where AXIS=VALUE]...\n"
 	"  one self-contained page (inline CSS and SVG): each run's header, charts and tables,\n"
@@ -307,14 +319,7 @@ int host_cmd_html(int argc, char **argv)
 		report_free(&rs);
 		return 1;
 	}
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		"<title>fsmatrix report</title>\n<style>%s</style>\n</head>\n<body>\n"
-		"<h1>fsmatrix report</h1>\n", style);
-	if (rs.n >= 2)
-		compare_section(f, &rs.run[0], &rs.run[1], &o);
-	for (size_t i = 0; i < rs.n; i++)
-		run_section(f, &rs.run[i], &o);
-	fputs("</body>\n</html>\n", f);
+	html_report(f, &rs, &o, NULL);
 	if (fclose(f) != 0) {
 		fprintf(stderr, "fsmatrix: unable to write %s: %s\n", out, strerror(errno));
 		rc = 1;
