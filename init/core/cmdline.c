@@ -33,6 +33,8 @@ static const struct param params[] = {
 	{ "settle", K_MS,     offsetof(struct cmdline, settle_ms) },
 	{ "watchdog", K_WATCHDOG, offsetof(struct cmdline, watchdog_s) },
 	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang) },
+	{ "debug_suspend", K_CELL, offsetof(struct cmdline, debug_suspend) },
+	{ "hang",   K_WATCHDOG, offsetof(struct cmdline, hang_s) },
 	{ "shard",  K_SHARD,  offsetof(struct cmdline, shard_k) },
 	{ "seed",   K_SEED,   offsetof(struct cmdline, seed) },
 	{ "kernel", K_KERNEL, offsetof(struct cmdline, kernel) },
@@ -275,6 +277,7 @@ static void set_defaults(struct cmdline *out)
 	out->scale = 1.0;
 	out->settle_ms = 10000;
 	out->watchdog_s = CMDLINE_WATCHDOG_AUTO;
+	out->hang_s = CMDLINE_WATCHDOG_AUTO;
 }
 
 /* The message quotes the parameter as given, and quotes let a newline into a word: shown as

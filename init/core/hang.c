@@ -177,6 +177,18 @@ const char *hang_fault_kind(const char *line)
 	return NULL;
 }
 
+void hang_taint_letters(unsigned long bits, char *out, size_t len)
+{
+	/* bit i's letter, kernel/panic.c's taint_flags[] */
+	static const char letters[] = "PFSRMBUDAWCIOELKXTN";
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof letters - 1 && n + 1 < len; i++)
+		if (bits & (1ul << i))
+			out[n++] = letters[i];
+	if (len)
+		out[n < len ? n : len - 1] = '\0';
+}
+
 int hang_clip(char *text, size_t max)
 {
 	size_t n = strlen(text);

@@ -50,6 +50,10 @@ int hang_bound_s(int asked, unsigned timeout_s);
  * "panic", "hung-task", "lockup", "rcu-stall"), else NULL. */
 const char *hang_fault_kind(const char *line);
 
+/* The kernel's taint letters (/proc/sys/kernel/tainted's bits, as its Oops lines spell
+ * them: W a warning, D an oops, L a soft lockup, ...) of bits, into out ("" for none). */
+void hang_taint_letters(unsigned long bits, char *out, size_t len);
+
 /* Cuts text to at most max bytes (max > 80) at a line's end, with a last line saying how
  * much was cut. Returns 1 when it cut. */
 int hang_clip(char *text, size_t max);

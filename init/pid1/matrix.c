@@ -20,9 +20,12 @@
  * the image's. */
 static const char *const archive_dirs[] = { RESULTS_MNT "/fsmatrix", "/plans", "", NULL };
 
+_Static_assert(sizeof boot.counts / sizeof boot.counts[0] == CELL_NSTATUS,
+	       "a trailer count for each cell status");
+
 static const struct cell_ops cell_ops = {
 	.say = say, .emit = emit, .fatal = fatal, .pet = watchdog_pet, .reap = reap_orphans,
-	.load_modules = plan_cell_modules,
+	.load_modules = plan_cell_modules, .hung = watchdog_hung,
 };
 
 /* What the cells may use of this boot, once selection and resume (which may take back the
@@ -36,11 +39,13 @@ const struct run_env *matrix_env(const struct disk_speeds *speeds)
 		if (boot.sel[i].verdict == VERDICT_TAKEN)
 			taken[n++] = boot.disks[i].name;
 	taken[n] = NULL;
+	console_hold_init();   /* before any cell's watcher is forked: they share it */
 	env = (struct run_env){ .run_id = boot.run_id, .fingerprint = boot.fingerprint[0] ? boot.fingerprint : NULL,
 				.taken = taken, .archive_dirs = archive_dirs,
 				.kernel = boot.cmd.kernel[0] ? boot.cmd.kernel : NULL,
 				.speeds = speeds, .dry = boot.cmd.dry,
 				.debug_hang = boot.cmd.debug_hang,
+				.debug_suspend = boot.cmd.debug_suspend, .hang_s = boot.cmd.hang_s,
 				.ops = &cell_ops };
 	return &env;
 }
@@ -452,7 +457,7 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 	}
 	free(kept);
 	free(est);
-	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted",
+	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted, %d hung",
 	    boot.counts[CELL_OK], boot.counts[CELL_ERROR], boot.counts[CELL_SKIPPED],
-	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED]);
+	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED], boot.counts[CELL_HUNG]);
 }

@@ -143,6 +143,17 @@ static void test_faults(void)
 	}
 }
 
+static void test_taint(void)
+{
+	char t[32];
+	hang_taint_letters(0, t, sizeof t);
+	CHECK_STR(t, "");
+	hang_taint_letters(1ul << 13, t, sizeof t);     /* unsigned modules: the image's own */
+	CHECK_STR(t, "E");
+	hang_taint_letters((1ul << 7) | (1ul << 9) | (1ul << 14), t, sizeof t);
+	CHECK_STR(t, "DWL");
+}
+
 static void test_clip(void)
 {
 	char t[4096];
@@ -173,6 +184,7 @@ int main(void)
 	test_watch();
 	test_bound();
 	test_faults();
+	test_taint();
 	test_clip();
 	return check_done("test_hang");
 }
