@@ -235,8 +235,9 @@ static void debug_hang(const struct cell_ctx *x)
 		pause();
 }
 
-/* fsmatrix.debug_suspend=N: a hang under the filesystem, for the hang test: the cell's top
- * device-mapper layer suspended (dmsetup suspend --nolockfs: the filesystem is not frozen,
+/* fsmatrix.debug_suspend=N: a hang under the filesystem, for the hang test: in cell N and
+ * every cell after it that has layers, on its first attempt, the cell's top device-mapper
+ * layer suspended (dmsetup suspend --nolockfs: the filesystem is not frozen,
  * its I/O queues in device-mapper and never completes) before the workload, which then
  * waits in the kernel for its writes, as on a disk that stopped answering. */
 static void debug_suspend(struct cell_ctx *x)
@@ -244,11 +245,6 @@ static void debug_suspend(struct cell_ctx *x)
 	const char *top = x->layer_top;
 	const char *argv[] = { "dmsetup", "suspend", "--nolockfs", top, NULL };
 	const struct cell_ops *ops = x->env->ops;
-	if (!top[0]) {
-		ops->say("fsmatrix: debug_suspend: cell %d has no device-mapper layer: nothing suspended",
-			 x->c->index + 1);
-		return;
-	}
 	int rc = step_run(x, argv, 0, NULL);
 	ops->say("fsmatrix: debug_suspend: cell %d, attempt 1: dmsetup suspend --nolockfs %s: %s",
 		 x->c->index + 1, top, rc == 0 ? "suspended" : "failed");
@@ -321,7 +317,8 @@ static void setup_and_measure(struct cell_ctx *x)
 	capture_json(x, x->queue, sizeof x->queue, queue_part);
 	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1 && !x->warmup)
 		debug_hang(x);
-	if (x->env->debug_suspend == x->c->index + 1 && x->attempt == 1 && !x->warmup)
+	if (x->env->debug_suspend && x->c->index + 1 >= x->env->debug_suspend && x->attempt == 1 &&
+	    !x->warmup && x->layer_top[0])
 		debug_suspend(x);
 	run_workload(x);
 	cell_btrfs_profiles(x);

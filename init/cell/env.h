@@ -37,8 +37,9 @@ struct run_env {
 	                                      each cell's limit is computed from; NULL: none */
 	int dry;                           /* fsmatrix.dry: every cell is recorded skipped */
 	int debug_hang;                    /* fsmatrix.debug_hang=N: cell N hangs, attempt 1 */
-	int debug_suspend;                 /* fsmatrix.debug_suspend=N: cell N's top layer is
-	                                      suspended before its workload, attempt 1 */
+	int debug_suspend;                 /* fsmatrix.debug_suspend=N: from cell N on, a cell's
+	                                      top layer is suspended before its workload,
+	                                      attempt 1 */
 	int hang_s;                        /* fsmatrix.hang=: -1 auto, 0 off, or seconds */
 	const struct cell_ops *ops;
 };

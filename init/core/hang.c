@@ -189,6 +189,23 @@ void hang_taint_letters(unsigned long bits, char *out, size_t len)
 		out[n < len ? n : len - 1] = '\0';
 }
 
+int hang_array_given_up(const char *id, const char *const *hung, int n, char *why, size_t len)
+{
+	size_t v = strcspn(id, "/"), used;
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += strncmp(hung[i], id, v) == 0 && hung[i][v] == '/';
+	if (k < HANG_ARRAY_MAX)
+		return 0;
+	used = (size_t)snprintf(why, len, "the array %.*s hung %d times in this run (", (int)v, id, k);
+	for (int i = 0, j = 0; i < n && used < len; i++)
+		if (strncmp(hung[i], id, v) == 0 && hung[i][v] == '/')
+			used += (size_t)snprintf(why + used, len - used, "%s%s", j++ ? ", " : "", hung[i]);
+	if (used < len)
+		snprintf(why + used, len - used, "): its other cells are skipped");
+	return 1;
+}
+
 int hang_clip(char *text, size_t max)
 {
 	size_t n = strlen(text);

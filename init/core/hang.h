@@ -54,6 +54,14 @@ const char *hang_fault_kind(const char *line);
  * them: W a warning, D an oops, L a soft lockup, ...) of bits, into out ("" for none). */
 void hang_taint_letters(unsigned long bits, char *out, size_t len);
 
+/* A configuration that hung runs again at most once (its next repetition): after
+ * HANG_ARRAY_MAX hangs on one array variant, the variant's remaining cells are skipped. */
+#define HANG_ARRAY_MAX 2
+/* Whether cell id's array variant (the id up to its first '/': "r5-c64k", "r1+luks") hung
+ * HANG_ARRAY_MAX times or more among hung[] (the ids of the run's hung cells, n of them):
+ * 1 with the reason in why, else 0. */
+int hang_array_given_up(const char *id, const char *const *hung, int n, char *why, size_t len);
+
 /* Cuts text to at most max bytes (max > 80) at a line's end, with a last line saying how
  * much was cut. Returns 1 when it cut. */
 int hang_clip(char *text, size_t max);

@@ -8,6 +8,7 @@
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "core/estimate.h"
+#include "core/hang.h"
 #include "core/boot/resume.h"
 #include "core/verdict.h"
 #include "lib/stats.h"
@@ -336,6 +337,43 @@ void matrix_switch_first(const struct plan *p)
 		kernels_switch(p, c.kernel, i, 0);
 }
 
+/* The ids of the cells earlier boots recorded hung (a hang reboots the machine: none of this
+ * boot's), for hang_array_given_up(); NULL when none. */
+static const char **hung_cells(const struct plan *p, int total, int *n)
+{
+	const char **ids = NULL;
+	struct cell c;
+	*n = 0;
+	for (int i = 0; i < total; i++) {
+		struct resume_step rs;
+		resume_cell(i, p->retries, &rs);
+		if (rs.action != RESUME_SKIP || rs.final != RESUME_HUNG || matrix_cell(p, i, &c) < 0)
+			continue;
+		const char **more = realloc(ids, (size_t)(*n + 1) * sizeof *ids);
+		char *id = strdup(c.id);
+		if (!more || !id) {
+			free(id);
+			return more ? more : ids;
+		}
+		ids = more;
+		ids[(*n)++] = id;
+	}
+	return ids;
+}
+
+/* A cell whose array hung too often is skipped with the reason. 1 when it was. */
+static int given_up(const struct run_env *env, const struct plan *p, const struct cell *c,
+		    int attempt, const char *const *hung, int nhung, const char *name, int total)
+{
+	char why[600];
+	if (!hang_array_given_up(c->id, hung, nhung, why, sizeof why))
+		return 0;
+	cell_record_status(env, p, c, CELL_SKIPPED, attempt, why);
+	boot.counts[CELL_SKIPPED]++;
+	say("[%d/%d] %s rep %d/%d: skipped: %s", c->index + 1, total, name, c->rep, p->repeat, why);
+	return 1;
+}
+
 /* The boot's counts from zero and its share of the plan's cells, said. Returns -1 on a dry
  * run, where no cell runs (the plan event lists them), else 0. */
 static int matrix_begin(const struct plan *p, int total)
@@ -406,6 +444,8 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 	warm_up(env, p, total, kept);
 	double est_done = 0, est_left;
 	double *est = cell_estimates(p, total, &est_left);
+	int nhung;
+	const char **hung = hung_cells(p, total, &nhung);
 	start = boottime_ms();
 	for (int i = 0; i < total; i++) {
 		char name[CELL_ID_MAX], eta[48];
@@ -436,7 +476,8 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 			other_kernel(env, p, &c, &rs, name, total);
 			continue;
 		}
-		if (settle_earlier(env, p, &c, &rs, name, total))
+		if (settle_earlier(env, p, &c, &rs, name, total) ||
+		    given_up(env, p, &c, rs.attempt, hung, nhung, name, total))
 			continue;
 		cell_start_event(&c, rs.attempt, total);
 		if (rs.attempt > 1)
@@ -457,6 +498,9 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 	}
 	free(kept);
 	free(est);
+	for (int k = 0; k < nhung; k++)
+		free((char *)hung[k]);
+	free(hung);
 	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted, %d hung",
 	    boot.counts[CELL_OK], boot.counts[CELL_ERROR], boot.counts[CELL_SKIPPED],
 	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED], boot.counts[CELL_HUNG]);

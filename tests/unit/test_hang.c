@@ -154,6 +154,21 @@ static void test_taint(void)
 	CHECK_STR(t, "DWL");
 }
 
+static void test_given_up(void)
+{
+	const char *hung[] = { "r5-c64k/ext4/defaults/tree", "r1+luks/ext4/defaults/w",
+			       "r5-c64k/ext4/noatime/tree", "r5-c64/xfs/defaults/tree" };
+	char why[300] = "";
+	/* one hang of r1+luks: its cells run on (the next repetition is the retry) */
+	CHECK_INT(hang_array_given_up("r1+luks/ext4/defaults/w", hung, 4, why, sizeof why), 0);
+	/* two hangs on r5-c64k: its other cells are skipped; r5-c64 is another array */
+	CHECK_INT(hang_array_given_up("r5-c64k/xfs/defaults/seq", hung, 4, why, sizeof why), 1);
+	CHECK_STR(why, "the array r5-c64k hung 2 times in this run (r5-c64k/ext4/defaults/tree, "
+		  "r5-c64k/ext4/noatime/tree): its other cells are skipped");
+	CHECK_INT(hang_array_given_up("r5-c64/xfs/defaults/seq", hung, 4, why, sizeof why), 0);
+	CHECK_INT(hang_array_given_up("r5-c64k/xfs/defaults/seq", hung, 0, why, sizeof why), 0);
+}
+
 static void test_clip(void)
 {
 	char t[4096];
@@ -185,6 +200,7 @@ int main(void)
 	test_bound();
 	test_faults();
 	test_taint();
+	test_given_up();
 	test_clip();
 	return check_done("test_hang");
 }

@@ -12,6 +12,7 @@
 #define RESUME_NSTATUS 6
 extern const char *const resume_status_names[RESUME_NSTATUS];
 #define RESUME_INTERRUPTED 4
+#define RESUME_HUNG 5
 
 /* One cell (by index) as the journal left it. */
 struct resume_cell {
