@@ -354,6 +354,10 @@ struct cell_answer *report_answers(const struct rrun *r);
 /* report/findings.c: the lines of the Findings section (the disks' speed, each streaming cell
  * against its limit and what held it back, what the run cannot say), and the limits table
  * (cell, MB/s, limit, of limit, why; NULL when no cell has a limit or a bottleneck). */
+/* report/kfaults.c: each hung cell with its stuck tasks' top frames, each kernel fault and
+ * taint met during a cell; 1 when any line was written. First under Findings and Problems. */
+int report_kfault_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
+			void *ctx);
 void report_findings_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
 			   void *ctx);
 /* report/contrasts.c: Findings' lines setting cells against each other: in each group of

@@ -57,4 +57,25 @@ check "three headers: the first boot and two resumes" test "$(records_console | 
 expect_record "the disk not handed over was never taken" \
 	'select(.type == "header") | .disks[] | select(.serial == "fsmtest2") | .verdict == "not-named"'
 sha256_unchanged "the disk not handed over is byte-identical" "$RUN/disks/fsmtest2.img"
+
+# The report puts the hangs first, with each stuck task's top frames; kcidb exports them.
+"$FSM_ROOT/out/fsmatrix" report "$RUN" >"$RUN.report" 2>&1
+check "the report's exit status says a cell is not ok (4)" test $? = 4
+check "Findings open with the first hang and its stuck tasks' frames" \
+	sh -c "sed -n '2p' '$RUN.report' | grep -q '^  hung: r1+luks/ext4/defaults/a rep 2/2: [0-9]* tasks\\? in D state' && sed -n '3,4p' '$RUN.report' | grep -q ' <- .*ext4_\\|ext4_.* <- '"
+check "Problems open with the hangs too" \
+	sh -c "grep -A1 '^Problems' '$RUN.report' | grep -q '^  hung: r1+luks/ext4/defaults/a rep 2/2'"
+check "the status line counts the hung cells" grep -q 'ok 5, error 0, skipped 1, timeout 0, interrupted 0, hung 2;' "$RUN.report"
+DOC=$RUN.kcidb.json
+check "fsmatrix kcidb writes the run" "$FSM_ROOT/out/fsmatrix" kcidb --origin fsmatrix_boot -o "$DOC" "$RUN"
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	check "KernelCI's v5.3 schema accepts it, issues and incidents with it" /usr/bin/python3 \
+		"$FSM_ROOT/tests/report/kcidb-validate.py" "$FSM_ROOT/tests/fixtures/kcidb/kcidb-io.schema.v5.3.json" "$DOC"
+else
+	fail "KernelCI's v5.3 schema accepts it, issues and incidents with it" "Debian's python3-jsonschema is not installed (make deps)"
+fi
+check "a hang issue with the stuck frames, an incident for each hung cell linking its test and build" \
+	jq -e '(.issues | length >= 1) and all(.issues[]; .categories == ["runtime.hang"] and (.comment | test("ext4_"))) and
+		(.incidents | length == 2) and ([.tests[].id] as $t | all(.incidents[]; .test_id as $x | $t | index($x) != null)) and
+		any(.tests[]; .status == "FAIL" and .path == "fsmatrix.r1_2Bluks.ext4.defaults.b")' "$DOC"
 rm -rf "$RUN/disks"
