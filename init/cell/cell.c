@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -23,20 +24,27 @@
 #define FIFREEZE _IOWR('X', 119, int)
 #endif
 
-/* A cell's state, blank but for what no step has set yet. One at a time, and static: it
- * holds the step texts and the workload's passes, too much for PID 1's stack. */
+/* A cell's state, blank but for what no step has set yet. One at a time, and not on the
+ * stack: it holds the step texts and the workload's passes, too much for PID 1's stack. It
+ * is shared with the cell's hang watcher (cell/hang.c), a process of its own, so that a hung
+ * cell's record holds every step PID 1 ran. */
 static struct cell_ctx *ctx_new(const struct run_env *env, const struct plan *p,
 				const struct cell *c, int attempt)
 {
-	static struct cell_ctx x;
-	memset(&x, 0, sizeof x);
-	x.env = env;
-	x.p = p;
-	x.c = c;
-	x.attempt = attempt;
-	x.resync_s = -1;
-	x.kmsg = -1;
-	return &x;
+	static struct cell_ctx fallback, *x;
+	if (!x) {
+		void *m = mmap(NULL, sizeof *x, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		x = m != MAP_FAILED ? m : &fallback;
+	}
+	memset(x, 0, sizeof *x);
+	x->env = env;
+	x->p = p;
+	x->c = c;
+	x->attempt = attempt;
+	x->resync_s = -1;
+	x->kmsg = -1;
+	x->kmsg_cell = -1;
+	return x;
 }
 
 /* A member that vanished explains whatever failed after it. */
@@ -227,6 +235,21 @@ static void debug_hang(const struct cell_ctx *x)
 		pause();
 }
 
+/* fsmatrix.debug_suspend=N: a hang under the filesystem, for the hang test: in cell N and
+ * every cell after it that has layers, on its first attempt, the cell's top device-mapper
+ * layer suspended (dmsetup suspend --nolockfs: the filesystem is not frozen,
+ * its I/O queues in device-mapper and never completes) before the workload, which then
+ * waits in the kernel for its writes, as on a disk that stopped answering. */
+static void debug_suspend(struct cell_ctx *x)
+{
+	const char *top = x->layer_top;
+	const char *argv[] = { "dmsetup", "suspend", "--nolockfs", top, NULL };
+	const struct cell_ops *ops = x->env->ops;
+	int rc = step_run(x, argv, 0, NULL);
+	ops->say("fsmatrix: debug_suspend: cell %d, attempt 1: dmsetup suspend --nolockfs %s: %s",
+		 x->c->index + 1, top, rc == 0 ? "suspended" : "failed");
+}
+
 /* The array the cell before left standing, still running with this cell's members: else
  * (a member gone, md stopped by hand at a shell) the cell makes its own. */
 static int array_still_ours(const struct cell_ctx *x)
@@ -294,6 +317,9 @@ static void setup_and_measure(struct cell_ctx *x)
 	capture_json(x, x->queue, sizeof x->queue, queue_part);
 	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1 && !x->warmup)
 		debug_hang(x);
+	if (x->env->debug_suspend && x->c->index + 1 >= x->env->debug_suspend && x->attempt == 1 &&
+	    !x->warmup && x->layer_top[0])
+		debug_suspend(x);
 	run_workload(x);
 	cell_btrfs_profiles(x);
 	if (x->md) {
@@ -391,6 +417,7 @@ static void run_one(struct cell_ctx *x, struct cell_reuse *ru, struct cell_resul
 		env->ops->load_modules(p, c);
 		x->kmsg = kmsg_open();
 		read_devices(x, x->dev_before);
+		hang_watch_begin(x);
 		setup_and_measure(x);
 		/* Even a cell that ran to the end measured something else than planned (md went
 		 * on degraded): it is an error naming the disk. */
@@ -399,6 +426,7 @@ static void run_one(struct cell_ctx *x, struct cell_reuse *ru, struct cell_resul
 		read_devices(x, x->dev_after);
 		x->dev_read = 1;
 		judge_devices(x);
+		hang_watch_end(x);
 		if (x->kmsg >= 0)
 			close(x->kmsg);
 		env->ops->reap();

@@ -22,8 +22,9 @@
 #define TEARDOWN_MS 120000        /* each teardown command, whatever the cell's deadline */
 
 /* A cell record's status; cell_status_names[] gives each its name in records. */
-enum cell_status { CELL_OK, CELL_ERROR, CELL_SKIPPED, CELL_TIMEOUT, CELL_INTERRUPTED };
-extern const char *const cell_status_names[5]; /* "ok", "error", "skipped", ... */
+enum cell_status { CELL_OK, CELL_ERROR, CELL_SKIPPED, CELL_TIMEOUT, CELL_INTERRUPTED, CELL_HUNG };
+#define CELL_NSTATUS 6
+extern const char *const cell_status_names[CELL_NSTATUS]; /* "ok", "error", "skipped", ... */
 
 /* What the matrix keeps of one (cell, rep) for progress lines and summaries. */
 struct cell_result {

@@ -16,6 +16,8 @@
 #define STEP_MAX 48
 #define STEP_ERR_MAX 1024
 #define TEXT_MAX (16 * 1024)      /* md --detail and fs geometry texts */
+#define HANG_JSON_MAX (64 * 1024) /* a hung cell's evidence, whole */
+#define HANG_FAULTS_MAX 8
 
 struct step {
 	char words[1024];             /* argv, NUL-separated */
@@ -79,6 +81,16 @@ struct cell_ctx {
 	char md_detail[TEXT_MAX], fs_geom[TEXT_MAX];
 	char queue[4096], mdstate[1024], df_before[512], df_after[512]; /* JSON parts */
 	int kmsg;
+	/* the hang watch (cell/hang.c): when the cell began, the kernel log from then on, the
+	 * taint then, the watcher's pid; the kernel's faults met (oops, BUG, WARN), the taint
+	 * letters gained, and a hung cell's evidence (a JSON object) */
+	long long start_mono_ms;
+	int kmsg_cell, watcher;
+	unsigned long taint0;
+	struct hang_fault { char kind[16]; char line[240]; } faults[HANG_FAULTS_MAX];
+	int nfaults;
+	char tainted[24];
+	char hang[HANG_JSON_MAX];
 	struct wl_outcome wl;
 	int wl_ran;
 	uint64_t size_basis, size_bytes;    /* a relative size: MemTotal or the fs's free space,
@@ -152,6 +164,15 @@ void cell_apply_tunables(struct cell_ctx *x, enum tun_when when);
 void cell_restore_tunables(struct cell_ctx *x);
 /* "tunables" {asked, found, effective} and "tunables_ignored" [...]. */
 void cell_tunables_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/hang.c: the cell watched from its start (a watcher process: a task of the cell in D
+ * state with no I/O on its disks for the bound makes it hung: its evidence and record, then
+ * the reboot) to its end (the watcher ended; the kernel's faults and taint into the cell). */
+void hang_watch_begin(struct cell_ctx *x);
+void hang_watch_end(struct cell_ctx *x);
+/* cell/hang_evidence.c: the evidence of a hung cell into x->hang, its reason into
+ * x->error; the stuck tasks' top frames said on the console. */
+void hang_evidence(struct cell_ctx *x, long long since_ms, int bound_s, int reboot_s);
 
 /* cell/answer.c: "limit", "efficiency" and "bottleneck" (nothing for a warm-up). */
 void answer_json(struct jw *w, const struct cell_ctx *x);

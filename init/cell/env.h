@@ -18,6 +18,10 @@ struct cell_ops {
 	void (*pet)(void);                        /* the watchdog: each step is a sign of life */
 	void (*reap)(void);                       /* orphans the tools of a step left */
 	void (*load_modules)(const struct plan *p, const struct cell *c); /* md and fs, before it */
+	/* a cell declared hung (cell/hang.c, from its watcher process): PID 1 writes no record
+	 * and pets no more, and the watchdog is re-armed to at most reboot_s; returns the
+	 * seconds it was armed to, or -1 when there is no watchdog */
+	int (*hung)(int reboot_s);
 };
 
 struct run_env {
@@ -33,6 +37,10 @@ struct run_env {
 	                                      each cell's limit is computed from; NULL: none */
 	int dry;                           /* fsmatrix.dry: every cell is recorded skipped */
 	int debug_hang;                    /* fsmatrix.debug_hang=N: cell N hangs, attempt 1 */
+	int debug_suspend;                 /* fsmatrix.debug_suspend=N: from cell N on, a cell's
+	                                      top layer is suspended before its workload,
+	                                      attempt 1 */
+	int hang_s;                        /* fsmatrix.hang=: -1 auto, 0 off, or seconds */
 	const struct cell_ops *ops;
 };
 

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const cell_status_names[5] = { "ok", "error", "skipped", "timeout", "interrupted" };
+const char *const cell_status_names[CELL_NSTATUS] = { "ok", "error", "skipped", "timeout",
+						      "interrupted", "hung" };
 
 /* The inner value of a one-key object made by cell/cell.c's capture of a probe. */
 static const char *inner(const char *json, size_t *n)
@@ -199,6 +200,29 @@ static void size_json(struct jw *w, const struct cell_ctx *x)
 	jw_end_obj(w);
 }
 
+/* "hang" (a hung cell's evidence, cell/hang_evidence.c), "kernel_faults" and "tainted"
+ * (cell/hang.c). */
+static void hang_json(struct jw *w, const struct cell_ctx *x)
+{
+	if (x->hang[0]) {
+		jw_key(w, "hang");
+		jw_raw(w, x->hang, strlen(x->hang));
+	}
+	if (x->nfaults) {
+		jw_key(w, "kernel_faults");
+		jw_arr(w);
+		for (int i = 0; i < x->nfaults; i++) {
+			jw_obj(w);
+			jw_kstr(w, "kind", x->faults[i].kind);
+			jw_kstr(w, "line", x->faults[i].line);
+			jw_end_obj(w);
+		}
+		jw_end_arr(w);
+	}
+	if (x->tainted[0])
+		jw_kstr(w, "tainted", x->tainted);
+}
+
 static void record_json(struct jw *w, const struct cell_ctx *x)
 {
 	record_begin(w, x->warmup ? "warmup" : "cell");
@@ -224,6 +248,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "status", cell_status_names[x->status]);
 	figure_json(w, x);
 	jw_kstr(w, "error", x->status == CELL_OK ? NULL : x->error);
+	hang_json(w, x);
 	lists_json(w, x);
 	size_json(w, x);
 	jw_kstr(w, "target", x->target);

@@ -35,8 +35,8 @@ const char host_kcidb_usage[] =
 
 struct doc {
 	const char *origin;
-	json_t *root, *checkouts, *builds, *tests;
-	json_t *seen;          /* ids of checkouts and builds already written */
+	json_t *root, *checkouts, *builds, *tests, *issues, *incidents;
+	json_t *seen;          /* ids of checkouts, builds and issues already written */
 };
 
 static const char *jstr(json_t *o, const char *key)
@@ -293,6 +293,73 @@ static void add_failed_test(struct doc *d, const struct rrun *r, const struct rc
 	json_array_append_new(d->tests, t);
 }
 
+/* An issue the kernel met (a hang, an oops, a BUG, a WARN), once per kind and signature
+ * (the stuck tasks' top frames, the fault's line), and its incident in record rec, linking
+ * the cell's test and build. */
+static void add_incident(struct doc *d, const struct rrun *r, json_t *rec, const char *kind,
+			 const char *signature, const char *subject, const char *test, const char *build)
+{
+	char sha[65], cat[64];
+	sha256_hex(signature, strlen(signature), sha);
+	char *iid = idof(d, "issue:%s:%.16s", kind, sha);
+	char *nid = idof(d, "incident:%s:%s:rep%lld:attempt%lld:%s:%.16s", r->id, jstr(rec, "cell"),
+			 (long long)json_integer_value(json_object_get(rec, "rep")),
+			 (long long)json_integer_value(json_object_get(rec, "attempt")), kind, sha);
+	if (iid && nid && !json_object_get(d->seen, nid)) {
+		if (!json_object_get(d->seen, iid)) {
+			snprintf(cat, sizeof cat, "runtime.%s", kind);
+			json_array_append_new(d->issues, json_pack(
+				"{s:s, s:i, s:s, s:s, s:[s], s:{s:b}, s:{s:s, s:s}}", "id", iid, "version", 1,
+				"origin", d->origin, "comment", subject, "categories", cat, "culprit",
+				"code", 1, "misc", "kind", kind, "signature", signature));
+			json_object_set_new(d->seen, iid, json_true());
+		}
+		json_t *n = json_pack("{s:s, s:s, s:s, s:i, s:b, s:s, s:s}", "id", nid, "origin",
+				      d->origin, "issue_id", iid, "issue_version", 1, "present", 1,
+				      "build_id", build, "comment", subject);
+		if (test)
+			json_object_set_new(n, "test_id", json_string(test));
+		json_object_set_new(n, "misc", json_pack("{s:s, s:s, s:I, s:I}", "run", r->id, "cell",
+							  jstr(rec, "cell"), "rep", json_integer_value(json_object_get(rec, "rep")),
+							  "attempt", json_integer_value(json_object_get(rec, "attempt"))));
+		json_array_append_new(d->incidents, n);
+		json_object_set_new(d->seen, nid, json_true());
+	}
+	free(iid);
+	free(nid);
+}
+
+/* The issues cell c's records met: a hang with its stuck tasks' top frames, each kernel
+ * fault line. test: the cell's test (its main figure's, else its failed test). */
+static void add_issues(struct doc *d, const struct rrun *r, const struct rcell *c, const char *test,
+		       const char *build)
+{
+	size_t i, k;
+	json_t *rec, *t;
+	json_array_foreach(r->records, i, rec) {
+		if (strcmp(jstr(rec, "cell") ? jstr(rec, "cell") : "", c->id) != 0)
+			continue;
+		if (jstr(rec, "status") && strcmp(jstr(rec, "status"), "hung") == 0) {
+			char sig[2048] = "", subject[2300];
+			size_t n = 0;
+			json_array_foreach(json_object_get(json_object_get(rec, "hang"), "tasks"), k, t)
+				if (n < sizeof sig && jstr(t, "top") && *jstr(t, "top"))
+					n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%s", n ? "; " : "",
+							      jstr(t, "top"));
+			snprintf(subject, sizeof subject, "hung: tasks in D state, no I/O completing: %s",
+				 sig[0] ? sig : "(no stack)");
+			add_incident(d, r, rec, "hang", sig, subject, test, build);
+		}
+		json_array_foreach(json_object_get(rec, "kernel_faults"), k, t) {
+			const char *line = jstr(t, "line") ? jstr(t, "line") : "";
+			char subject[400];
+			snprintf(subject, sizeof subject, "kernel %s: %s", jstr(t, "kind"), line);
+			add_incident(d, r, rec, jstr(t, "kind") ? jstr(t, "kind") : "fault", line, subject,
+				     test, build);
+		}
+	}
+}
+
 /* The run's start as RFC 3339 (the header's epoch seconds), or NULL without one. */
 static const char *run_start(const struct rrun *r, char *buf, size_t len)
 {
@@ -325,13 +392,19 @@ static void add_run(struct doc *d, const struct rrun *r)
 		if (!build)
 			continue;
 		size_t done = 0;
+		char *test = NULL;
 		for (size_t i = 0; i < c->nm; i++)
 			if (c->ok > 0 && c->has[i]) {
 				add_metric_test(d, r, c, i, build, start);
-				done++;
+				if (!done++)
+					test = idof(d, "%s:%s:%s", r->id, c->id, c->m[i]->key);
 			}
-		if (!done)
+		if (!done) {
 			add_failed_test(d, r, c, build, start);
+			test = idof(d, "%s:%s", r->id, c->id);
+		}
+		add_issues(d, r, c, test, build);
+		free(test);
 		free(build);
 	}
 }
@@ -439,7 +512,8 @@ int host_cmd_kcidb(int argc, char **argv)
 	}
 	drop_doubles(&rs);
 	struct doc d = { .origin = origin, .checkouts = json_array(), .builds = json_array(),
-			 .tests = json_array(), .seen = json_object() };
+			 .tests = json_array(), .issues = json_array(), .incidents = json_array(),
+			 .seen = json_object() };
 	for (size_t i = 0; i < rs.n; i++) {
 		report_model(&rs.run[i]);
 		add_run(&d, &rs.run[i]);
@@ -447,6 +521,13 @@ int host_cmd_kcidb(int argc, char **argv)
 	d.root = json_pack("{s:{s:i, s:i}, s:o, s:o, s:o}", "version", "major", KCIDB_MAJOR,
 			   "minor", KCIDB_MINOR, "checkouts", d.checkouts, "builds", d.builds,
 			   "tests", d.tests);
+	/* what the kernel did wrong: only when it did, so a clean run's document is as before */
+	if (json_array_size(d.issues)) {
+		json_object_set(d.root, "issues", d.issues);
+		json_object_set(d.root, "incidents", d.incidents);
+	}
+	json_decref(d.issues);
+	json_decref(d.incidents);
 	rc = write_doc(d.root, out);
 	json_decref(d.root);
 	json_decref(d.seen);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -106,9 +107,37 @@ void event_begin(struct jw *w, const char *event)
 	jw_kstr(w, "run", boot.run_id[0] ? boot.run_id : NULL);
 }
 
+static volatile int *held;
+
+void console_hold_init(void)
+{
+	if (held)
+		return;
+	void *m = mmap(NULL, sizeof *held, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED)
+		held = m;
+}
+
+void console_hold_set(void)
+{
+	if (held)
+		*held = 1;
+}
+
+void console_hold(void)
+{
+	if (!held || !*held || getpid() != 1)
+		return;
+	say("fsmatrix: PID 1 holds: the cell was declared hung, its record is written, and the "
+	    "machine is about to reboot");
+	for (;;)
+		pause();
+}
+
 void emit(struct jw *w)
 {
 	static char framed[256 * 1024];
+	console_hold();
 	if (jw_done(w) < 0) {
 		say("fsmatrix: internal error: a record did not fit its buffer or was malformed");
 		return;

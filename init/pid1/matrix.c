@@ -8,6 +8,7 @@
 #include "pid1/pid1.h"
 #include "cell/cell.h"
 #include "core/matrix/estimate.h"
+#include "core/figures/hang.h"
 #include "core/boot/resume.h"
 #include "core/figures/verdict.h"
 #include "lib/stats.h"
@@ -21,9 +22,12 @@
  * the image's. */
 static const char *const archive_dirs[] = { RESULTS_MNT "/fsmatrix", "/plans", "", NULL };
 
+_Static_assert(sizeof boot.counts / sizeof boot.counts[0] == CELL_NSTATUS,
+	       "a trailer count for each cell status");
+
 static const struct cell_ops cell_ops = {
 	.say = say, .emit = emit, .fatal = fatal, .pet = watchdog_pet, .reap = reap_orphans,
-	.load_modules = plan_cell_modules,
+	.load_modules = plan_cell_modules, .hung = watchdog_hung,
 };
 
 /* What the cells may use of this boot, once selection and resume (which may take back the
@@ -37,11 +41,13 @@ const struct run_env *matrix_env(const struct disk_speeds *speeds)
 		if (boot.sel[i].verdict == VERDICT_TAKEN)
 			taken[n++] = boot.disks[i].name;
 	taken[n] = NULL;
+	console_hold_init();   /* before any cell's watcher is forked: they share it */
 	env = (struct run_env){ .run_id = boot.run_id, .fingerprint = boot.fingerprint[0] ? boot.fingerprint : NULL,
 				.taken = taken, .archive_dirs = archive_dirs,
 				.kernel = boot.cmd.kernel[0] ? boot.cmd.kernel : NULL,
 				.speeds = speeds, .dry = boot.cmd.dry,
 				.debug_hang = boot.cmd.debug_hang,
+				.debug_suspend = boot.cmd.debug_suspend, .hang_s = boot.cmd.hang_s,
 				.ops = &cell_ops };
 	return &env;
 }
@@ -332,6 +338,43 @@ void matrix_switch_first(const struct plan *p)
 		kernels_switch(p, c.kernel, i, 0);
 }
 
+/* The ids of the cells earlier boots recorded hung (a hang reboots the machine: none of this
+ * boot's), for hang_array_given_up(); NULL when none. */
+static const char **hung_cells(const struct plan *p, int total, int *n)
+{
+	const char **ids = NULL;
+	struct cell c;
+	*n = 0;
+	for (int i = 0; i < total; i++) {
+		struct resume_step rs;
+		resume_cell(i, p->retries, &rs);
+		if (rs.action != RESUME_SKIP || rs.final != RESUME_HUNG || matrix_cell(p, i, &c) < 0)
+			continue;
+		const char **more = realloc(ids, (size_t)(*n + 1) * sizeof *ids);
+		char *id = strdup(c.id);
+		if (!more || !id) {
+			free(id);
+			return more ? more : ids;
+		}
+		ids = more;
+		ids[(*n)++] = id;
+	}
+	return ids;
+}
+
+/* A cell whose array hung too often is skipped with the reason. 1 when it was. */
+static int given_up(const struct run_env *env, const struct plan *p, const struct cell *c,
+		    int attempt, const char *const *hung, int nhung, const char *name, int total)
+{
+	char why[600];
+	if (!hang_array_given_up(c->id, hung, nhung, why, sizeof why))
+		return 0;
+	cell_record_status(env, p, c, CELL_SKIPPED, attempt, why);
+	boot.counts[CELL_SKIPPED]++;
+	say("[%d/%d] %s rep %d/%d: skipped: %s", c->index + 1, total, name, c->rep, p->repeat, why);
+	return 1;
+}
+
 /* The boot's counts from zero and its share of the plan's cells, said. Returns -1 on a dry
  * run, where no cell runs (the plan event lists them), else 0. */
 static int matrix_begin(const struct plan *p, int total)
@@ -402,6 +445,8 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 	warm_up(env, p, total, kept);
 	double est_done = 0, est_left;
 	double *est = cell_estimates(p, total, &est_left);
+	int nhung;
+	const char **hung = hung_cells(p, total, &nhung);
 	start = boottime_ms();
 	for (int i = 0; i < total; i++) {
 		char name[CELL_ID_MAX], eta[48];
@@ -432,7 +477,8 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 			other_kernel(env, p, &c, &rs, name, total);
 			continue;
 		}
-		if (settle_earlier(env, p, &c, &rs, name, total))
+		if (settle_earlier(env, p, &c, &rs, name, total) ||
+		    given_up(env, p, &c, rs.attempt, hung, nhung, name, total))
 			continue;
 		cell_start_event(&c, rs.attempt, total);
 		if (rs.attempt > 1)
@@ -453,7 +499,10 @@ void matrix_run(const struct plan *p, const struct disk_speeds *speeds)
 	}
 	free(kept);
 	free(est);
-	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted",
+	for (int k = 0; k < nhung; k++)
+		free((char *)hung[k]);
+	free(hung);
+	say("fsmatrix: matrix done: %d ok, %d error, %d skipped, %d timeout, %d interrupted, %d hung",
 	    boot.counts[CELL_OK], boot.counts[CELL_ERROR], boot.counts[CELL_SKIPPED],
-	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED]);
+	    boot.counts[CELL_TIMEOUT], boot.counts[CELL_INTERRUPTED], boot.counts[CELL_HUNG]);
 }

@@ -37,7 +37,7 @@ struct boot {
 	/* the matrix (pid1/matrix.c), for the trailer: cells planned, and cell records by
 	 * status in the order of cell/cell.h's cell_status_names[] */
 	int cells;
-	int counts[5];
+	int counts[6];                    /* CELL_NSTATUS (matrix.c checks) */
 	int repeat_auto;                  /* repeat = auto: the trailer says not_needed, */
 	int not_needed;                   /* positions not run, their cell stable before */
 	int resumed;                      /* boots of this run before this one (pid1/resume.c) */
@@ -58,6 +58,12 @@ int console_attached(void);       /* console_attach or console_files_off was cal
 void console_detach(void);        /* fsync and close the results files */
 void console_sync_each(void);     /* from now on each record is fsynced (with all before it) */
 int console_records(const char *type); /* how many of this type were emitted */
+/* A cell declared hung (cell/hang.c): a flag shared with the cell's watcher process, which
+ * sets it; from then on PID 1 holds at its next record or sign of life (console_hold: it
+ * says so once and waits for the reboot), so that the hung record stays the cell's last. */
+void console_hold_init(void);
+void console_hold_set(void);
+void console_hold(void);
 void console_fix_fds(void);       /* fds 0-2 on /dev/console if the kernel gave none */
 
 /* pid1/fatal.c: how PID 1 stops; the lowest file of PID 1, calling nothing above it. What
@@ -186,6 +192,7 @@ int resume_kernel_misses(const char *name);
 void watchdog_start(const struct plan *p);
 int watchdog_ruled_out(const struct cmdline *c);   /* no watchdog whatever the plan and disks */
 void watchdog_pet(void);
+int watchdog_hung(int reboot_s);   /* cell_ops.hung: PID 1 held, the watchdog re-armed short */
 void watchdog_stop(void);
 void watchdog_json(struct jw *w); /* the header's "watchdog" field */
 

@@ -105,8 +105,23 @@ void watchdog_start(const struct plan *p)
 
 void watchdog_pet(void)
 {
+	console_hold();
 	if (fd >= 0)
 		ioctl(fd, WDIOC_KEEPALIVE, 0);
+}
+
+/* Called in the cell's watcher process, which shares the device with PID 1: the next expiry
+ * is at most reboot_s away, and PID 1 no longer pets. */
+int watchdog_hung(int reboot_s)
+{
+	console_hold_set();
+	if (fd < 0)
+		return -1;
+	int t = reboot_s < timeout_s ? reboot_s : timeout_s;
+	if (ioctl(fd, WDIOC_SETTIMEOUT, &t) < 0 && ioctl(fd, WDIOC_GETTIMEOUT, &t) < 0)
+		t = timeout_s;
+	ioctl(fd, WDIOC_KEEPALIVE, 0);
+	return t;
 }
 
 void watchdog_stop(void)

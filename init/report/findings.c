@@ -36,6 +36,7 @@ static void speed_lines(const struct rrun *r, report_line_fn line, void *ctx)
 void report_findings_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
 			   void *ctx)
 {
+	report_kfault_lines(r, o, line, ctx);
 	speed_lines(r, line, ctx);
 	int limited = 0, unlimited = 0, unstable = 0;
 	struct cell_answer *all = report_answers(r);

@@ -112,13 +112,17 @@ static void status_lines(const struct rrun *r, report_line_fn line, void *ctx)
 		if (json_is_integer(nn))
 			snprintf(autos, sizeof autos, ", not needed %lld (repeat = auto: stable before)",
 				 (long long)json_integer_value(nn));
+		json_t *hung = json_object_get(c, "hung");
+		char hungs[48] = "";
+		if (json_integer_value(hung))
+			snprintf(hungs, sizeof hungs, ", hung %lld", (long long)json_integer_value(hung));
 		report_line(line, ctx, "  status    complete: %d cells planned; ok %lld, error %lld, skipped %lld, "
-			 "timeout %lld, interrupted %lld%s; %.1f s",
+			 "timeout %lld, interrupted %lld%s%s; %.1f s",
 			 r->total, (long long)json_integer_value(json_object_get(c, "ok")),
 			 (long long)json_integer_value(json_object_get(c, "error")),
 			 (long long)json_integer_value(json_object_get(c, "skipped")),
 			 (long long)json_integer_value(json_object_get(c, "timeout")),
-			 (long long)json_integer_value(json_object_get(c, "interrupted")), autos,
+			 (long long)json_integer_value(json_object_get(c, "interrupted")), hungs, autos,
 			 json_number_value(json_object_get(r->trailer, "elapsed_s")));
 		return;
 	}
@@ -248,7 +252,7 @@ static int tunables_problem(const struct rcell *c, report_line_fn line, void *ct
 void report_problem_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line, void *ctx)
 {
 	char e[600];
-	int any = 0;
+	int any = report_kfault_lines(r, o, line, ctx);
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct rcell *c = &r->cells[i];
 		if (!report_cell_selected(o, c))
@@ -261,6 +265,8 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o, rep
 		size_t k;
 		json_t *rec;
 		json_array_foreach(c->bad, k, rec) {
+			if (strcmp(report_str(rec, "status"), "hung") == 0)
+				continue;   /* first, with its frames: report_kfault_lines */
 			one_line(json_string_value(json_object_get(rec, "error")), e, sizeof e);
 			report_line(line, ctx, "  %s rep %lld/%d: %s: %s", c->id,
 				 (long long)json_integer_value(json_object_get(rec, "rep")), c->reps,

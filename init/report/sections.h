@@ -51,6 +51,10 @@ struct cell_answer {
 /* report/answers.c: every cell's answer (indexed as r->cells), from one pass over the
  * records; free() it. NULL on no memory. */
 struct cell_answer *report_answers(const struct rrun *r);
+/* report/kfaults.c: each hung cell with its stuck tasks' top frames, each kernel fault and
+ * taint met during a cell; 1 when any line was written. First under Findings and Problems. */
+int report_kfault_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
+			void *ctx);
 /* report/findings.c: the lines of the Findings section (the disks' speed, each streaming cell
  * against its limit and what held it back, what the run cannot say), and the limits table
  * (cell, MB/s, limit, of limit, why; NULL when no cell has a limit or a bottleneck). */

@@ -173,6 +173,7 @@ declare -A state_ok=(
 	[pid1.console:log_path]="the console: the results files, written from every step and the stop hook"
 	[pid1.console:sync_each]="the console: once the first cell starts, each record is fsynced"
 	[pid1.console:type_counts]="the console: records by type, for the trailer"
+	[pid1.console:held]="the console's hold: a shared page the hang watcher (a child) sets so that PID 1 says nothing more and waits for the reboot"
 	[pid1.resume:cells]="the resume state: the journal's cells, read once, asked by matrix.c per cell"
 	[pid1.resume:ncells]="the resume state"
 	[pid1.resume:journal]="the resume state"

@@ -38,10 +38,10 @@ static const struct bad {
 	{ "fsmatrix.shell=2", "fsmatrix.shell=2: expected 0, 1 or now" },
 	{ "fsmatrix.shell=NOW", "fsmatrix.shell=NOW: expected 0, 1 or now" },
 	{ "fsmatrix.disk=vdb", "fsmatrix.disk: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, kernel, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, debug_suspend, hang, shard, seed, kernel, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	{ "quiet fsmatrix.=1", "fsmatrix.: unknown parameter (known: disks, wipe, plan, plan_sha256, dry, "
-	  "shell, debug, scale, settle, watchdog, debug_hang, shard, seed, kernel, governor, turbo, cstates, "
+	  "shell, debug, scale, settle, watchdog, debug_hang, debug_suspend, hang, shard, seed, kernel, governor, turbo, cstates, "
 	  "thp, swap, nmi_watchdog, clocksource)" },
 	/* the machine's controls (core/model/conditions.c) */
 	{ "fsmatrix.turbo=maybe", "fsmatrix.turbo=maybe: expected on or off, or keep" },
@@ -64,7 +64,7 @@ static const struct bad {
 	 * tests/fuzz/fuzz_cmdline). */
 	{ "\"fsmatrix.dry=1\n\rx\"", "fsmatrix.dry=1??x: expected 0 or 1" },
 	{ "\"fsmatrix.d\nry=1\"", "fsmatrix.d?ry: unknown parameter (known: disks, wipe, plan, "
-	  "plan_sha256, dry, shell, debug, scale, settle, watchdog, debug_hang, shard, seed, kernel, governor, turbo, "
+	  "plan_sha256, dry, shell, debug, scale, settle, watchdog, debug_hang, debug_suspend, hang, shard, seed, kernel, governor, turbo, "
 	  "cstates, thp, swap, nmi_watchdog, clocksource)" },
 #define KERNEL_WANT ": expected a kernel set's name (letters, digits, '.', '_', '-'; at most 31 characters), such as 6.12"
 	{ "fsmatrix.kernel", "fsmatrix.kernel" KERNEL_WANT },
@@ -75,6 +75,8 @@ static const struct bad {
 	{ "fsmatrix.watchdog=65536", "fsmatrix.watchdog=65536: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.watchdog=on", "fsmatrix.watchdog=on: expected auto, or seconds 0 to 65535" },
 	{ "fsmatrix.debug_hang=0", "fsmatrix.debug_hang=0: expected a cell number, 1 to 1000000" },
+	{ "fsmatrix.hang=soon", "fsmatrix.hang=soon: expected auto, or seconds 0 to 65535" },
+	{ "fsmatrix.debug_suspend=x", "fsmatrix.debug_suspend=x: expected a cell number, 1 to 1000000" },
 	{ "fsmatrix.debug_hang", "fsmatrix.debug_hang: expected a cell number, 1 to 1000000" },
 #define SHARD_WANT ": expected K/N, shard K of N with 1 <= K <= N <= 1000"
 	{ "fsmatrix.shard=0/2", "fsmatrix.shard=0/2" SHARD_WANT },
@@ -161,6 +163,19 @@ static void test_watchdog(void)
 		CHECK_INT(c.debug_hang, rows[i].debug_hang);
 		CHECK_INT(c.shard_k, rows[i].shard_k);
 		CHECK_INT(c.shard_n, rows[i].shard_n);
+	}
+	static const struct { const char *in; int hang_s, debug_suspend; } hangs[] = {
+		{ "", CMDLINE_WATCHDOG_AUTO, 0 },
+		{ "fsmatrix.hang=auto", CMDLINE_WATCHDOG_AUTO, 0 },
+		{ "fsmatrix.hang=0", 0, 0 },
+		{ "fsmatrix.hang=15 fsmatrix.debug_suspend=2", 15, 2 },
+	};
+	for (size_t i = 0; i < sizeof hangs / sizeof hangs[0]; i++) {
+		struct cmdline c;
+		char err[300] = "";
+		CHECK(cmdline_parse(hangs[i].in, &c, err, sizeof err) == 0, "%s: %s", hangs[i].in, err);
+		CHECK_INT(c.hang_s, hangs[i].hang_s);
+		CHECK_INT(c.debug_suspend, hangs[i].debug_suspend);
 	}
 }
 

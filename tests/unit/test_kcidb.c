@@ -103,7 +103,7 @@ static void test_status(void)
 {
 	static const char *const rows[][2] = {
 		{ "ok", "DONE" }, { "error", "ERROR" }, { "timeout", "ERROR" }, { "skipped", "SKIP" },
-		{ "interrupted", "MISS" }, { "missing", "MISS" },
+		{ "hung", "FAIL" }, { "interrupted", "MISS" }, { "missing", "MISS" },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		CHECK_STR(kcidb_status(rows[i][0]), rows[i][1]);

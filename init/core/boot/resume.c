@@ -5,7 +5,7 @@
 #include <string.h>
 
 const char *const resume_status_names[RESUME_NSTATUS] = { "ok", "error", "skipped", "timeout",
-							  "interrupted" };
+							  "interrupted", "hung" };
 
 static int status_index(const char *s)
 {

@@ -9,9 +9,10 @@
 #include <stddef.h>
 
 /* Status names in the order of cell/cell.h's enum cell_status. */
-#define RESUME_NSTATUS 5
+#define RESUME_NSTATUS 6
 extern const char *const resume_status_names[RESUME_NSTATUS];
 #define RESUME_INTERRUPTED 4
+#define RESUME_HUNG 5
 
 /* One cell (by index) as the journal left it. */
 struct resume_cell {

@@ -114,6 +114,7 @@ const char *kcidb_status(const char *cell_status)
 {
 	static const struct { const char *cell, *test; } map[] = {
 		{ "ok", "DONE" }, { "error", "ERROR" }, { "timeout", "ERROR" }, { "skipped", "SKIP" },
+		{ "hung", "FAIL" },   /* the kernel under test stopped: its failure, not ours */
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (cell_status && strcmp(cell_status, map[i].cell) == 0)

@@ -41,7 +41,8 @@ struct kcidb_number {
 void kcidb_number(double value, const char *unit, struct kcidb_number *out);
 
 /* A cell's status as a KCIDB test status: ok DONE (a measurement, not a judgment of the
- * kernel), error and timeout ERROR, skipped SKIP, interrupted and anything else MISS. */
+ * kernel), error and timeout ERROR, skipped SKIP, hung FAIL (the kernel under test hung),
+ * interrupted and anything else MISS. */
 const char *kcidb_status(const char *cell_status);
 
 /* The status of a cell's tests over its repetitions: ok of them ok and failed not (error,

@@ -71,6 +71,19 @@ static const struct param params[] = {
 	{ "debug_hang", K_CELL, offsetof(struct cmdline, debug_hang), "=N",
 	  "testing only: cell N's first attempt hangs PID 1 in the kernel (it freezes the "
 	  "test filesystem and writes to it), so that only the watchdog can end it" },
+	{ "debug_suspend", K_CELL, offsetof(struct cmdline, debug_suspend), "=N",
+	  "testing only: the first attempt of cell N, and of every later cell with "
+	  "device-mapper layers, suspends its top layer (`dmsetup suspend --nolockfs`) "
+	  "before its workload, which then waits in the kernel for writes that never "
+	  "complete (boot test 56)" },
+	{ "hang", K_WATCHDOG, offsetof(struct cmdline, hang_s), "=auto|0|S",
+	  "how long a task of a cell may sit in D state while no I/O completes on the "
+	  "cell's disks before the cell is declared `hung` "
+	  "([reliability](reliability.md#a-hung-cell)): `auto` (default) is 120 s, at most "
+	  "half the plan's cell timeout and at least 5 s; `0` turns the watch off (the "
+	  "watchdog alone then ends a hang); a number sets it in seconds. Keep it under the "
+	  "watchdog's timeout, or the watchdog reboots the machine before the evidence is "
+	  "kept" },
 	{ "shard", K_SHARD, offsetof(struct cmdline, shard_k), "=K/N",
 	  "run only shard K of N of the plan's cells (1 <= K <= N <= 1000), for a run split "
 	  "over N machines: the split is by cell (a cell's repetitions and its summary stay "
@@ -351,6 +364,7 @@ static void set_defaults(struct cmdline *out)
 	out->scale = 1.0;
 	out->settle_ms = 10000;
 	out->watchdog_s = CMDLINE_WATCHDOG_AUTO;
+	out->hang_s = CMDLINE_WATCHDOG_AUTO;
 }
 
 /* The message quotes the parameter as given, and quotes let a newline into a word: shown as

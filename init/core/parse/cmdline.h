@@ -28,6 +28,14 @@ struct cmdline {
 	int debug_hang;                /* fsmatrix.debug_hang=N: cell N's first attempt hangs
 	                                  PID 1 in the kernel (a frozen filesystem), for the
 	                                  watchdog test; 0 = never */
+	int hang_s;                    /* fsmatrix.hang=auto|0|SECONDS: how long a task of a cell
+	                                  may sit in D state with no I/O before the cell is
+	                                  declared hung (core/figures/hang.h); auto (-1, the default)
+	                                  derives it from the cell timeout, 0 leaves it off */
+	int debug_suspend;             /* fsmatrix.debug_suspend=N: the first attempt of cell
+	                                  N and of each later cell with layers suspends its top
+	                                  device-mapper layer before the workload (the hang
+	                                  test); 0 = never */
 	int shard_k, shard_n;          /* fsmatrix.shard=K/N: run only shard K (1..N) of the
 	                                  plan's cells (core/matrix/shard.h); 0/0 = every cell */
 	unsigned long long seed;       /* fsmatrix.seed=N: the seed of order = shuffle, over the
