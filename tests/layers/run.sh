@@ -12,8 +12,9 @@
 # 2. layers/no-cycle-pid1, layers/no-cycle-host: the files of /init, and of out/fsmatrix,
 #    compiled one object each; an edge from A to B when A uses a symbol B defines; tsort
 #    fails on any loop (fatal() calling up into the watchdog that calls it, say).
-# 3. layers/sizes: no C file of init/ (a .c or a .h, at any depth) over 600 lines, and no
-#    function over 80, counted from the first line of its definition to its closing brace
+# 3. layers/sizes: no C file of init/ (a .c or a .h, at any depth) over 600 lines, no shell
+#    script of qemu/, media/, recipes/ and tests/ over 600 either (a script is a .sh file or
+#    one whose first line runs sh or bash; fixtures aside), and no function over 80, counted from the first line of its definition to its closing brace
 #    (both braces of a function sit at column 0 in this code; a function whose braces do
 #    not is not counted, so the test says how many it measured).
 # 4. layers/state: the writable objects /init keeps at file scope (from its objects' symbol
@@ -95,6 +96,24 @@ bad=
 while read -r n f; do
 	[ "$f" = total ] || [ "$n" -le $MAX_FILE ] || bad+="$f: $n lines (at most $MAX_FILE)"$'\n'
 done < <(find init -name '*.[ch]' -print0 | sort -z | xargs -0 wc -l)
+# shell_scripts: the shell scripts of the repository, one a line
+shell_scripts() {
+	local f
+	git ls-files qemu media recipes tests .ci | grep -v '^tests/\(fixtures\|unit\|fuzz\)/' |
+	while IFS= read -r f; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.sh) echo "$f" ;;
+		*) head -n 1 "$f" | grep -q '^#!.*/\(ba\)\?sh\b' && echo "$f" ;;
+		esac
+	done
+}
+nshell=0
+while IFS= read -r f; do
+	nshell=$((nshell + 1))
+	n=$(wc -l <"$f")
+	[ "$n" -le $MAX_FILE ] || bad+="$f: $n lines (at most $MAX_FILE; shell too: split it by job into files it sources)"$'\n'
+done < <(shell_scripts)
 # FILE:LINE NAME LINES for every function: a line at column 0 that begins with a name starts
 # a definition (or anything else); a "{" at column 0 after one with a "(" opens its body, the
 # next "}" at column 0 closes it (labels at column 0 inside a body are skipped)
@@ -119,7 +138,7 @@ for key in "${!long_ok[@]}"; do
 	[ -n "${seen[$key]+set}" ] || bad+="${key%%:*}: ${key#*:} is no longer over $MAX_FN lines: take it out of long_ok"$'\n'
 done
 if [ -z "$bad" ]; then
-	echo "ok - layers/sizes ($(wc -l <"$TMP/functions") functions, ${#long_ok[@]} over $MAX_FN known)"
+	echo "ok - layers/sizes ($(wc -l <"$TMP/functions") functions, ${#long_ok[@]} over $MAX_FN known; $nshell shell scripts)"
 	for key in "${!long_ok[@]}"; do echo "#   $key: over $MAX_FN lines, ${long_ok[$key]}"; done | sort
 else
 	echo "FAIL - layers/sizes: a file over $MAX_FILE lines or a function over $MAX_FN"
