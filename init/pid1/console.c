@@ -23,16 +23,22 @@ struct early {
 	size_t len, cap;
 };
 
-static struct early early_log, early_jsonl;
-static int log_fd = -1, jsonl_fd = -1;
-/* Off during the boot: a FAT fsync is a device flush, a dozen of which (two files, a record
- * each) cost the boot tens of ms where the host's disk is slow to flush. No test disk has
- * been touched then, and the first record fsynced later takes the boot's along with it. */
-static int sync_each;
-static char log_path[256], jsonl_path[256];
-
 static const char *const types[] = { "header", "event", "cell", "series", "summary", "trailer" };
-static int type_counts[sizeof types / sizeof types[0]];
+
+/* The console's state, in one place: the results files and what was said before they were
+ * open, whether each record is fsynced, and the records by type for the trailer. Every step
+ * of the boot (and the stop hook) writes through it. */
+static struct console {
+	struct early early_log, early_jsonl;
+	int log_fd, jsonl_fd;
+	/* off during the boot: a FAT fsync is a device flush, a dozen of which (two files, a
+	 * record each) cost the boot tens of ms where the host's disk is slow to flush; no test
+	 * disk has been touched then, and the first record fsynced later takes the boot's along
+	 * with it */
+	int sync_each;
+	char log_path[256], jsonl_path[256];
+	int type_counts[sizeof types / sizeof types[0]];
+} console = { .log_fd = -1, .jsonl_fd = -1 };
 
 static void keep(struct early *e, const char *s, size_t n)
 {
@@ -58,11 +64,11 @@ static void file_failed(const char *path)
 {
 	int e = errno;
 	static int said;
-	if (jsonl_fd >= 0)
-		close(jsonl_fd);
-	if (log_fd >= 0)
-		close(log_fd);
-	jsonl_fd = log_fd = -1;
+	if (console.jsonl_fd >= 0)
+		close(console.jsonl_fd);
+	if (console.log_fd >= 0)
+		close(console.log_fd);
+	console.jsonl_fd = console.log_fd = -1;
 	if (said++)
 		return;
 	printf("fsmatrix: unable to write %s: %s (records continue on the console only)\n", path,
@@ -75,11 +81,12 @@ static void shown(const char *s, size_t n, int sync_now)
 {
 	fwrite(s, 1, n, stdout);
 	fflush(stdout);
-	if (log_fd >= 0) {
-		if (write_all(log_fd, s, n) < 0 || (sync_now && sync_each && fsync(log_fd) < 0))
-			file_failed(log_path);
-	} else if (!log_path[0]) {
-		keep(&early_log, s, n);
+	if (console.log_fd >= 0) {
+		if (write_all(console.log_fd, s, n) < 0 ||
+		    (sync_now && console.sync_each && fsync(console.log_fd) < 0))
+			file_failed(console.log_path);
+	} else if (!console.log_path[0]) {
+		keep(&console.early_log, s, n);
 	}
 }
 
@@ -147,7 +154,7 @@ void emit(struct jw *w)
 		/* record_begin() puts the type first, so a string value cannot fool this */
 		int wl = snprintf(want, sizeof want, "{\"v\":%d,\"type\":\"%s\"", RECORD_SCHEMA, types[i]);
 		if (strncmp(w->buf, want, (size_t)wl) == 0) {
-			type_counts[i]++;
+			console.type_counts[i]++;
 			break;
 		}
 	}
@@ -157,36 +164,36 @@ void emit(struct jw *w)
 		return;
 	}
 	framed[n++] = '\n';
-	if (jsonl_fd >= 0) {
+	if (console.jsonl_fd >= 0) {
 		/* One write for the line and its newline, so that a power cut leaves at most one
 		 * line torn (resume.h) */
 		int rc;
 		if (w->len < w->cap) {
 			w->buf[w->len] = '\n';
-			rc = write_all(jsonl_fd, w->buf, w->len + 1);
+			rc = write_all(console.jsonl_fd, w->buf, w->len + 1);
 			w->buf[w->len] = '\0';
 		} else {
-			rc = write_all(jsonl_fd, w->buf, w->len) < 0 ? -1 : write_all(jsonl_fd, "\n", 1);
+			rc = write_all(console.jsonl_fd, w->buf, w->len) < 0 ? -1 : write_all(console.jsonl_fd, "\n", 1);
 		}
-		if (rc < 0 || (sync_each && fsync(jsonl_fd) < 0))
-			file_failed(jsonl_path);
-	} else if (!jsonl_path[0]) {
-		keep(&early_jsonl, w->buf, w->len);
-		keep(&early_jsonl, "\n", 1);
+		if (rc < 0 || (console.sync_each && fsync(console.jsonl_fd) < 0))
+			file_failed(console.jsonl_path);
+	} else if (!console.jsonl_path[0]) {
+		keep(&console.early_jsonl, w->buf, w->len);
+		keep(&console.early_jsonl, "\n", 1);
 	}
 	shown(framed, (size_t)n, 1);
 }
 
 void console_sync_each(void)
 {
-	sync_each = 1;
+	console.sync_each = 1;
 }
 
 int console_records(const char *type)
 {
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
 		if (strcmp(types[i], type) == 0)
-			return type_counts[i];
+			return console.type_counts[i];
 	return 0;
 }
 
@@ -194,7 +201,8 @@ static int open_with(const char *path, struct early *e, char *keep_path, size_t 
 {
 	snprintf(keep_path, keep_len, "%s", path);
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, e->buf ? e->buf : "", e->len) < 0 || (sync_each && fsync(fd) < 0)) {
+	if (fd < 0 || write_all(fd, e->buf ? e->buf : "", e->len) < 0 ||
+	    (console.sync_each && fsync(fd) < 0)) {
 		int err = errno;
 		if (fd >= 0)
 			close(fd);
@@ -208,14 +216,15 @@ static int open_with(const char *path, struct early *e, char *keep_path, size_t 
 
 int console_attach(const char *jsonl, const char *log)
 {
-	jsonl_fd = open_with(jsonl, &early_jsonl, jsonl_path, sizeof jsonl_path);
-	if (jsonl_fd < 0) {
+	console.jsonl_fd = open_with(jsonl, &console.early_jsonl, console.jsonl_path,
+				     sizeof console.jsonl_path);
+	if (console.jsonl_fd < 0) {
 		file_failed(jsonl);
 		console_files_off();
 		return -1;
 	}
-	log_fd = open_with(log, &early_log, log_path, sizeof log_path);
-	if (log_fd < 0) {
+	console.log_fd = open_with(log, &console.early_log, console.log_path, sizeof console.log_path);
+	if (console.log_fd < 0) {
 		file_failed(log);
 		console_files_off();
 		return -1;
@@ -226,28 +235,28 @@ int console_attach(const char *jsonl, const char *log)
 void console_files_off(void)
 {
 	/* nothing more is kept for files that will never be opened */
-	free(early_log.buf);
-	free(early_jsonl.buf);
-	memset(&early_log, 0, sizeof early_log);
-	memset(&early_jsonl, 0, sizeof early_jsonl);
-	if (!log_path[0])
-		snprintf(log_path, sizeof log_path, "-");
-	if (!jsonl_path[0])
-		snprintf(jsonl_path, sizeof jsonl_path, "-");
+	free(console.early_log.buf);
+	free(console.early_jsonl.buf);
+	memset(&console.early_log, 0, sizeof console.early_log);
+	memset(&console.early_jsonl, 0, sizeof console.early_jsonl);
+	if (!console.log_path[0])
+		snprintf(console.log_path, sizeof console.log_path, "-");
+	if (!console.jsonl_path[0])
+		snprintf(console.jsonl_path, sizeof console.jsonl_path, "-");
 }
 
 int console_attached(void)
 {
-	return jsonl_fd >= 0 || log_fd >= 0 || jsonl_path[0];
+	return console.jsonl_fd >= 0 || console.log_fd >= 0 || console.jsonl_path[0];
 }
 
 void console_detach(void)
 {
-	if (jsonl_fd >= 0 && (fsync(jsonl_fd) < 0 || close(jsonl_fd) < 0))
-		printf("fsmatrix: unable to write %s: %s\n", jsonl_path, strerror(errno));
-	if (log_fd >= 0 && (fsync(log_fd) < 0 || close(log_fd) < 0))
-		printf("fsmatrix: unable to write %s: %s\n", log_path, strerror(errno));
-	jsonl_fd = log_fd = -1;
+	if (console.jsonl_fd >= 0 && (fsync(console.jsonl_fd) < 0 || close(console.jsonl_fd) < 0))
+		printf("fsmatrix: unable to write %s: %s\n", console.jsonl_path, strerror(errno));
+	if (console.log_fd >= 0 && (fsync(console.log_fd) < 0 || close(console.log_fd) < 0))
+		printf("fsmatrix: unable to write %s: %s\n", console.log_path, strerror(errno));
+	console.jsonl_fd = console.log_fd = -1;
 }
 
 void console_fix_fds(void)
