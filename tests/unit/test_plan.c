@@ -369,7 +369,7 @@ static const struct bad {
 	  "(size = 20000000t)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = dd\n",
 	  "t.ini:6: type: unknown workload type: expected seqwrite, smallfiles, tar, seqread, "
-	  "fsync or fio (type = dd)", 1 },
+	  "fsync, fio or durability (type = dd)", 1 },
 	/* fio: a job file or inline keys, never both; inline needs rw and size; its options
 	 * stay inside the cell's mount. */
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\n"

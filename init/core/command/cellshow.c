@@ -400,6 +400,8 @@ static double wl_footprint(const struct plan_workload *w, double size)
 		return size;
 	case WL_FSYNC:
 		return size + (double)w->background;
+	case WL_DURABILITY:
+		return size;
 	case WL_FIO:
 		if (w->job[0])
 			return 0;

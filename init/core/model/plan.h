@@ -26,7 +26,7 @@
 
 enum resync { RESYNC_WAIT, RESYNC_ASSUME_CLEAN, RESYNC_IGNORE };
 enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS, FS_BTRFS };
-enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR, WL_SEQREAD, WL_FSYNC, WL_FIO };
+enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR, WL_SEQREAD, WL_FSYNC, WL_FIO, WL_DURABILITY };
 enum wl_data { DATA_RANDOM, DATA_ZERO };
 enum wl_sync { SYNC_TIMED, SYNC_NONE };
 /* The order cells run in (core/matrix/order.h): repetition-major, each cell's repetitions back to

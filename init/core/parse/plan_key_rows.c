@@ -200,12 +200,14 @@ const struct key fs_keys[] = {
 const struct key wl_keys[] = {
 	{ "type", K_WLTYPE, W(type), 0, 0, NULL, NULL, 0,
 	  .help = "seqwrite, smallfiles, tar, seqread, fsync, fio "
-	  "([below](#latency-and-fio-workloads)) (required)" },
+	  "([below](#latency-and-fio-workloads)), durability "
+	  "([below](#the-durability-workload)) (required)" },
 	{ "size", K_WLSIZE, W(size), 4096, 0, NULL, NULL, 0,
 	  .help = "bytes (k/m/g/t, powers of 1024), or a share of the machine: `2x ram`, `0.5x ram` "
 	  "(of MemTotal), `10% fs` (of the filesystem's free space after mkfs); times "
-	  "`fsmatrix.scale` ([below](#sizes-relative-to-the-machine)); fsync and fio "
-	  "inline: required" },
+	  "`fsmatrix.scale` ([below](#sizes-relative-to-the-machine)); fsync, fio "
+	  "inline and durability: required; durability: 4 KiB a record and an operation "
+	  "(4k to 4000000k)" },
 	{ "bs", K_SIZE, W(bs), 512, 64 << 20, NULL, NULL, 0,
 	  .def = "1m",
 	  .help = "seqwrite and seqread: the block size; fsync: bytes per append (required); fio "
@@ -244,12 +246,14 @@ const struct key wl_keys[] = {
 	  "`none`" },
 	{ "seed", K_U64, W(seed), 0, 0, NULL, NULL, 0,
 	  .def = PLAN_STR(PLAN_DEFAULT_SEED),
-	  .help = "seqwrite and seqread: the random data's seed; smallfiles: the file set's seed" },
+	  .help = "seqwrite and seqread: the random data's seed; smallfiles: the file set's seed; "
+	  "durability: the seed of the operations and the records' bytes" },
 	{ "file", K_STR, W(file), 0, 0, NULL, NULL, 0,
 	  .help = "tar: the archive, absolute or looked up in `fsmatrix/` on the results partition, "
 	  "then `/plans`, then `/` in the image" },
 	{ "files", K_INT, W(files), 1, 10000000, NULL, NULL, 0,
-	  .help = "smallfiles: a file count (derived from `size`)" },
+	  .help = "smallfiles: a file count (derived from `size`); durability: the base files "
+	  "(4, at most 64)" },
 	{ "background", K_SIZE, W(background), 0, 0, NULL, NULL, 0,
 	  .help = "fsync (required): a background writer streaming through a file of this size "
 	  "meanwhile (0: none). Both it and the appends write random data as seqwrite does, "
