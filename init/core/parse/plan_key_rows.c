@@ -29,6 +29,9 @@ static const struct choice orders[] = {
 	{ "interleave", ORDER_INTERLEAVE }, { "sequential", ORDER_SEQUENTIAL },
 	{ "shuffle", ORDER_SHUFFLE }, { NULL, 0 },
 };
+static const struct choice durabilities[] = {
+	{ "none", PLAN_DURABILITY_NONE }, { "log-writes", PLAN_DURABILITY_LOG_WRITES }, { NULL, 0 },
+};
 static const struct choice reuses[] = {
 	{ "none", REUSE_NONE }, { "array", REUSE_ARRAY }, { "fs", REUSE_FS }, { NULL, 0 },
 };
@@ -98,6 +101,21 @@ const struct key global_keys[] = {
 	  "resynced once; each cell its own mkfs), `fs` (also one filesystem per `[fs]` "
 	  "section, emptied between cells) or `none` (everything made afresh for every "
 	  "cell)" },
+	{ "durability", K_CHOICE, G(durability), 0, 0, durabilities, "expected none or log-writes",
+	  0, .def = "none",
+	  .help = "`log-writes`: each cell's writes are logged by the kernel's dm-log-writes "
+	  "target to `log_disk`, and after the cell each crash point is replayed, mounted, "
+	  "verified and checked read-only by fsck under two models of the disks' cache "
+	  "([below](#durability-what-a-power-cut-costs))" },
+	{ "log_disk", K_INT, G(log_disk), 1, PLAN_DEVICES_MAX, NULL, NULL, 0,
+	  .help = "`durability = log-writes` (required): the disk that holds the log, its "
+	  "position among the disks handed over; not a member of any array nor a cache "
+	  "disk" },
+	{ "crash_points", K_INT, G(crash_points), 1, 10000, NULL, NULL, 0,
+	  .def = "32",
+	  .help = "`durability = log-writes`: the most crash points checked per cell: every "
+	  "mark of the durability workload (each acknowledged sync) up to this many, else "
+	  "this many evenly spread, the last among them" },
 	{ "resync_timeout", K_DUR, G(resync_timeout_s), 0, 0, NULL, NULL, 0,
 	  .def = "24h",
 	  .help = "the resync wait's own bound, s/m/h; a resync past it makes the cell a `timeout`; "

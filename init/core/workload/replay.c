@@ -217,6 +217,26 @@ int replay_plan_build(const struct lw_log *log, size_t bound, struct replay_plan
 	return 0;
 }
 
+void replay_lw_table(uint64_t sectors, const char *dev, const char *logdev, char *buf,
+		     size_t len)
+{
+	if (sectors)
+		snprintf(buf, len, "0 %llu log-writes %s %s", (unsigned long long)sectors, dev, logdev);
+	else
+		snprintf(buf, len, "0 <sectors> log-writes %s %s", dev, logdev);
+}
+
+unsigned replay_points_for(const struct plan_workload *w, int bound)
+{
+	uint64_t ops = w->type == WL_DURABILITY ? w->size / 4096 + 1 : (uint64_t)bound;
+	return (unsigned)(ops < (uint64_t)bound ? ops : (uint64_t)bound);
+}
+
+double replay_check_s(unsigned points)
+{
+	return points * REPLAY_MODELS * REPLAY_POINT_S;
+}
+
 void replay_plan_free(struct replay_plan *p)
 {
 	free(p->points);

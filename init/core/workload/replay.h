@@ -24,6 +24,7 @@
  * snapshot at each point. Pure. */
 #ifndef FSM_REPLAY_H
 #define FSM_REPLAY_H
+#include "core/model/plan.h"
 #include "core/workload/logwrites.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -69,5 +70,22 @@ void replay_plan_free(struct replay_plan *p);
 /* The candidate index of the j-th of bound points spread over m candidates (the last one
  * always taken): what replay_plan_build samples. */
 size_t replay_sample(size_t j, size_t m, size_t bound);
+
+/* The log-writes device a cell's filesystem sits on, above every layer (fsm-0 .. fsm-3), and
+ * its table: "0 SECTORS log-writes DEV LOGDEV", SECTORS "<sectors>" when 0 (unknown, as in
+ * `check`). */
+#define REPLAY_LW_DM "fsm-8-lw"
+void replay_lw_table(uint64_t sectors, const char *dev, const char *logdev, char *buf,
+		     size_t len);
+
+/* The crash points a cell of workload w checks at most: a durability workload marks once
+ * per operation and once before the first, others are bounded by their flushes. */
+unsigned replay_points_for(const struct plan_workload *w, int bound);
+
+/* Seconds the check of points crash points takes under both models: per point and model
+ * a snapshot, a mount with journal recovery, the verification, an unmount and fsck -n, as
+ * measured under qemu TCG (docs/performance.md). */
+#define REPLAY_POINT_S 1.5
+double replay_check_s(unsigned points);
 
 #endif
