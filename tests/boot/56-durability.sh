@@ -31,6 +31,8 @@ expect_record "barrier=1: the filesystem flushed (flushes or FUA writes in the l
 	"$B1 | .durability.flushes + .durability.fuas > 0"
 expect_record "barrier=1: no acknowledged record lost or torn, every point mounts, in either model" \
 	"$B1 | .durability.verdict == \"ok\" and ([.durability.pessimistic, .durability.optimistic][] | .points_lost == 0 and .records_lost == 0 and .records_torn == 0 and .unmountable == 0) "
+expect_record "barrier=1: e2fsck -fn ran on every replayed point of both models and found nothing" \
+	"$B1 | [.durability.pessimistic, .durability.optimistic][] | .fsck_runs == 8 and .fsck_errors == 0"
 check "barrier=0: no FUA in the log, and only mkfs's flushes (fewer than barrier=1's)" test "$(records_console |
 	jq -s '([.[] | select(.type == "cell" and (.cell | test("barrier=0"))) | .durability] | .[0]) as $b0 |
 		([.[] | select(.type == "cell" and (.cell | test("barrier=1"))) | .durability] | .[0]) as $b1 |

@@ -85,7 +85,7 @@ unsigned replay_points_for(const struct plan_workload *w, int bound);
 /* Seconds the check of points crash points takes under both models: per point and model
  * a snapshot, a mount with journal recovery, the verification, an unmount and fsck -n, as
  * measured under qemu TCG (docs/performance.md). */
-#define REPLAY_POINT_S 0.5
+#define REPLAY_POINT_S 0.7
 double replay_check_s(unsigned points);
 
 #endif
