@@ -368,6 +368,10 @@ void report_problem_lines(const struct rrun *r, const struct report_opts *o,
  * Nothing when no cell has figures. */
 void report_verdict_lines(const struct rrun *r, const struct report_opts *o,
 			  void (*line)(void *ctx, const char *s), void *ctx);
+/* report/durability.c: each cell's figure and what its crash points lost under each model,
+ * side by side; nothing when no cell was checked. */
+void report_durability_lines(const struct rrun *r, const struct report_opts *o,
+			     void (*line)(void *ctx, const char *s), void *ctx);
 
 /* report/split.c: a run under several kernels (cell ids "ID@KERNEL") as one view per kernel
  * for compare --by kernel. report_split_kernels: the kernels, the plan's order first (at
@@ -388,6 +392,7 @@ enum report_section {
 	RSEC_VERDICTS,     /* opened only when it has a line */
 	RSEC_PROBLEMS,
 	RSEC_BISECT,       /* a [bisect] run's search, first; opened only for such a run */
+	RSEC_DURABILITY,   /* durability = log-writes: opened only when a cell has a check */
 };
 struct report_sink {
 	void (*begin)(void *ctx, enum report_section s, const char *title);

@@ -41,6 +41,9 @@ expect_record "barrier=0: in the pessimistic model acknowledged records are lost
 	"$B0 | .durability.verdict == \"lost\" and .durability.pessimistic.points_lost > 0"
 expect_record "barrier=0: in the optimistic model (no cache) nothing acknowledged is lost" \
 	"$B0 | .durability.optimistic.points_lost == 0 and .durability.optimistic.unmountable == 0"
+"$FSM_ROOT/out/fsmatrix" report "$RUN" >"$RUN.report" 2>&1
+check "the report puts each cell's speed and durability side by side" \
+	grep -Eq "^  disk/ext4/barrier=0,data=ordered/dur: [0-9]+ op/s; durability lost: if the disks' cache is volatile \(pessimistic\) lost at [1-8] of 8 points" "$RUN.report"
 t=$(records_console | jq -r -s '[.[] | select(.type == "cell") | .durability.check_s] | add | . * 10 | round / 10')
 info "16 crash points (2 cells x 8, each under 2 models) checked in ${t:-?} s of guest time"
 rm -rf "$D"
