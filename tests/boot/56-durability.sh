@@ -3,7 +3,8 @@
 # in either model (a loss would be a defect of the instrument); ext4 with barrier=0 issues no
 # flush of its own, so in the pessimistic model (the disk's volatile cache lost whole)
 # acknowledged records are lost, while in the optimistic model (no cache) none is. A third
-# disk named by the serial glob carries a LUKS1 header: refused, it stays byte-identical.
+# disk named by the serial glob carries a LUKS1 header: refused, it stays byte-identical. xfs
+# (defaults) loses nothing in either model, and xfs_repair -n finds nothing at any point.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -12,11 +13,11 @@ need_image
 RUN=$FSM_TEST_RUNS/56-durability-known
 rm -rf "$RUN" && mkdir -p "$RUN/disks"
 D=$RUN/disks
-for i in 0 1 2; do truncate -s 256M "$D/fsmtest$i.img"; done
+for i in 0 1 2; do truncate -s 384M "$D/fsmtest$i.img"; done
 printf 'LUKS\xba\xbe\x00\x01aes' | dd of="$D/fsmtest2.img" bs=1 conv=notrunc status=none
 snapshot "$D/fsmtest2.img"
 
-boot known --disks 3 --size 256M --reuse --keep --timeout 600 \
+boot known --disks 3 --size 384M --reuse --keep --timeout 600 \
 	--plan "$FSM_ROOT/tests/plans/durability.ini"
 expect_status "the run completes (exit 0)" 0
 sha256_unchanged "the disk the guest refused (a LUKS1 header) is byte-identical" "$D/fsmtest2.img"
@@ -41,9 +42,12 @@ expect_record "barrier=0: in the pessimistic model acknowledged records are lost
 	"$B0 | .durability.verdict == \"lost\" and .durability.pessimistic.points_lost > 0"
 expect_record "barrier=0: in the optimistic model (no cache) nothing acknowledged is lost" \
 	"$B0 | .durability.optimistic.points_lost == 0 and .durability.optimistic.unmountable == 0"
+XF='select(.type == "cell" and .cell == "disk/xfs/defaults/dur")'
+expect_record "xfs: nothing acknowledged lost at 8 points in either model, xfs_repair -n clean at each" \
+	"$XF | .status == \"ok\" and .durability.verdict == \"ok\" and ([.durability.pessimistic, .durability.optimistic][] | .points == 8 and .points_lost == 0 and .fsck_runs == 8 and .fsck_errors == 0)"
 "$FSM_ROOT/out/fsmatrix" report "$RUN" >"$RUN.report" 2>&1
 check "the report puts each cell's speed and durability side by side" \
 	grep -Eq "^  disk/ext4/barrier=0,data=ordered/dur: [0-9]+ op/s; durability lost: if the disks' cache is volatile \(pessimistic\) lost at [1-8] of 8 points" "$RUN.report"
 t=$(records_console | jq -r -s '[.[] | select(.type == "cell") | .durability.check_s] | add | . * 10 | round / 10')
-info "16 crash points (2 cells x 8, each under 2 models) checked in ${t:-?} s of guest time"
+info "24 crash points (3 cells x 8, each under 2 models) checked in ${t:-?} s of guest time"
 rm -rf "$D"
