@@ -8,6 +8,7 @@
 #include "cell/device.h"
 #include "core/command/btrfscmd.h"
 #include "core/model/level.h"
+#include "core/workload/replay.h"
 #include "core/model/skip.h"
 #include "core/workload/wlsize.h"
 #include "lib/file.h"
@@ -133,7 +134,8 @@ static void run_workload(struct cell_ctx *x)
 	/* a warm-up's figures are never looked at, its time series neither */
 	sampler_start(&x->smp, x->warmup ? 0 : (int)x->p->monitor_ms, x->target_name,
 		      x->md ? x->name_v : NULL, x->md ? x->n : 0, x->md);
-	int rc = workload_run(w, x->p->drop_caches, (int)left, x->env->archive_dirs, &x->wl,
+	int rc = workload_run(w, x->p->drop_caches, (int)left, x->env->archive_dirs,
+			      x->log_made ? REPLAY_LW_DM : NULL, &x->wl,
 			      &x->smp);
 	char what[80];
 	snprintf(what, sizeof what, "workload %.47s (%s)", w->name, plan_wl_name(w->type));
@@ -291,7 +293,7 @@ static void setup_and_measure(struct cell_ctx *x)
 		x->reuse = REUSE_NONE;
 	}
 	if (x->reuse == REUSE_NONE) {
-		if (make_array(x) < 0 || cell_make_layers(x) < 0)
+		if (make_array(x) < 0 || cell_make_layers(x) < 0 || cell_log_start(x) < 0)
 			return;
 	} else {
 		x->created = x->md;   /* it stands: teardown stops it unless it is kept again */
@@ -343,6 +345,8 @@ static void teardown(struct cell_ctx *x)
 	cell_restore_tunables(x);
 	if (x->mounted)
 		cell_unmount_fs(x);
+	if (x->dur.logged)
+		cell_durability(x);
 	x->keep = kept_for_next(x);
 	if (x->keep != REUSE_NONE)
 		return;

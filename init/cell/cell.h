@@ -85,7 +85,8 @@ struct wl_outcome {
  * smp, started by the caller (or NULL), samples while it runs and is stopped when it ends.
  * Fills o; returns 0 when it ran clean, else -1. */
 int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
-		 const char *const *archive_dirs, struct wl_outcome *o, struct sampler *smp);
+		 const char *const *archive_dirs, const char *log_dm, struct wl_outcome *o,
+		 struct sampler *smp);
 /* The "result" object's fields and the "cpu" object. */
 void workload_result_json(struct jw *jw, const struct wl_outcome *o);
 void workload_cpu_json(struct jw *jw, const struct wl_outcome *o);

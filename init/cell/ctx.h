@@ -41,6 +41,23 @@ struct tun_done {
 };
 #define TUN_DONE_MAX (TUN_COUNT * (PLAN_DEVICES_MAX + 1))
 
+/* What the replays of one model found (cell/replay.c). */
+struct dur_model_tally {
+	unsigned points, lost_points, unmountable, fsck_errors, fsck_runs;
+	unsigned long long lost, torn, files_missing;
+	char first[200];                    /* the first loss: "point 3 (fsm.7): d1 slot 0 ..." */
+};
+struct cell_durability {
+	int logged, checked;                /* the log was made; its replays ran */
+	char verdict[16];                   /* ok, lost, inconclusive, error, "" = none */
+	char status[160];                   /* the target's status line before removal */
+	char error[300];
+	unsigned long long entries, log_bytes, writes, flushes, fuas, instrument_flushes;
+	unsigned long long candidates, ambiguous;
+	struct dur_model_tally m[2];        /* pessimistic, optimistic */
+	double check_s;
+};
+
 struct cell_ctx {
 	const struct run_env *env;          /* what the cell may use of the boot */
 	const struct plan *p;
@@ -109,6 +126,12 @@ struct cell_ctx {
 	char layer_top[64];
 	char key_sha256[65];
 	char dm_tables[4096];
+	/* durability = log-writes (cell/durability.c, cell/replay.c): the log disk, the device
+	 * under the log (whose blocks the replays take after the cell), the log-writes device
+	 * mkfs gets, and what the replays found */
+	char log_dev[48], log_base[64], lw_top[64];
+	int log_made;
+	struct cell_durability dur;
 };
 
 /* cell/steps.c */
@@ -152,6 +175,17 @@ int cell_take_layers(struct cell_ctx *x);
 void cell_read_layers(struct cell_ctx *x);
 void cell_remove_layers(struct cell_ctx *x, int teardown);
 void cell_layers_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/durability.c: durability = log-writes: the log-writes device made over x->target
+ * (which then names it: 0, or -1 with the cell failed); after the workload and the unmount,
+ * the target removed and every crash point replayed and checked (cell/replay.c); the
+ * record's "durability" part. */
+int cell_log_start(struct cell_ctx *x);
+void cell_durability(struct cell_ctx *x);
+void cell_durability_json(struct jw *w, const struct cell_ctx *x);
+/* cell/replay.c: the log read and each model's steps replayed onto a thin volume over
+ * x->log_base, each point's snapshot mounted, verified, unmounted and fsck'd into x->dur. */
+void cell_replay(struct cell_ctx *x);
 
 /* cell/btrfs.c */
 int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */

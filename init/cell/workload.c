@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 static void child_work(const struct plan_workload *w, int drop, int timeout_ms,
-		       const char *const *archive_dirs, struct wl_outcome *o)
+		       const char *const *archive_dirs, const char *log_dm, struct wl_outcome *o)
 {
 	const struct engine *e = engine_of(w->type);
 	struct engine_cell_env env = { .dir = TEST_MNT, .archive_dirs = archive_dirs,
-				       .drop = drop, .timeout_ms = timeout_ms };
+				       .drop = drop, .timeout_ms = timeout_ms, .log_dm = log_dm };
 	if (e)
 		e->cell(w, &env, o->res, &o->err, o->errmsg);
 }
@@ -93,7 +93,8 @@ static void no_figures(struct wl_outcome *o, int timeout_ms, int reaped, int sta
 }
 
 static _Noreturn void run_child(const struct plan_workload *w, int drop, int timeout_ms,
-				const char *const *archive_dirs, int fd, int contained)
+				const char *const *archive_dirs, const char *log_dm, int fd,
+				int contained)
 {
 	setpgid(0, 0);
 	if (contained && contain_join() < 0)
@@ -103,12 +104,13 @@ static _Noreturn void run_child(const struct plan_workload *w, int drop, int tim
 	if (!mine)
 		_exit(1);
 	mine->type = w->type;
-	child_work(w, drop, timeout_ms, archive_dirs, mine);
+	child_work(w, drop, timeout_ms, archive_dirs, log_dm, mine);
 	_exit(write_all(fd, mine, sizeof *mine) < 0 ? 1 : 0);
 }
 
 int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
-		 const char *const *archive_dirs, struct wl_outcome *o, struct sampler *smp)
+		 const char *const *archive_dirs, const char *log_dm, struct wl_outcome *o,
+		 struct sampler *smp)
 {
 	int fds[2];
 	memset(o, 0, sizeof *o);
@@ -125,7 +127,7 @@ int workload_run(const struct plan_workload *w, int drop, int timeout_ms,
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		run_child(w, drop, timeout_ms, archive_dirs, fds[1], contained);
+		run_child(w, drop, timeout_ms, archive_dirs, log_dm, fds[1], contained);
 	}
 	close(fds[1]);
 	setpgid(pid, pid); /* also from here: no race with a kill before the child ran */

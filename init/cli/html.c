@@ -118,6 +118,7 @@ static void html_begin(void *ctx, enum report_section sec, const char *title)
 		[RSEC_VERDICTS] = "<h3>Verdicts</h3>\n<ul class=\"problems\">\n",
 		[RSEC_PROBLEMS] = "<h3>Problems</h3>\n<ul class=\"problems\">\n",
 		[RSEC_BISECT] = "<h3>Bisection</h3>\n<ul class=\"problems\">\n",
+		[RSEC_DURABILITY] = "<h3>Durability: what a power cut costs</h3>\n<ul class=\"problems\">\n",
 	};
 	fputs(heads[sec], f);
 	if (sec == RSEC_RUN) {
@@ -132,6 +133,7 @@ static void html_end(void *ctx, enum report_section sec)
 		[RSEC_RUN] = "</section>\n", [RSEC_FINDINGS] = "</ul>\n",
 		[RSEC_MACHINE] = "</table>\n", [RSEC_CONDITIONS] = "</table>\n",
 		[RSEC_VERDICTS] = "</ul>\n", [RSEC_PROBLEMS] = "</ul>\n", [RSEC_BISECT] = "</ul>\n",
+		[RSEC_DURABILITY] = "</ul>\n",
 	};
 	fputs(tails[sec], ((struct html_ctx *)ctx)->f);
 }

@@ -152,6 +152,8 @@ static void text_begin(void *ctx, enum report_section sec, const char *title)
 		[RSEC_VERDICTS] = { "Verdicts\n", "### Verdicts\n\n" },
 		[RSEC_PROBLEMS] = { "Problems\n", "### Problems\n\n" },
 		[RSEC_BISECT] = { "", "### Bisection\n\n" },
+		[RSEC_DURABILITY] = { "Durability: what a power cut costs\n",
+				      "### Durability: what a power cut costs\n\n" },
 	};
 	if (sec == RSEC_RUN && t->md)
 		fprintf(t->f, "## Run %s\n\n", title);

@@ -9,7 +9,7 @@
 
 /* Each defined in its own file. */
 extern const struct engine engine_seqwrite, engine_smallfiles, engine_gen_tree, engine_tar,
-	engine_seqread, engine_fsync, engine_fio;
+	engine_seqread, engine_fsync, engine_fio, engine_durability, engine_durability_verify;
 
 const struct engine *const engines[] = {
 	&engine_seqwrite,
@@ -19,6 +19,8 @@ const struct engine *const engines[] = {
 	&engine_seqread,
 	&engine_fsync,
 	&engine_fio,
+	&engine_durability,
+	&engine_durability_verify,
 	NULL,
 };
 

@@ -27,6 +27,9 @@ struct engine_cell_env {
 	                                     order ("" is /); NULL ends the list */
 	int drop;                         /* sync and drop caches before (before each pass) */
 	int timeout_ms;                   /* what is left of the cell's time, 0 = none */
+	const char *log_dm;               /* the dm-log-writes device under the filesystem, by
+	                                     its dm name, for the durability engine's marks;
+	                                     NULL when the cell is not logged */
 };
 
 /* A figure of a cell result: a double at offset off. The metrics of the engine's row in

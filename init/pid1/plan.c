@@ -245,7 +245,7 @@ void plan_cell_modules(const struct plan *p, const struct cell *c)
 	/* The md personality comes from the level table; ext2 and ext3 are served by ext4.
 	 * Loaded before the cell that first needs them rather than at boot: xfs alone takes
 	 * about a second to load under TCG, and a plan may never reach its xfs cells. */
-	const char *names[3 + TUN_COUNT + LAYER_STACK_MAX * 6 + 1];
+	const char *names[3 + TUN_COUNT + LAYER_STACK_MAX * 6 + 3 + 1];
 	int level = p->arrays[c->array].level;
 	int n = level_modules(&level, 1, names, 1);
 	static const char *const fs_modules[] = { [FS_EXT2] = "ext4", [FS_EXT3] = "ext4",
@@ -257,6 +257,12 @@ void plan_cell_modules(const struct plan *p, const struct cell *c)
 		if ((c->tun_given & (1u << id)) && tun_module(id, c->tun[id]))
 			names[n++] = tun_module(id, c->tun[id]);
 	n += layer_modules(p, c, names + n);
+	if (p->durability == PLAN_DURABILITY_LOG_WRITES) {
+		/* the log, and the thin pool its replays are made on */
+		names[n++] = "dm_mod";
+		names[n++] = "dm_log_writes";
+		names[n++] = "dm_thin_pool";
+	}
 	names[n] = NULL;
 	modules_load_named(names);
 	if (modules_unreported())

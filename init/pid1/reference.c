@@ -81,7 +81,7 @@ static double ramdisk_once(char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return -1;
 	}
-	if (workload_run(&ramdisk_seqwrite, 0, 60000, NULL, o, NULL) == 0)
+	if (workload_run(&ramdisk_seqwrite, 0, 60000, NULL, NULL, o, NULL) == 0)
 		r = workload_figure(o, "mbps");
 	else
 		snprintf(why, len, "seqwrite on " RAMDISK ": %.120s", o->errmsg);

@@ -15,7 +15,7 @@ static const char *const cell_read[] = { "type", "cell", "rep", "reps", "index",
 					 "fingerprint", "devices", "tunables", "tunables_ignored",
 					 "figure", "case", "bitmap", "discarded", "reused",
 					 "reused_from", "limit", "efficiency", "bottleneck",
-					 "size", "run" };
+					 "size", "run", "durability" };
 
 static int cell_reads(const char *key, size_t n)
 {

@@ -51,6 +51,10 @@ struct cell_answer {
 /* report/answers.c: every cell's answer (indexed as r->cells), from one pass over the
  * records; free() it. NULL on no memory. */
 struct cell_answer *report_answers(const struct rrun *r);
+/* report/durability.c: each cell's figure and what its crash points lost under each model,
+ * side by side; nothing when no cell was checked. */
+void report_durability_lines(const struct rrun *r, const struct report_opts *o,
+			     void (*line)(void *ctx, const char *s), void *ctx);
 /* report/kfaults.c: each hung cell with its stuck tasks' top frames, each kernel fault and
  * taint met during a cell; 1 when any line was written. First under Findings and Problems. */
 int report_kfault_lines(const struct rrun *r, const struct report_opts *o, report_line_fn line,
@@ -92,6 +96,7 @@ enum report_section {
 	RSEC_VERDICTS,     /* opened only when it has a line */
 	RSEC_PROBLEMS,
 	RSEC_BISECT,       /* a [bisect] run's search, first; opened only for such a run */
+	RSEC_DURABILITY,   /* durability = log-writes: opened only when a cell has a check */
 };
 struct report_sink {
 	void (*begin)(void *ctx, enum report_section s, const char *title);

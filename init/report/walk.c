@@ -127,6 +127,7 @@ void report_walk(const struct rrun *r, const struct report_opts *o, const struct
 	for (size_t w = 0; cells && w < nw; w++)
 		workload(s, ctx, r, o, wl[w], cells);
 	free(cells);
+	section(s, ctx, RSEC_DURABILITY, 1, r, o, report_durability_lines);
 	section(s, ctx, RSEC_VERDICTS, 1, r, o, report_verdict_lines);
 	section(s, ctx, RSEC_PROBLEMS, 0, r, o, report_problem_lines);
 	s->end(ctx, RSEC_RUN);

@@ -41,7 +41,7 @@ static void test_rows(void)
 		      e->name);
 		free(res);
 	}
-	CHECK_INT(n, 7);
+	CHECK_INT(n, 9);
 	/* one engine runs each plan type */
 	size_t kinds = 0;
 	for (const struct wl_kind *k = wl_kinds; k->name; k++, kinds++)

@@ -237,6 +237,24 @@ static const struct bad {
 	const char *err;     /* the first error line */
 	int nerrors;
 } bad[] = {
+	/* durability = log-writes: the log disk given, and no disk a cell writes otherwise. */
+	{ "[global]\ndurability = log-writes\n" MIN_PLAN, "t.ini:2: [global]: durability = "
+	  "log-writes needs \"log_disk = N\", the disk (its position among the disks handed over) "
+	  "that holds the log", 1 },
+	{ "[global]\ndurability = log-writes\nlog_disk = 2\n[array r]\nlevel = 1\ndevices = 2\n"
+	  MIN_TAIL, "t.ini:3: [global]: log_disk = 2 is a member of [array r] (its members are "
+	  "disks 1 to 2): give log_disk = 3 or more", 1 },
+	{ "[global]\ndurability = log-writes\nlog_disk = 2\n[layer s]\ntype = cache\ncache = 2\n"
+	  "[array a]\nlevel = none\nlayers = s\n" MIN_TAIL, "t.ini:3: [global]: log_disk = 2 is "
+	  "the cache disk of [layer s]", 1 },
+	{ "[global]\ndurability = log-writes\nlog_disk = 3\n[array b]\nlevel = btrfs-raid1\n"
+	  "devices = 2\n[fs f]\ntype = btrfs\n[workload w]\ntype = seqwrite\nsize = 1m\n",
+	  "t.ini:4: [array b]: level = btrfs-raid1 hands every disk to mkfs.btrfs: a btrfs that "
+	  "spans several disks cannot sit on one log device (durability = log-writes)", 1 },
+	{ "[global]\ncrash_points = 8\n" MIN_PLAN, "t.ini:2: [global]: \"crash_points\" applies to "
+	  "durability = log-writes only", 1 },
+	{ "[global]\ndurability = always\n" MIN_PLAN, "t.ini:2: durability: expected none or "
+	  "log-writes (durability = always)", 1 },
 	/* Syntax. */
 	{ "[global]\nrepeat\n" MIN_PLAN, "t.ini:2: expected \"key = value\"", 1 },
 	{ "[global]\n= 3\n" MIN_PLAN, "t.ini:2: expected \"key = value\"", 1 },
@@ -284,7 +302,7 @@ static const struct bad {
 	{ MIN_PLAN "[fs f]\n", "t.ini:8: duplicate section [fs f] (first at line 3)", 1 },
 	/* Keys. */
 	{ "[global]\nrepaet = 2\n" MIN_PLAN, "t.ini:2: unknown key \"repaet\" in [global] (known: "
-	  "name, repeat, repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, reference, governor, turbo, cstates, thp, kernels)", 1 },
+	  "name, repeat, repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, durability, log_disk, crash_points, resync_timeout, discard, monitor, disk_speed, reference, governor, turbo, cstates, thp, kernels)", 1 },
 	{ "[global]\nturbo = maybe\n" MIN_PLAN, "t.ini:2: turbo: expected on or off, or keep "
 	  "(turbo = maybe)", 1 },
 	{ "[global]\ngovernor = Perf!\n" MIN_PLAN, "t.ini:2: governor: expected a cpufreq governor "
@@ -369,7 +387,7 @@ static const struct bad {
 	  "(size = 20000000t)", 1 },
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = dd\n",
 	  "t.ini:6: type: unknown workload type: expected seqwrite, smallfiles, tar, seqread, "
-	  "fsync or fio (type = dd)", 1 },
+	  "fsync, fio or durability (type = dd)", 1 },
 	/* fio: a job file or inline keys, never both; inline needs rw and size; its options
 	 * stay inside the cell's mount. */
 	{ "[array a]\nlevel = none\n[fs f]\ntype = ext4\n[workload w]\ntype = fio\n"
@@ -467,7 +485,7 @@ static void test_bad(void)
 	}
 	/* Sorted: the second error of the last case is the later line. */
 	CHECK_STR(p.errors[1], "t.ini:5: unknown key \"foo\" in [global] (known: name, repeat, "
-		  "repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, resync_timeout, discard, monitor, disk_speed, reference, governor, turbo, cstates, thp, kernels)");
+		  "repeat_max, detect, resync, drop_caches, timeout, retries, warmup, order, seed, reuse, durability, log_disk, crash_points, resync_timeout, discard, monitor, disk_speed, reference, governor, turbo, cstates, thp, kernels)");
 }
 
 /* What a user sees after the first error of a line is fixed by adding another. */

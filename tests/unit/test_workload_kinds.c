@@ -66,7 +66,7 @@ static void test_rows(void)
 		for (int c = 1; c <= cols; c++)
 			CHECK_INT(seen[c], 1);
 	}
-	CHECK_INT(n, 6);
+	CHECK_INT(n, 7);
 	CHECK(wl_kind_of(-1) == NULL, "no row for an unset type");
 	CHECK(wl_kind_of((int)n) == NULL, "no row past the end");
 	CHECK(wl_kind_named("fio") == &wl_kinds[WL_FIO], "fio's row");
@@ -80,7 +80,7 @@ static void test_names(void)
 {
 	char buf[64];
 	wl_kind_names(buf, sizeof buf);
-	CHECK_STR(buf, "seqwrite, smallfiles, tar, seqread, fsync or fio");
+	CHECK_STR(buf, "seqwrite, smallfiles, tar, seqread, fsync, fio or durability");
 	wl_kind_names(buf, 10);
 	CHECK_STR(buf, "seqwrite,");
 }

@@ -5,6 +5,7 @@
 #include "core/model/level.h"
 #include "core/matrix/matrix.h"
 #include "core/parse/plan_parse.h"
+#include "core/workload/replay.h"
 #include "core/workload/workload_kinds.h"
 
 #include <stdarg.h>
@@ -124,6 +125,7 @@ static void estimate_text(const struct cell_est *e, enum plan_reuse reuse, char 
 	const struct { const char *name; double s; } parts[] = {
 		{ "resync", e->resync_s }, { "mkfs", e->mkfs_s },
 		{ "workload", e->workload_s }, { "layers", e->layers_s },
+		{ "durability", e->durability_s },
 	};
 	char t[32];
 	show_secs(e->total_s, t, sizeof t);
@@ -200,6 +202,22 @@ static int show_layers(const struct plan *p, const struct cell *c, const char *b
 	}
 	snprintf(top, tlen, "%s", lp.top);
 	return 0;
+}
+
+/* durability = log-writes: the log-writes device over dev (which it then names). */
+static void show_log(const struct plan *p, const char *const *disks, int ndisks, char *dev,
+		     size_t len, show_line_fn out, void *ctx)
+{
+	char table[256], logdev[64];
+	if (p->durability != PLAN_DURABILITY_LOG_WRITES)
+		return;
+	if (p->log_disk <= ndisks)
+		snprintf(logdev, sizeof logdev, "%s", disks[p->log_disk - 1]);
+	else
+		snprintf(logdev, sizeof logdev, "<disk %d>", p->log_disk);
+	replay_lw_table(0, dev, logdev, table, sizeof table);
+	linef(out, ctx, "  %-9s dmsetup create %s --table \"%s\"", "log", REPLAY_LW_DM, table);
+	snprintf(dev, len, "/dev/mapper/%s", REPLAY_LW_DM);
 }
 
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
@@ -280,6 +298,7 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 	if (show_layers(p, c, cell_target(p, c, "/dev/md0", disks), disks, ndisks, dev, sizeof dev,
 			out, ctx) < 0)
 		return -1;
+	show_log(p, disks, ndisks, dev, sizeof dev, out, ctx);
 	if (show_mkfs(p, c, reuse, dev, disks, &w, out, ctx) < 0)
 		return -1;
 	if (mount_opts_split(f->mount[c->mount], &mflags, data, sizeof data) < 0 ||
@@ -303,6 +322,11 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 	wl.size = e.size;
 	cell_workload_text(&wl, text, sizeof text);
 	linef(out, ctx, "  %-9s %s", "workload", text);
+	if (p->durability == PLAN_DURABILITY_LOG_WRITES)
+		linef(out, ctx, "  %-9s up to %u crash points, each replayed from the log onto a dm-thin "
+		      "snapshot under the pessimistic and the optimistic model, mounted, verified, "
+		      "unmounted and checked read-only by fsck", "replay",
+		      replay_points_for(&wl, p->crash_points));
 	estimate_text(&e, reuse, text, sizeof text);
 	linef(out, ctx, "  %-9s %s", "estimate", text);
 	for (int i = 0; i < w.n; i++)
@@ -432,6 +456,8 @@ static double wl_footprint(const struct plan_workload *w, double size)
 		return size;
 	case WL_FSYNC:
 		return size + (double)w->background;
+	case WL_DURABILITY:
+		return size;
 	case WL_FIO:
 		if (w->job[0])
 			return 0;
@@ -471,6 +497,37 @@ static int disk_fit_warnings(const struct plan *p, const struct estimate_model *
 		n++;
 	}
 	return n;
+}
+
+/* durability = log-writes: the log takes what mkfs writes, then the workload's bytes about
+ * three times (the data, the journal's copy of what it journals, the metadata written in
+ * place), and a sector per write. A log that overflows makes the cells' durability
+ * inconclusive: one warning, for the largest cell. */
+static int log_fit_warning(const struct plan *p, const struct estimate_model *m,
+			   show_line_fn out, void *ctx)
+{
+	double most = 0;
+	struct cell c;
+	int at = -1;
+	char need[32], disk[32];
+	for (int k = 0; p->durability && matrix_cell(p, k, &c) == 0; k++) {
+		struct cell_est e;
+		cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
+		double w = 3 * wl_footprint(&p->workloads[c.workload], (double)e.size);
+		double bytes = (double)lw_bytes_for((uint64_t)(w / 4096), (uint64_t)(e.mkfs_bytes + w),
+						    512);
+		if (bytes > most)
+			most = bytes, at = c.workload;
+	}
+	if (at < 0 || most <= m->disk_bytes)
+		return 0;
+	show_bytes(most, need, sizeof need);
+	show_bytes(m->disk_bytes, disk, sizeof disk);
+	linef(out, ctx, "%s:%d: warning: [workload %s] may write ~%s to the log (what mkfs writes, "
+	      "then its bytes three times: data, journal, metadata), more than the %s of log_disk "
+	      "= %d: a log that overflows makes a cell's durability inconclusive", p->file,
+	      global_line(p, "log_disk"), p->workloads[at].name, need, disk, p->log_disk);
+	return 1;
 }
 
 /* md's stripe cache is memory the kernel cannot take back (core/model/tunable.h): a value past
@@ -527,6 +584,7 @@ int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
 	if (known & EST_KNOWN_MEM)
 		n += stripe_cache_warnings(p, m, out, ctx);
 	if (known & EST_KNOWN_DISK)
-		n += disk_fit_warnings(p, m, out, ctx) + xfs_size_warnings(p, m, out, ctx);
+		n += disk_fit_warnings(p, m, out, ctx) + xfs_size_warnings(p, m, out, ctx) +
+		     log_fit_warning(p, m, out, ctx);
 	return n + ext_limit_warnings(p, m, out, ctx);
 }

@@ -5,6 +5,7 @@
 #include "core/model/level.h"
 #include "core/matrix/reuse.h"
 #include "core/workload/workload_kinds.h"
+#include "core/workload/replay.h"
 #include "core/workload/wlsize.h"
 
 #include <math.h>
@@ -172,6 +173,9 @@ void cell_estimate_parts(const struct plan *p, const struct cell *c,
 		e->workload_s = wk->estimate(&wl, &wm);
 	e->layers_s = layers_s(p, c, m, e, rate);
 	e->other_s += e->layers_s;
+	if (p->durability == PLAN_DURABILITY_LOG_WRITES)
+		e->durability_s = replay_check_s(replay_points_for(&wl, p->crash_points));
+	e->other_s += e->durability_s;
 	e->total_s = e->create_s + e->resync_s + e->mkfs_s + e->workload_s + e->other_s;
 }
 

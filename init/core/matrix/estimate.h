@@ -21,6 +21,8 @@ struct cell_est {
 	double other_s;          /* mount, drop caches, teardown, and layers_s */
 	double layers_s;         /* the device-mapper layers: a thin pool's zeroing, a cache's
 	                            warm-up (part of other_s) */
+	double durability_s;     /* durability = log-writes: each crash point replayed and
+	                            checked under both models (part of other_s) */
 	double total_s;
 	double mkfs_bytes;       /* what mkfs writes: inode tables and journal, or xfs's log */
 	double fs_bytes;         /* the filesystem's size: the array's data capacity */

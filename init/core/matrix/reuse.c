@@ -29,7 +29,9 @@ int reuse_same_array(const struct plan *p, const struct cell *a, const struct ce
 
 enum plan_reuse reuse_from(const struct plan *p, const struct cell *prev, const struct cell *c)
 {
-	if (!prev || p->reuse == REUSE_NONE || prev->rep != c->rep || !reuse_same_array(p, prev, c))
+	/* durability = log-writes replays each cell's log onto its array's blocks */
+	if (!prev || p->reuse == REUSE_NONE || p->durability || prev->rep != c->rep ||
+	    !reuse_same_array(p, prev, c))
 		return REUSE_NONE;
 	if (p->reuse == REUSE_FS && prev->fs == c->fs)
 		return REUSE_FS;

@@ -24,7 +24,7 @@ enum layer_mode { LAYER_WRITEBACK, LAYER_WRITETHROUGH };
 struct plan_layer {
 	char name[48];
 	int line;
-	int key_line[24];
+	int key_line[28];
 	int type;                  /* enum layer_type; -1 until type = is given */
 	char cipher[LAYER_CIPHER_MAX]; /* crypt: default aes-xts-plain64 */
 	int key_bits;              /* crypt: 0 = the cipher's default */

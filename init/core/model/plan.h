@@ -19,14 +19,14 @@
 #define PLAN_LIST_MAX 16          /* chunks per array, mount lines per fs */
 #define PLAN_ERRORS_MAX 16
 #define PLAN_ERROR_LEN 512         /* the longest file name, a reason and a shortened echo */
-#define PLAN_KEYS_MAX 24          /* keys per section kind */
+#define PLAN_KEYS_MAX 28          /* keys per section kind */
 #define PLAN_DEVICES_MAX 32
 #define PLAN_KERNELS_MAX 8         /* kernels = : kernel sets a run compares (core/matrix/kernels.h) */
 #define PLAN_KERNEL_NAME_MAX 32
 
 enum resync { RESYNC_WAIT, RESYNC_ASSUME_CLEAN, RESYNC_IGNORE };
 enum fs_type { FS_EXT2, FS_EXT3, FS_EXT4, FS_XFS, FS_BTRFS };
-enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR, WL_SEQREAD, WL_FSYNC, WL_FIO };
+enum wl_type { WL_SEQWRITE, WL_SMALLFILES, WL_TAR, WL_SEQREAD, WL_FSYNC, WL_FIO, WL_DURABILITY };
 enum wl_data { DATA_RANDOM, DATA_ZERO };
 enum wl_sync { SYNC_TIMED, SYNC_NONE };
 /* The order cells run in (core/matrix/order.h): repetition-major, each cell's repetitions back to
@@ -35,6 +35,8 @@ enum plan_order { ORDER_INTERLEAVE, ORDER_SEQUENTIAL, ORDER_SHUFFLE };
 /* What cells may share (core/matrix/reuse.h), and what a cell did take over from the one before:
  * nothing, the previous cell's array, or its array and its filesystem. */
 enum plan_reuse { REUSE_NONE, REUSE_ARRAY, REUSE_FS };
+/* durability = : what a power cut costs each cell, measured or not (core/workload/replay.h). */
+enum plan_durability { PLAN_DURABILITY_NONE, PLAN_DURABILITY_LOG_WRITES };
 /* A workload's size relative to the machine (core/workload/wlsize.h): what it is a share of. */
 enum size_base { SIZE_BYTES, SIZE_RAM, SIZE_FS };
 
@@ -162,6 +164,11 @@ struct plan {
 	int warmup;                  /* warm-up workloads before a boot's first cell, default 1 */
 	enum plan_order order;       /* default interleave */
 	enum plan_reuse reuse;       /* default array */
+	enum plan_durability durability; /* default none */
+	int log_disk;                /* durability = log-writes: the log's disk, a position among
+	                                the disks handed over (1 = the first); 0 = not given */
+	int crash_points;            /* durability: the most crash points checked per cell,
+	                                default 32 */
 	unsigned resync_timeout_s;   /* the resync wait's own bound, default 24 h; 0 = none */
 	int discard;                 /* mkfs discards the blocks (and reused cells' arrays are
 	                                discarded between cells), default yes */

@@ -262,6 +262,7 @@ void plan_validate(struct plan *p, int end, int content, int comments)
 	for (int i = 0; i < p->nworkloads; i++)
 		check_workload(p, &p->workloads[i]);
 	plan_check_layers(p);
+	plan_check_durability(p);
 	/* Counted only in a plan that is right otherwise: the sections are then what the
 	 * user meant. */
 	if (!p->nerrors)
@@ -285,6 +286,9 @@ int plan_check_disks(struct plan *p, int ndisks)
 		else if (plan_layers_max_disk(p, a) > ndisks)
 			plan_add_error(p, a->line, "[array %s]: its layers take disk %d as a cache, of "
 				       "%d disks", a->name, plan_layers_max_disk(p, a), ndisks);
+		else if (p->durability && p->log_disk > ndisks)
+			plan_add_error(p, a->line, "[array %s]: durability takes disk %d for the log, "
+				       "of %d disks", a->name, p->log_disk, ndisks);
 	}
 	plan_sort_errors(p);
 	return p->nerrors > before ? -1 : 0;

@@ -29,6 +29,9 @@ static const struct choice orders[] = {
 	{ "interleave", ORDER_INTERLEAVE }, { "sequential", ORDER_SEQUENTIAL },
 	{ "shuffle", ORDER_SHUFFLE }, { NULL, 0 },
 };
+static const struct choice durabilities[] = {
+	{ "none", PLAN_DURABILITY_NONE }, { "log-writes", PLAN_DURABILITY_LOG_WRITES }, { NULL, 0 },
+};
 static const struct choice reuses[] = {
 	{ "none", REUSE_NONE }, { "array", REUSE_ARRAY }, { "fs", REUSE_FS }, { NULL, 0 },
 };
@@ -98,6 +101,21 @@ const struct key global_keys[] = {
 	  "resynced once; each cell its own mkfs), `fs` (also one filesystem per `[fs]` "
 	  "section, emptied between cells) or `none` (everything made afresh for every "
 	  "cell)" },
+	{ "durability", K_CHOICE, G(durability), 0, 0, durabilities, "expected none or log-writes",
+	  0, .def = "none",
+	  .help = "`log-writes`: each cell's writes are logged by the kernel's dm-log-writes "
+	  "target to `log_disk`, and after the cell each crash point is replayed, mounted, "
+	  "verified and checked read-only by fsck under two models of the disks' cache "
+	  "([below](#durability-what-a-power-cut-costs))" },
+	{ "log_disk", K_INT, G(log_disk), 1, PLAN_DEVICES_MAX, NULL, NULL, 0,
+	  .help = "`durability = log-writes` (required): the disk that holds the log, its "
+	  "position among the disks handed over; not a member of any array nor a cache "
+	  "disk" },
+	{ "crash_points", K_INT, G(crash_points), 1, 10000, NULL, NULL, 0,
+	  .def = "32",
+	  .help = "`durability = log-writes`: the most crash points checked per cell: every "
+	  "mark of the durability workload (each acknowledged sync) up to this many, else "
+	  "this many evenly spread, the last among them" },
 	{ "resync_timeout", K_DUR, G(resync_timeout_s), 0, 0, NULL, NULL, 0,
 	  .def = "24h",
 	  .help = "the resync wait's own bound, s/m/h; a resync past it makes the cell a `timeout`; "
@@ -200,12 +218,14 @@ const struct key fs_keys[] = {
 const struct key wl_keys[] = {
 	{ "type", K_WLTYPE, W(type), 0, 0, NULL, NULL, 0,
 	  .help = "seqwrite, smallfiles, tar, seqread, fsync, fio "
-	  "([below](#latency-and-fio-workloads)) (required)" },
+	  "([below](#latency-and-fio-workloads)), durability "
+	  "([below](#the-durability-workload)) (required)" },
 	{ "size", K_WLSIZE, W(size), 4096, 0, NULL, NULL, 0,
 	  .help = "bytes (k/m/g/t, powers of 1024), or a share of the machine: `2x ram`, `0.5x ram` "
 	  "(of MemTotal), `10% fs` (of the filesystem's free space after mkfs); times "
-	  "`fsmatrix.scale` ([below](#sizes-relative-to-the-machine)); fsync and fio "
-	  "inline: required" },
+	  "`fsmatrix.scale` ([below](#sizes-relative-to-the-machine)); fsync, fio "
+	  "inline and durability: required; durability: 4 KiB a record and an operation "
+	  "(4k to 4000000k)" },
 	{ "bs", K_SIZE, W(bs), 512, 64 << 20, NULL, NULL, 0,
 	  .def = "1m",
 	  .help = "seqwrite and seqread: the block size; fsync: bytes per append (required); fio "
@@ -244,12 +264,14 @@ const struct key wl_keys[] = {
 	  "`none`" },
 	{ "seed", K_U64, W(seed), 0, 0, NULL, NULL, 0,
 	  .def = PLAN_STR(PLAN_DEFAULT_SEED),
-	  .help = "seqwrite and seqread: the random data's seed; smallfiles: the file set's seed" },
+	  .help = "seqwrite and seqread: the random data's seed; smallfiles: the file set's seed; "
+	  "durability: the seed of the operations and the records' bytes" },
 	{ "file", K_STR, W(file), 0, 0, NULL, NULL, 0,
 	  .help = "tar: the archive, absolute or looked up in `fsmatrix/` on the results partition, "
 	  "then `/plans`, then `/` in the image" },
 	{ "files", K_INT, W(files), 1, 10000000, NULL, NULL, 0,
-	  .help = "smallfiles: a file count (derived from `size`)" },
+	  .help = "smallfiles: a file count (derived from `size`); durability: the base files "
+	  "(4, at most 64)" },
 	{ "background", K_SIZE, W(background), 0, 0, NULL, NULL, 0,
 	  .help = "fsync (required): a background writer streaming through a file of this size "
 	  "meanwhile (0: none). Both it and the appends write random data as seqwrite does, "

@@ -74,6 +74,9 @@ extern const struct key layer_keys[];   /* core/parse/plan_layer.c */
 void plan_layer_defaults(struct plan_layer *l);
 void plan_check_layers(struct plan *p);
 int plan_layers_max_disk(const struct plan *p, const struct plan_array *a);
+/* core/parse/plan_durability.c: durability = log-writes, its log disk against each array's
+ * disks, once the whole plan is read. */
+void plan_check_durability(struct plan *p);
 
 /* Sets every key of keys that has a default (key.def) in the section at base, through the
  * key's setter: a default is written once, as a plan would write it. */

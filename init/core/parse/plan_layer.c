@@ -234,6 +234,8 @@ void plan_check_layers(struct plan *p)
 int plan_array_disks_taken(const struct plan *p, const struct plan_array *a)
 {
 	int m = plan_layers_max_disk(p, a), n = plan_array_disks(a);
+	if (p->durability && p->log_disk > m)
+		m = p->log_disk;
 	return m > n ? m : n;
 }
 

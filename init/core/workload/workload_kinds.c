@@ -210,6 +210,51 @@ static int fio_check(const struct plan_workload *w,
 	return rc;
 }
 
+/* ------------------------------------------------------------------ durability */
+
+static const struct metric durability_metrics[] = {
+	{ "ops_per_s",    "ops/s",        "op/s", 1, 0, 1 },
+	{ "lat_p99_us",   "p99",          "us",   0, 0, 2 },
+	{ "lat_p50_us",   "p50",          "us",   0, 0, 3 },
+	{ "lat_max_us",   "max",          "us",   0, 0, 0 },
+	{ "lat_mean_us",  "mean",         "us",   0, 0, 0 },
+	{ "lat_p90_us",   "p90",          "us",   0, 0, 0 },
+	{ "lat_p999_us",  "p99.9",        "us",   0, 0, 0 },
+	{ NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static double durability_estimate(const struct plan_workload *w, const struct estimate_model *m)
+{
+	/* each 4 KiB record is a sync of its own, two with a create or a rename */
+	return (double)(w->size / 4096) * 0.008 + (double)w->size / MB / m->write_mbps;
+}
+
+static void durability_describe(const struct plan_workload *w, char *buf, size_t len)
+{
+	char size[32];
+	plan_fmt_size(w->size, size, sizeof size);
+	snprintf(buf, len, "durability %s of 4k records by appends, overwrites, creates and "
+		 "renames into %ld files and more, each synced, seed %llu", size,
+		 w->files ? w->files : 4, (unsigned long long)w->seed);
+}
+
+static int durability_check(const struct plan_workload *w,
+			    int (*given)(const struct plan_workload *w, const char *key),
+			    char *kbuf, size_t klen, char *msg, size_t mlen)
+{
+	(void)given;
+	snprintf(kbuf, klen, "%s", w->files > 64 ? "files" : "size");
+	if (w->files > 64) {
+		snprintf(msg, mlen, "durability takes at most 64 files");
+		return -1;
+	}
+	if (w->size < 4096 || w->size / 4096 > 1000000) {
+		snprintf(msg, mlen, "durability writes 4k to 4000000k of records");
+		return -1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ the table */
 
 const struct wl_kind wl_kinds[] = {
@@ -228,6 +273,9 @@ const struct wl_kind wl_kinds[] = {
 	[WL_FIO] = { "fio", WL_FIO, "job rw bs size iodepth numjobs ioengine direct fsync runtime "
 		     "time_based options", "", fio_metrics, fio_estimate, fio_describe,
 		     fio_check, "command job" },
+	[WL_DURABILITY] = { "durability", WL_DURABILITY, "size files seed", "size",
+			    durability_metrics, durability_estimate, durability_describe,
+			    durability_check, "bytes files" },
 	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
