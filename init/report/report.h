@@ -280,6 +280,16 @@ int report_array_differs(const struct rcell *a, const struct rcell *b, char *why
  * formula and scale is the same workload whatever the bytes: a machine with more RAM is a
  * condition, not another plan. 1 with the text in why. */
 int report_workload_differs(const struct rcell *a, const struct rcell *b, char *why, size_t len);
+/* report/definition.c: what cell c of run r was measured under, from its first ok record
+ * (else its first) and the run's header and plan event: {plan (sha256), scale, workload {type
+ * and its defining fields, a relative size as its formula}, mkfs [options], mount (options in
+ * effect), tunables (asked), layers, bitmap, drop_caches}, each left out when the records
+ * lack it. A new reference. */
+json_t *report_cell_definition(const struct rrun *r, const struct rcell *c);
+/* How many parts of two definitions differ, each named into why ("workload bytes 512m / 64m;
+ * mount rw,relatime / rw,noatime"): a part one side lacks does not count, nor the plan's
+ * sha256 when both name their mkfs options (the rest of the plan is other cells'). */
+int report_definition_diff(json_t *a, json_t *b, char *why, size_t len);
 
 /* report/series.c: each cell's time series. Attaches to every cell the series records of
  * its ok repeats with their figures (called by report_model). */
