@@ -165,12 +165,18 @@ int report_definition_diff(json_t *a, json_t *b, char *why, size_t len)
 		json_t *va = json_object_get(a, p), *vb = json_object_get(b, p);
 		if (!va || !vb || json_equal(va, vb) || (own && !strcmp(p, "plan")))
 			continue;   /* a field an older record lacks is not a difference */
-		if (json_is_object(va) && json_is_object(vb) && strcmp(p, "tunables") != 0) {
+		if (json_is_object(va) && json_is_object(vb)) {
+			/* a workload field an older record lacks is no difference; a tunable one
+			 * side does not set is */
+			int all = strcmp(p, "workload") != 0;
 			const char *k;
 			json_t *x;
 			json_object_foreach(va, k, x)
-				if (json_object_get(vb, k) && !json_equal(x, json_object_get(vb, k)))
+				if ((all || json_object_get(vb, k)) && !json_equal(x, json_object_get(vb, k)))
 					add(&d, p, k, x, json_object_get(vb, k));
+			json_object_foreach(vb, k, x)
+				if (all && !json_object_get(va, k))
+					add(&d, p, k, NULL, x);
 		} else if (json_is_array(va) && json_is_array(vb)) {
 			json_t *oa = only_in(va, vb), *ob = only_in(vb, va);
 			add(&d, p, "", oa, ob);

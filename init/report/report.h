@@ -210,6 +210,7 @@ struct report_opts {
 	const char *group_by;             /* html charts */
 	int across_conditions;            /* compare: test across different conditions too */
 	int across_workloads;             /* compare: test cells whose workloads differ too */
+	int across_definitions;           /* compare: test cells whose definitions differ too */
 	size_t vs_at;                     /* compare --vs: the sources from this one on are B's
 	                                     (0: no --vs) */
 };
@@ -291,6 +292,7 @@ json_t *report_cell_definition(const struct rrun *r, const struct rcell *c);
  * sha256 when both name their mkfs options (the rest of the plan is other cells'). */
 int report_definition_diff(json_t *a, json_t *b, char *why, size_t len);
 
+
 /* report/series.c: each cell's time series. Attaches to every cell the series records of
  * its ok repeats with their figures (called by report_model). */
 /* One line of a report, made with printf's fmt, handed to line: a record's string that holds
@@ -340,6 +342,18 @@ const char *report_fingerprint(const struct rrun *r);
 #define REPORT_COND_LINE 300
 int report_conditions_diff(const struct rrun *a, const struct rrun *b,
 			   char (*out)[REPORT_COND_LINE], int max);
+/* report/compare_defs.c: the definition differences of a comparison, each once with its
+ * cells. compare_cell_defs notes cells ca and cb's (the workload aside) and returns 1 when
+ * they differ; compare_defs_lines says them, with the runs' kernels and plans. */
+struct compare_defs {
+	char line[8][REPORT_COND_LINE];
+	int cells[8];
+	int n, more;
+};
+int compare_cell_defs(struct compare_defs *d, const struct rrun *a, const struct rcell *ca,
+		      const struct rrun *b, const struct rcell *cb);
+void compare_defs_lines(const struct compare_defs *d, const struct rrun *a, const struct rrun *b,
+			int across, void (*line)(void *ctx, const char *s), void *ctx);
 /* The cell's figures over its repeats: the median of each, but the longest stall of any.
  * Returns 0, or -1 when the cell has no series. busiest gets the busiest member's name. */
 int report_series_cell(const struct rcell *c, struct series_figs *out, char *busiest, size_t len);
