@@ -369,6 +369,21 @@ has compare-definitions-plan '^plans differ: sha256 9a8b7c6d5e4f / d48b7c6d5e4f$
 has compare-definitions '^definitions differ: mkfs none / -b 1024; mount rw,relatime / rw,noatime; tunables stripe_cache_size 256 / 4096; drop_caches yes / no \(4 cells\)$' compare "$TMP/def-a.jsonl" "$TMP/def-b.jsonl"
 has compare-definitions-untested '^metrics: 0 faster, 0 slower, 0 no significant difference, 24 not tested \(the workloads or definitions differ' compare "$TMP/def-a.jsonl" "$TMP/def-b.jsonl"
 has compare-across-definitions '^metrics: 0 faster, 8 slower, 16 no significant difference' compare --across-definitions "$TMP/def-a.jsonl" "$TMP/def-b.jsonl"
+# Findings' contrasts set cells against each other that differ only by filesystem and mount:
+# a layer stack is part of the array, in the group and in the label ("on md1+luks"), never
+# md1's xfs against md1+luks's xfs under one name
+jq -c '., (if .type == "cell" and (.cell | test("/xfs/")) then .cell |= sub("^md1/"; "md1+luks/") |
+	.axes.layers = "luks" | .index += 8 | (if .result.mbps then .result.mbps *= 0.5 else . end) else empty end)' \
+	"$TA" >"$TMP/layers.jsonl"
+"$FSM" report "$TMP/layers.jsonl" >"$TMP/out" 2>&1
+if grep -q '^  on md1+luks (seqwrite): xfs/noatime no significant difference from xfs/defaults: MB/s 70.5 vs 70.0' "$TMP/out" &&
+	grep -q '^  on md1 (seqwrite): xfs/noatime faster than ext4/defaults: MB/s 141.0 vs 100.0' "$TMP/out" &&
+	! grep -q 'xfs/noatime faster than xfs/defaults' "$TMP/out"; then
+	ok "contrasts-layers: a layer stack is part of the array in Findings' contrasts"
+else
+	fail contrasts-layers "md1 and md1+luks set against each other, or not named"
+	sed -n '/^Findings/,/^$/p' "$TMP/out" | sed 's/^/#   /'
+fi
 # Kernels as an axis: kern-a ran under the kernel set 6.1, kern-b and kern-c under 6.12. The
 # kernel's release and the image's manifest are the point of such a comparison: compare
 # tests kern-a against kern-b (one cell 20% faster) and refuses kern-c only for its write
