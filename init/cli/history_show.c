@@ -434,6 +434,12 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 		rc = 1;
 	}
 	sqlite3_close(h);
+	if (rc == 0 && s.n == 0) {
+		/* figures of runs it does not list: a file damaged, or edited by hand */
+		fprintf(stderr, "fsmatrix history: %s holds figures of %s %s but of no run it lists "
+			"(a damaged history)\n", db, cell, metric);
+		rc = 1;
+	}
 	if (rc)
 		goto out;
 	qsort(s.pt, s.n, sizeof *s.pt, by_kernel ? cmp_kernel : cmp_date);

@@ -283,5 +283,12 @@ else
 	fail "add to a new file from a bad source" "a file was left"
 fi
 refused 1 "list of a file not there" "$DB" history --db "$TMP/none.db" list
+# figures of runs it does not list (found by tests/fuzz/fuzz_history: a header of 0 points
+# and a unit of "(null)")
+cp "$DB" "$TMP/norun.db"
+if python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute("DELETE FROM runs"); c.commit(); c.close()' "$TMP/norun.db"; then
+	refused 1 "figures of no run it lists" "$TMP/norun.db" history --db "$TMP/norun.db" show $CELL mbps
+fi
 refused 1 "add: no run with a figure" "$DB" history --db "$DB" add $F/real-smoke
 exit $failed
