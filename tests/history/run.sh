@@ -208,6 +208,37 @@ else
 	cat -v "$TMP/esc.out" | detail
 fi
 
+# a history of schema 1 (no plans, completeness or definitions): read as it is, unchanged,
+# then brought to schema 2 by the next add
+cp "$DB" "$TMP/v1.db"
+if python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("ALTER TABLE figures DROP COLUMN definition; ALTER TABLE runs DROP COLUMN plan; "
+                "ALTER TABLE runs DROP COLUMN complete; ALTER TABLE runs DROP COLUMN records; "
+                "ALTER TABLE runs DROP COLUMN why; PRAGMA user_version = 1; VACUUM")
+c.close()' "$TMP/v1.db" 2>"$TMP/py"; then
+	before=$(sha256sum <"$TMP/v1.db")
+	"$FSM" history --db "$TMP/v1.db" list >"$TMP/v1.list" 2>&1 && l=ok
+	"$FSM" history --db "$TMP/v1.db" show $CELL mbps >"$TMP/v1.show" 2>&1 && s=ok
+	same=$([ "$(sha256sum <"$TMP/v1.db")" = "$before" ] && echo yes)
+	"$FSM" history --db "$TMP/v1.db" add "$W" >"$TMP/v1.add" 2>&1
+	"$FSM" history --db "$TMP/v1.db" show $CELL mbps >>"$TMP/v1.add" 2>&1
+	v=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA user_version").fetchone()[0])' "$TMP/v1.db")
+	if [ "${l:-}" = ok ] && [ "${s:-}" = ok ] && [ "$same" = yes ] && grep -q '^18 runs in' "$TMP/v1.list" &&
+		grep -q '^  12  20260112-120000-h11 ' "$TMP/v1.show" && ! grep -q 'definition' "$TMP/v1.show" &&
+		grep -q '^run 20260601-120000-cut: 8 cells, 24 figures, added$' "$TMP/v1.add" &&
+		grep -q 'differs from A: definition: no definition recorded (a history of schema 1)' "$TMP/v1.add" &&
+		[ "$v" = 2 ]; then
+		ok "a history of schema 1: read unchanged, then brought to schema 2 by add"
+	else
+		fail "schema 1" "list ${l:-failed}, show ${s:-failed}, unchanged ${same:-no}, version after add $v"
+		tail -n 3 "$TMP/v1.show" "$TMP/v1.add" | detail
+	fi
+else
+	fail "schema 1" "python3 could not make one"
+	detail "$TMP/py"
+fi
+
 # refused ARGS...: exit 1, nothing on stdout, one line on stderr, $DB unchanged
 refused() {
 	local want=$1 name=$2 db=$3
