@@ -351,6 +351,13 @@ jq -c 'if .type == "cell" and .axes.wtype == "seqwrite" then .result.bytes = 201
 	"$F/run-b.jsonl" >build/tests/report-work-b.jsonl
 golden compare-workloads   compare-workloads.txt   4 compare "$F/run-a.jsonl" build/tests/report-work-b.jsonl
 golden compare-across-workloads compare-across-workloads.txt 4 compare --across-workloads "$F/run-a.jsonl" build/tests/report-work-b.jsonl
+# A figure far beyond its limit (a disk unthrottled after it was measured: 412 MB/s against
+# 8.0) recorded by an image that named the disks for it: the limit no longer holds, and the
+# disks are not named
+jq -c 'if .type == "cell" and .cell == "disk/ext4/defaults/stream" then .efficiency = 51.5 | .result.write_mbps = 412 |
+	.bottleneck.evidence = "at 5150% of what the members gave alone; vdb busy 3% of the time" else . end' \
+	"$F/limits-a.jsonl" >"$TMP/stale.jsonl"
+has stale-limit '^  disk/ext4/defaults/stream +412\.0 +8\.0 +5150% +stale-limit$' report "$TMP/stale.jsonl"
 # Definitions (issue 55): B is trust-a under another plan whose cells made their filesystem
 # with -b 1024, mounted noatime, set another stripe cache and did not drop caches, and wrote
 # at half the rate. compare names each difference, the plans' and the definitions', and
