@@ -46,6 +46,22 @@ static json_t *mkfs_of_text(const char *s, size_t n)
 	return NULL;
 }
 
+/* m, or the equal argv the record before kept (a reference more, m released): the cells of
+ * a run make their filesystems with a few argvs, held once each, not once per record. */
+static json_t *shared(json_t *m)
+{
+	static json_t *last;
+	if (m && last && json_equal(m, last)) {
+		json_decref(m);
+		return json_incref(last);
+	}
+	if (m) {
+		json_decref(last);
+		last = json_incref(m);
+	}
+	return m;
+}
+
 /* The same of steps parsed whole. */
 static json_t *mkfs_of(json_t *steps)
 {
@@ -74,7 +90,7 @@ static void strip_cell(json_t *rec)
 		if (!cell_reads(key, strlen(key)))
 			json_object_del(rec, key);
 	if (mkfs)
-		json_object_set_new(rec, REPORT_MKFS_KEY, mkfs);
+		json_object_set_new(rec, REPORT_MKFS_KEY, shared(mkfs));
 }
 
 struct member {
@@ -278,7 +294,7 @@ json_t *report_parse_record(const char *js, size_t jl, struct series_rows *rows,
 			if (is_key(&m[i], "steps"))
 				mkfs = mkfs_of_text(m[i].v, m[i].vl);
 		if (mkfs)
-			json_object_set_new(rec, REPORT_MKFS_KEY, mkfs);
+			json_object_set_new(rec, REPORT_MKFS_KEY, shared(mkfs));
 		return rec;
 	}
 	if (n > 0 && member_is(m, n, "type", "series")) {
