@@ -158,12 +158,17 @@ int report_definition_diff(json_t *a, json_t *b, char *why, size_t len)
 	if (len)
 		why[0] = '\0';
 	/* the plan's sha256 covers every cell: with both cells' mkfs known, all a cell's own
-	 * definition is above, and an edit elsewhere in the plan is not this cell's */
+	 * definition is above, and an edit elsewhere in the plan is not this cell's; one plan
+	 * defines its cells alike, but for the scale it ran at: what else differs then (the
+	 * options in effect as two kernels show them) is the kernel's or the machine's */
 	int own = json_object_get(a, "mkfs") && json_object_get(b, "mkfs");
+	json_t *pa = json_object_get(a, "plan"), *pb = json_object_get(b, "plan");
+	int one_plan = pa && pb && json_equal(pa, pb);
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		const char *p = parts[i];
 		json_t *va = json_object_get(a, p), *vb = json_object_get(b, p);
-		if (!va || !vb || json_equal(va, vb) || (own && !strcmp(p, "plan")))
+		if (!va || !vb || json_equal(va, vb) || (own && !strcmp(p, "plan")) ||
+		    (one_plan && strcmp(p, "scale") != 0))
 			continue;   /* a field an older record lacks is not a difference */
 		if (json_is_object(va) && json_is_object(vb)) {
 			/* a workload field an older record lacks is no difference; a tunable one

@@ -289,7 +289,9 @@ int report_workload_differs(const struct rcell *a, const struct rcell *b, char *
 json_t *report_cell_definition(const struct rrun *r, const struct rcell *c);
 /* How many parts of two definitions differ, each named into why ("workload bytes 512m / 64m;
  * mount rw,relatime / rw,noatime"): a part one side lacks does not count, nor the plan's
- * sha256 when both name their mkfs options (the rest of the plan is other cells'). */
+ * sha256 when both name their mkfs options (the rest of the plan is other cells'); under one
+ * plan only the scale does (the plan defines its cells alike; the options in effect as two
+ * kernels show them are the kernel's). */
 int report_definition_diff(json_t *a, json_t *b, char *why, size_t len);
 
 
