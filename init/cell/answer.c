@@ -105,10 +105,11 @@ static void bottleneck_json(struct jw *w, const struct cell_ctx *x, double effic
 	const struct plan_workload *wl = &x->p->workloads[x->c->workload];
 	const struct plan_array *a = &x->p->arrays[x->c->array];
 	struct bn_input in;
+	char *const *members;
+	int nm = cell_watched(x, &members);
 	jw_key(w, "bottleneck");
 	if (x->status != CELL_OK ||
-	    sampler_bottleneck_input(&x->smp, x->target_name, x->md ? (char *const *)x->name_v : NULL,
-				     x->md ? x->n : 0, &in) < 0) {
+	    sampler_bottleneck_input(&x->smp, x->target_name, members, nm, &in) < 0) {
 		jw_null(w);
 		return;
 	}

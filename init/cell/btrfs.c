@@ -114,3 +114,10 @@ void cell_btrfs_profiles(struct cell_ctx *x)
 				 same < 0 ? "none" : text);
 	}
 }
+
+int cell_watched(const struct cell_ctx *x, char *const **members)
+{
+	int many = x->md || btrfs_cell_spans(x->p, x->c);
+	*members = many ? x->name_v : NULL;
+	return many ? x->n : 0;
+}

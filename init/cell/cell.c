@@ -132,8 +132,10 @@ static void run_workload(struct cell_ctx *x)
 	x->wl_ran = 1;
 	long long t0 = boottime_ms();
 	/* a warm-up's figures are never looked at, its time series neither */
-	sampler_start(&x->smp, x->warmup ? 0 : (int)x->p->monitor_ms, x->target_name,
-		      x->md ? x->name_v : NULL, x->md ? x->n : 0, x->md);
+	char *const *members;
+	int nm = cell_watched(x, &members);
+	sampler_start(&x->smp, x->warmup ? 0 : (int)x->p->monitor_ms, x->target_name, members, nm,
+		      x->md);
 	int rc = workload_run(w, x->p->drop_caches, (int)left, x->env->archive_dirs,
 			      x->log_made ? REPLAY_LW_DM : NULL, &x->wl,
 			      &x->smp);
@@ -448,9 +450,11 @@ static void run_one(struct cell_ctx *x, struct cell_reuse *ru, struct cell_resul
 			ru->fs_by = c->index + 1;
 	}
 	cell_emit_record(x, 0);
+	char *const *members;
+	int nm = cell_watched(x, &members);
 	if (x->wl_ran)
 		sampler_emit(&x->smp, env, x->c->id, x->c->rep, x->c->index + 1, x->attempt,
-			     x->target_name, x->md ? x->name_v : NULL, x->md ? x->n : 0);
+			     x->target_name, members, nm);
 	result_of(x, r);
 }
 

@@ -189,6 +189,9 @@ void cell_replay(struct cell_ctx *x);
 
 /* cell/btrfs.c */
 int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */
+/* The members the sampler and the bottleneck watch, into *members: md's, or every disk
+ * btrfs's own RAID spans (its target is only the first of them); none for one disk. */
+int cell_watched(const struct cell_ctx *x, char *const **members);
 void cell_btrfs_profiles(struct cell_ctx *x);       /* profiles held, flagged when not asked */
 
 /* cell/tunables.c: the plan's tunables that apply at when (core/model/tunable.h), written in the

@@ -15,7 +15,7 @@ static void print_line(void *ctx, const char *s)
 
 const char host_compare_usage[] =
 	"usage: fsmatrix compare [--format text|md] [--by AXES] [--where AXIS=VALUE]... [--across-conditions]\n"
-	"                        [--across-workloads] A B\n"
+	"                        [--across-workloads] [--across-definitions] A B\n"
 	"       fsmatrix compare [OPTIONS] A1 A2... --vs B1 B2...\n"
 	"       fsmatrix compare [--format text|md] --by kernel RUN\n"
 	"  A, B   two sources (as for fsmatrix report); the first run of each is compared\n"
@@ -29,6 +29,9 @@ const char host_compare_usage[] =
 	"  --across-conditions  test also when the runs' conditions fingerprints differ (by\n"
 	"         default no difference is called significant then; what differs is listed)\n"	"  --across-workloads  test also the cells whose workloads differ (size, bs, the fio\n"
 	"         command...: by default those cells are not tested; what differs is listed)\n"
+	"  --across-definitions  test also the cells whose definitions differ (mkfs and mount\n"
+	"         options, tunables, layers, drop_caches, the plan: by default not tested; every\n"
+	"         difference, and the runs' kernels and plans, are listed before the tests)\n"
 	"  exit status as fsmatrix report's: 3 a run incomplete, 4 a cell not ok (after the output)\n";
 
 /* A and B: the first run of each of two sources, or, from more sources (the shards of

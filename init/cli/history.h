@@ -11,7 +11,7 @@
 
 /* The schema this program writes, kept in PRAGMA user_version; a file of a larger one was
  * written by a newer fsmatrix and is refused. */
-#define HISTORY_SCHEMA 1
+#define HISTORY_SCHEMA 2
 #define HISTORY_DEFAULT_DB "out/history.sqlite"
 
 /* Opens db. create: make the file and its tables when it does not exist (add); otherwise
@@ -19,6 +19,8 @@
  * a database that is not a history is refused: one line on stderr naming it, NULL, the file
  * untouched. */
 sqlite3 *history_open(const char *db, int create);
+/* The schema version of an open history (1: no plans, completeness or definitions kept). */
+int history_version(sqlite3 *h);
 
 /* Adds the runs of sources[0..n) to db in one transaction (nothing on an error). A run's
  * cells already there, by run id and cell, are left as they are. Returns 0, or 1 after a
@@ -30,6 +32,8 @@ struct hpoint {
 	char *run, *kset, *kernel, *verdict;
 	char *cond;          /* its boot's conditions fingerprint and kernel release */
 	char *header;        /* its boot's header (JSON), while its group is sought */
+	char *definition;    /* the cell's definition, JSON (report/definition.c); "" unknown */
+	int incomplete;      /* the run was kept incomplete (no trailer, a record lost) */
 	long long time;
 	int n;
 	double mean, stddev, median;
@@ -45,7 +49,7 @@ struct hseries {
 	int by_kernel;
 	int ngroups;
 	char group_fp[26][13];         /* each group's fingerprint, its first 12 digits */
-	char group_why[26][160];       /* what differs from group A ("" for A) */
+	char group_why[26][320];       /* what differs from group A ("" for A) */
 	struct cp_opts opts;
 	struct cp_point *cp;           /* change points; cp[i].index is a position in pt[] */
 	int *cp_group;

@@ -38,10 +38,12 @@ int history_list(const char *db)
 	sqlite3_stmt *st;
 	if (!h)
 		return 1;
-	if (sqlite3_prepare_v2(h, "SELECT r.run, r.time, (SELECT group_concat(release, ' ') FROM "
-			       "kernels k WHERE k.run = r.run), (SELECT count(DISTINCT cell || '@' || "
-			       "kset) FROM figures f WHERE f.run = r.run), r.source FROM runs r ORDER BY "
-			       "r.time, r.run", -1, &st, NULL) != SQLITE_OK) {
+	char sql[512];
+	snprintf(sql, sizeof sql, "SELECT r.run, r.time, (SELECT group_concat(release, ' ') FROM "
+		 "kernels k WHERE k.run = r.run), (SELECT count(DISTINCT cell || '@' || kset) FROM "
+		 "figures f WHERE f.run = r.run), r.source, %s FROM runs r ORDER BY r.time, r.run",
+		 history_version(h) >= 2 ? "r.complete, r.why" : "NULL, NULL");
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "fsmatrix history: unable to read %s: %s\n", db, sqlite3_errmsg(h));
 		sqlite3_close(h);
 		return 1;
@@ -51,8 +53,10 @@ int history_list(const char *db)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char date[32];
 		history_date(sqlite3_column_int64(st, 1), date, sizeof date);
-		history_line("%-24s %-16s %5d  %-24s %s", col(st, 0), date, sqlite3_column_int(st, 3),
-			     col(st, 2), col(st, 4));
+		int part = sqlite3_column_type(st, 5) != SQLITE_NULL && !sqlite3_column_int(st, 5);
+		history_line("%-24s %-16s %5d  %-24s %s%s%s%s", col(st, 0), date, sqlite3_column_int(st, 3),
+			     col(st, 2), col(st, 4), part ? "  incomplete (" : "", part ? col(st, 6) : "",
+			     part ? ")" : "");
 		n++;
 	}
 	history_line("%d run%s in %s", n, n == 1 ? "" : "s", db);
@@ -133,12 +137,14 @@ static char *dup(const char *s)
 static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(h, "SELECT f.run, f.kset, k.release, r.time, f.n, f.mean, f.stddev, "
-			       "f.median, f.verdict, ifnull(k.fingerprint, '') || ' ' || ifnull(k.release, "
-			       "''), f.unit, f.label, f.higher_better FROM "
-			       "figures f JOIN runs r ON r.run = f.run LEFT JOIN kernels k ON k.run = "
-			       "f.run AND k.kset = f.kset WHERE f.cell = ?1 AND f.metric = ?2 AND (?3 IS "
-			       "NULL OR f.kset = ?3) AND f.mean IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
+	char sql[700];
+	snprintf(sql, sizeof sql, "SELECT f.run, f.kset, k.release, r.time, f.n, f.mean, f.stddev, "
+		 "f.median, f.verdict, ifnull(k.fingerprint, '') || ' ' || ifnull(k.release, ''), "
+		 "f.unit, f.label, f.higher_better, %s FROM figures f JOIN runs r ON r.run = f.run "
+		 "LEFT JOIN kernels k ON k.run = f.run AND k.kset = f.kset WHERE f.cell = ?1 AND "
+		 "f.metric = ?2 AND (?3 IS NULL OR f.kset = ?3) AND f.mean IS NOT NULL",
+		 history_version(h) >= 2 ? "f.definition, r.complete" : "NULL, NULL");
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, s->cell, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, s->metric, -1, SQLITE_STATIC);
@@ -160,7 +166,9 @@ static int load_points(sqlite3 *h, struct hseries *s, const char *kset)
 				      .n = sqlite3_column_int(st, 4), .mean = sqlite3_column_double(st, 5),
 				      .stddev = sqlite3_column_double(st, 6),
 				      .median = sqlite3_column_double(st, 7), .verdict = dup(col(st, 8)),
-				      .cond = dup(col(st, 9)) };
+				      .cond = dup(col(st, 9)), .definition = dup(col(st, 13)),
+				      .incomplete = sqlite3_column_type(st, 14) != SQLITE_NULL &&
+						    !sqlite3_column_int(st, 14) };
 		if (!s->unit) {
 			s->unit = dup(col(st, 10));
 			s->label = dup(col(st, 11));
@@ -218,16 +226,44 @@ static int load_header(sqlite3 *h, sqlite3_stmt **st, struct hpoint *p)
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Each point's conditions group: the first group whose first point's conditions are the
- * same as its own, apart from the kernel's own; a new group (up to 26) otherwise. Points
- * whose headers record no conditions cannot be judged: they are a group of their own.
- * Points of one fingerprint and kernel release (p->cond) have the same conditions, so the
- * group of the first is theirs: a header is read and parsed once per fingerprint, not once
- * per point (a site reads a thousand runs' series). 0, or -1 on a database error. */
+/* Whether two points' definitions are one: both unknown, or both known and the same
+ * (report_definition_diff); why gets the difference. */
+static int same_definition(json_t *a, json_t *b, char *why, size_t len)
+{
+	snprintf(why, len, "no definition recorded (a history of schema 1)");
+	if (!a || !b)
+		return !a && !b;
+	return report_definition_diff(a, b, why, len) == 0;
+}
+
+/* What separates group g (its first point r, definition d) from group A, into s->group_why. */
+static void group_why(struct hseries *s, int g, struct rrun *rep, json_t **def, struct rrun *r,
+		      json_t *d)
+{
+	char lines[1][REPORT_COND_LINE], why[512];
+	const char *fp = report_fingerprint(r);
+	s->group_why[g][0] = '\0';
+	if (!fp)
+		snprintf(s->group_why[g], sizeof s->group_why[g], "no conditions "
+			 "recorded (an image older than the conditions record)");
+	else if (g > 0 && report_conditions_diff(&rep[0], r, lines, 1) > 0)
+		snprintf(s->group_why[g], sizeof s->group_why[g], "%.150s", lines[0]);
+	else if (g > 0 && !same_definition(def[0], d, why, sizeof why))
+		snprintf(s->group_why[g], sizeof s->group_why[g], "definition: %.300s", why);
+}
+
+/* Each point's group: the first group whose first point's conditions are the same as its
+ * own, apart from the kernel's own, and whose cell definition is the same; a new group (up to
+ * 26) otherwise. Points whose headers record no conditions cannot be judged: they are a
+ * group of their own. Points of one fingerprint, kernel release (p->cond) and definition have
+ * the same group, so the group of the first is theirs: a header is read and parsed once per
+ * fingerprint and definition, not once per point (a site reads a thousand runs' series). 0,
+ * or -1 on a database error. */
 static int group_points(sqlite3 *h, struct hseries *s)
 {
 	struct rrun rep[26] = { { 0 } };
-	char lines[4][REPORT_COND_LINE];
+	json_t *def[26] = { NULL };
+	char lines[4][REPORT_COND_LINE], why[512];
 	sqlite3_stmt *st = NULL;
 	size_t *first = malloc((s->n + 1) * sizeof *first), nfirst = 0;
 	int rc = first ? 0 : -1;
@@ -236,37 +272,37 @@ static int group_points(sqlite3 *h, struct hseries *s)
 		struct rrun r;
 		int g = 0;
 		size_t k = 0;
-		while (k < nfirst && strcmp(s->pt[first[k]].cond, s->pt[i].cond) != 0)
+		while (k < nfirst && (strcmp(s->pt[first[k]].cond, s->pt[i].cond) != 0 ||
+				      strcmp(s->pt[first[k]].definition, s->pt[i].definition) != 0))
 			k++;
 		if (k < nfirst) {
 			s->pt[i].group = s->pt[first[k]].group;
 			continue;
 		}
 		first[nfirst++] = i;
+		json_t *d = *s->pt[i].definition ? json_loads(s->pt[i].definition, 0, NULL) : NULL;
 		if (load_header(h, &st, &s->pt[i]) < 0)
 			rc = -1;
 		else if (as_run(&s->pt[i], &r) == 0) {
 			const char *fp = report_fingerprint(&r);
 			for (g = 0; g < s->ngroups; g++)
-				if (fp ? report_fingerprint(&rep[g]) &&
-					 report_conditions_diff(&rep[g], &r, lines, 4) == 0
-				       : !report_fingerprint(&rep[g]))
+				if ((fp ? report_fingerprint(&rep[g]) &&
+					  report_conditions_diff(&rep[g], &r, lines, 4) == 0
+					: !report_fingerprint(&rep[g])) &&
+				    same_definition(def[g], d, why, sizeof why))
 					break;
 			if (g == s->ngroups && g < 26) {
-				rep[s->ngroups++] = r;
+				rep[s->ngroups] = r;
+				def[s->ngroups++] = json_incref(d);
 				snprintf(s->group_fp[g], sizeof s->group_fp[g], "%.12s", fp ? fp : "none");
-				s->group_why[g][0] = '\0';
-				if (!fp)
-					snprintf(s->group_why[g], sizeof s->group_why[g], "no conditions "
-						 "recorded (an image older than the conditions record)");
-				else if (g > 0 && report_conditions_diff(&rep[0], &r, lines, 1) > 0)
-					snprintf(s->group_why[g], sizeof s->group_why[g], "%.150s", lines[0]);
+				group_why(s, g, rep, def, &r, d);
 			} else {
 				g = g < 26 ? g : 25;
 				json_decref(r.header);
 				json_decref(r.records);
 			}
 		}
+		json_decref(d);
 		free(s->pt[i].header);
 		s->pt[i].header = NULL;
 		s->pt[i].group = g;
@@ -280,6 +316,7 @@ static int group_points(sqlite3 *h, struct hseries *s)
 	for (int g = 0; g < 26; g++) {
 		json_decref(rep[g].header);
 		json_decref(rep[g].records);
+		json_decref(def[g]);
 	}
 	return rc;
 }
@@ -340,8 +377,9 @@ static void print_table(const struct hseries *s)
 			snprintf(ch, sizeof ch, "%+.1f%%", 100 * s->cp[p->change - 1].rel_change);
 		snprintf(kern, sizeof kern, "%s%s%s%s", p->kernel, *p->kset ? " (" : "", p->kset,
 			 *p->kset ? ")" : "");
-		history_line("%4zu  %-24s %-16s %-28s %3d %10s %9s  %-8s %-5c %s", i + 1, p->run, date,
-			     kern, p->n, mean, sd, ch, 'A' + p->group, p->verdict);
+		history_line("%4zu  %-24s %-16s %-28s %3d %10s %9s  %-8s %-5c %s%s", i + 1, p->run, date,
+			     kern, p->n, mean, sd, ch, 'A' + p->group, p->verdict,
+			     p->incomplete ? " (run incomplete)" : "");
 	}
 }
 
@@ -374,8 +412,12 @@ static void print_changes(const struct hseries *s)
 				      'A' + g, s->group_fp[g], !*s->group_why[g] ? ""
 				      : strcmp(s->group_fp[g], "none") ? ", differs from A: " : ", ",
 				      s->group_why[g]);
-	history_line("conditions:%s%s", conds, s->ngroups > 1 ? " (runs of different conditions are "
-		     "never one series)" : "");
+	int bydef = 0;
+	for (int g = 1; g < s->ngroups; g++)
+		bydef |= strncmp(s->group_why[g], "definition: ", 12) == 0;
+	history_line("conditions:%s%s", conds, s->ngroups < 2 ? "" : bydef ? " (runs of different "
+		     "conditions or definitions are never one series)" : " (runs of different "
+		     "conditions are never one series)");
 }
 
 void history_series_free(struct hseries *s)
@@ -387,6 +429,7 @@ void history_series_free(struct hseries *s)
 		free(s->pt[i].verdict);
 		free(s->pt[i].header);
 		free(s->pt[i].cond);
+		free(s->pt[i].definition);
 	}
 	free(s->pt);
 	free(s->unit);
@@ -441,6 +484,12 @@ int history_show(const char *db, const char *cell, const char *metric, int by_ke
 		fprintf(stderr, "fsmatrix history: out of memory\n");
 	rc = rc || got;
 	sqlite3_close(h);
+	if (rc == 0 && s.n == 0) {
+		/* figures of runs it does not list: a file damaged, or edited by hand */
+		fprintf(stderr, "fsmatrix history: %s holds figures of %s %s but of no run it lists "
+			"(a damaged history)\n", db, cell, metric);
+		rc = 1;
+	}
 	if (rc)
 		goto out;
 	history_line("%s %s (%s, %s is better): %zu point%s by %s, from %s", cell, metric, s.unit,

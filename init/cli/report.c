@@ -80,6 +80,10 @@ int report_args(int argc, char **argv, struct report_opts *o, const char **sourc
 			   (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
 			o->across_workloads = 1;
 			takes = 0;
+		} else if (strcmp(a, "--across-definitions") == 0 &&
+			   (strcmp(argv[0], "compare") == 0 || strcmp(argv[0], "html") == 0)) {
+			o->across_definitions = 1;
+			takes = 0;
 		} else if (strcmp(a, "--vs") == 0 && strcmp(argv[0], "compare") == 0) {
 			if (o->vs_at || !*nsrc) {
 				host_usage_error(argv[0], "--vs %s", o->vs_at ? "given twice" :

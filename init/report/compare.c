@@ -63,6 +63,8 @@ struct comparison {
 	char work[8][REPORT_COND_LINE];  /* "stream: size 64m / 48m": what differs in a workload */
 	int nwork, work_more;            /* its lines; cells whose difference found no line free */
 	int work_untested;               /* metrics not tested for that alone */
+	struct compare_defs defs;        /* what differs in the cells' definitions */
+	int def_untested;                /* metrics not tested for that */
 	char legend_holm[256], legend_mde[400];
 };
 
@@ -248,6 +250,7 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 		int wdiff = ca && cb && report_workload_differs(ca, cb, wd, sizeof wd);
 		if (wdiff)
 			note_workload(c, cells[i]->workload, wd);
+		int ddiff = ca && cb && compare_cell_defs(&c->defs, a, ca, b, cb);
 		snprintf(why, sizeof why, "the workloads differ (%s)", wd);
 		if (!ca || !cb)
 			c->only[ca ? 0 : 1]++;
@@ -267,6 +270,9 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 				if (wdiff && !o->across_workloads && r->v != V_FAILED) {
 					untest(r, why);
 					c->work_untested++;
+				} else if (ddiff && !o->across_definitions && r->v != V_FAILED) {
+					untest(r, "the definitions differ (above)");
+					c->def_untested++;
 				}
 			}
 		}
@@ -521,7 +527,9 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 	snprintf(buf, sizeof buf, "metrics: %d faster, %d slower, %d no significant difference, "
 		 "%d not tested (%s), %d without figures on a side; cells only in A: %d, only in B: %d",
 		 count[V_FASTER], count[V_SLOWER], count[V_SAME], count[V_UNTESTED],
-		 across ? "the runs' conditions differ" : c->work_untested
+		 across ? "the runs' conditions differ" : c->def_untested
+			? "the workloads or definitions differ, or a side not stable or with fewer than 3 repeats"
+			: c->work_untested
 			? "the workloads differ, or a side not stable or with fewer than 3 repeats"
 			: "a side not stable, or with fewer than 3 repeats",
 		 count[V_FAILED], c->only[0], c->only[1]);
@@ -537,6 +545,7 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 			  : "No difference is called significant across different conditions: the "
 			    "figures would differ by them too (--across-conditions tests anyway).");
 	workload_lines(c, line, ctx);
+	compare_defs_lines(&c->defs, c->a, c->b, c->o->across_definitions, line, ctx);
 	/* a run whose machine drifted under it measured the drift too, in the cells it names */
 	report_drift_lines(c->a, "note: in A, ", line, ctx);
 	report_drift_lines(c->b, "note: in B, ", line, ctx);
@@ -551,7 +560,7 @@ void compare_lines(const struct comparison *c, void (*line)(void *ctx, const cha
 		report_spread_text(c->a, c->b, buf, sizeof buf);
 		line(ctx, buf);
 	}
-	int unstable = count[V_UNTESTED] - c->work_untested;
+	int unstable = count[V_UNTESTED] - c->work_untested - c->def_untested;
 	if (across || !unstable)
 		;   /* said above, or nothing else is untested */
 	else if (!count[V_FASTER] && !count[V_SLOWER] && !count[V_SAME])

@@ -3,6 +3,7 @@
 #ifndef FSM_REPORT_COMPARE_H
 #define FSM_REPORT_COMPARE_H
 #include "report/grid.h"
+#include "report/sections.h"
 
 /* report/boots.c: n runs of one plan (n boots, modelled) as one side of compare, each run's
  * mean of its repeats one observation of each metric, stable when 2 or more runs have it and
@@ -20,5 +21,18 @@ struct comparison *compare_new(const struct rrun *a, const struct rrun *b, const
 void compare_free(struct comparison *c);
 struct grid *compare_grid(const struct comparison *c, const char *workload);
 void compare_lines(const struct comparison *c, void (*line)(void *ctx, const char *s), void *ctx);
+
+/* report/compare_defs.c: the definition differences of a comparison, each once with its
+ * cells. compare_cell_defs notes cells ca and cb's (the workload aside) and returns 1 when
+ * they differ; compare_defs_lines says them, with the runs' kernels and plans. */
+struct compare_defs {
+	char line[8][REPORT_COND_LINE];
+	int cells[8];
+	int n, more;
+};
+int compare_cell_defs(struct compare_defs *d, const struct rrun *a, const struct rcell *ca,
+		      const struct rrun *b, const struct rcell *cb);
+void compare_defs_lines(const struct compare_defs *d, const struct rrun *a, const struct rrun *b,
+			int across, void (*line)(void *ctx, const char *s), void *ctx);
 
 #endif

@@ -31,11 +31,25 @@ static int figure_of(const struct rcell *c, const char *key)
 	return -1;
 }
 
-/* The group a cell belongs to: every axis it has but its filesystem and mount options. */
+/* The array a cell ran on as its id names it: with its layer stack ("r10+luks"), which is
+ * part of the array, not of the filesystem. */
+static const char *array_of(const struct rcell *c, char *buf, size_t len)
+{
+	char b[128], l[128];
+	const char *a = report_cell_axis(c, "array", b, sizeof b);
+	axis_text(c->axes, "layers", l, sizeof l);
+	snprintf(buf, len, "%s%s%s", a, *l && strcmp(l, "none") ? "+" : "",
+		 *l && strcmp(l, "none") ? l : "");
+	return buf;
+}
+
+/* The group a cell belongs to: every axis it has but its filesystem and mount options, and
+ * its layer stack. */
 static void group_key(const struct rcell *c, char *out, size_t len)
 {
-	size_t k = 0;
-	out[0] = '\0';
+	char l[128];
+	axis_text(c->axes, "layers", l, sizeof l);
+	size_t k = (size_t)snprintf(out, len, "%s\x1f", l);
 	for (size_t a = 0; c->axis && c->axis[a] && k < len; a++) {
 		const char *name = a < report_naxes ? report_axes[a] : "";
 		if (!strcmp(name, "fs") || !strcmp(name, "fstype") || !strcmp(name, "mount"))
@@ -108,10 +122,10 @@ static void say(const struct rrun *r, const struct contrast *x, size_t npairs,
 		const struct cell_answer *ans, report_line_fn line, void *ctx)
 {
 	const struct rcell *b = &r->cells[x->best], *w = &r->cells[x->worst];
-	char lb[256], lw[256], buf[128], test[400], why[1200] = "";
+	char lb[256], lw[256], buf[256], test[400], why[1200] = "";
 	label(b, lb, sizeof lb);
 	label(w, lw, sizeof lw);
-	const char *arr = report_cell_axis(b, "array", buf, sizeof buf);
+	const char *arr = array_of(b, buf, sizeof buf);
 	const char *word = x->m->higher_better ? "faster than" : "quicker than";
 	if (!x->tested)
 		snprintf(test, sizeof test, "not tested: %s not stable over its repeats",

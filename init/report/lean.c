@@ -25,6 +25,57 @@ static int cell_reads(const char *key, size_t n)
 	return 0;
 }
 
+/* The argv of a cell's mkfs step (the first whose argv[0] starts with "mkfs"), from its steps
+ * as JSON text: the options the filesystem was made with, which the cell's definition holds
+ * (report/definition.c); the rest of the steps is dropped. NULL when there is none. */
+static json_t *mkfs_of_text(const char *s, size_t n)
+{
+	static const char key[] = "\"argv\":[\"mkfs";
+	const char *p = memmem(s, n, key, sizeof key - 1), *e = s + n;
+	if (!p)
+		return NULL;
+	int quoted = 0;
+	for (const char *a = p + 7, *c = a; c < e; c++) {
+		if (quoted && *c == '\\')
+			c++;
+		else if (*c == '"')
+			quoted = !quoted;
+		else if (!quoted && *c == ']')
+			return json_loadb(a, (size_t)(c - a + 1), 0, NULL);
+	}
+	return NULL;
+}
+
+/* m, or the equal argv the record before kept (a reference more, m released): the cells of
+ * a run make their filesystems with a few argvs, held once each, not once per record. */
+static json_t *shared(json_t *m)
+{
+	static json_t *last;
+	if (m && last && json_equal(m, last)) {
+		json_decref(m);
+		return json_incref(last);
+	}
+	if (m) {
+		json_decref(last);
+		last = json_incref(m);
+	}
+	return m;
+}
+
+/* The same of steps parsed whole. */
+static json_t *mkfs_of(json_t *steps)
+{
+	size_t i;
+	json_t *st;
+	json_array_foreach(steps, i, st) {
+		json_t *argv = json_object_get(st, "argv");
+		const char *a0 = json_string_value(json_array_get(argv, 0));
+		if (a0 && strncmp(a0, "mkfs", 4) == 0)
+			return json_incref(argv);
+	}
+	return NULL;
+}
+
 /* The same on a record parsed whole. */
 static void strip_cell(json_t *rec)
 {
@@ -34,9 +85,12 @@ static void strip_cell(json_t *rec)
 	if (!json_is_object(rec) || strcmp(json_string_value(json_object_get(rec, "type")) ?: "", "cell") ||
 	    !st || strcmp(st, "ok") != 0)
 		return;
+	json_t *mkfs = mkfs_of(json_object_get(rec, "steps"));
 	json_object_foreach_safe(rec, tmp, key, v)
 		if (!cell_reads(key, strlen(key)))
 			json_object_del(rec, key);
+	if (mkfs)
+		json_object_set_new(rec, REPORT_MKFS_KEY, shared(mkfs));
 }
 
 struct member {
@@ -234,8 +288,15 @@ json_t *report_parse_record(const char *js, size_t jl, struct series_rows *rows,
 	struct member m[LEAN_MEMBERS];
 	int n = members_of(js, jl, m, LEAN_MEMBERS);
 	*has_rows = 0;
-	if (n > 0 && member_is(m, n, "type", "cell") && member_is(m, n, "status", "ok"))
-		return join(m, n, cell_reads, jl);
+	if (n > 0 && member_is(m, n, "type", "cell") && member_is(m, n, "status", "ok")) {
+		json_t *rec = join(m, n, cell_reads, jl), *mkfs = NULL;
+		for (int i = n - 1; rec && i >= 0 && !mkfs; i--)
+			if (is_key(&m[i], "steps"))
+				mkfs = mkfs_of_text(m[i].v, m[i].vl);
+		if (mkfs)
+			json_object_set_new(rec, REPORT_MKFS_KEY, shared(mkfs));
+		return rec;
+	}
 	if (n > 0 && member_is(m, n, "type", "series")) {
 		int ri = -1;
 		for (int i = 0; i < n; i++)

@@ -21,5 +21,7 @@ struct series_rows {
  * whole either way: its syntax by lib/jscan.c, and one with a \u escape or a byte beyond
  * ASCII is parsed whole by jansson, whose checks of those (UTF-8, \u0000) go further. */
 json_t *report_parse_record(const char *js, size_t jl, struct series_rows *rows, int *has_rows);
+/* What an ok cell record keeps of its steps: its mkfs step's argv, under this key. */
+#define REPORT_MKFS_KEY "_mkfs_argv"
 
 #endif

@@ -199,6 +199,19 @@ int report_metric_index(const struct rcell *c, const char *key);
  * there (a write stream's read MB/s); 0 for a cell without an ok repeat. */
 int report_never_measured(const struct rcell *c, const char *key);
 
+/* report/definition.c: what cell c of run r was measured under, from its first ok record
+ * (else its first) and the run's header and plan event: {plan (sha256), scale, workload {type
+ * and its defining fields, a relative size as its formula}, mkfs [options], mount (options in
+ * effect), tunables (asked), layers, bitmap, drop_caches}, each left out when the records
+ * lack it. A new reference. */
+json_t *report_cell_definition(const struct rrun *r, const struct rcell *c);
+/* How many parts of two definitions differ, each named into why ("workload bytes 512m / 64m;
+ * mount rw,relatime / rw,noatime"): a part one side lacks does not count, nor the plan's
+ * sha256 when both name their mkfs options (the rest of the plan is other cells'); under one
+ * plan only the scale does (the plan defines its cells alike; the options in effect as two
+ * kernels show them are the kernel's). */
+int report_definition_diff(json_t *a, json_t *b, char *why, size_t len);
+
 /* Options shared by report, compare and html. */
 #define REPORT_MAX_AXES 12
 struct report_opts {
@@ -212,6 +225,7 @@ struct report_opts {
 	int across_workloads;             /* compare: test cells whose workloads differ too */
 	size_t vs_at;                     /* compare --vs: the sources from this one on are B's
 	                                     (0: no --vs) */
+	int across_definitions;           /* compare: test cells whose definitions differ too */
 };
 int report_opts_axes(struct report_opts *o, const char *list);   /* --by a,b */
 int report_opts_where(struct report_opts *o, const char *expr);  /* --where a=v, v not "" */

@@ -121,6 +121,52 @@ else
 	detail "$TMP/cond"
 fi
 
+# another plan's runs: the same cell ids, a seqwrite of 64m instead of 256m, under the same
+# conditions (release 6.1.0-20, as the last runs of the series): a group of their own, the
+# difference named, never a change point of A's series
+PLANB=()
+for i in 0 1 2; do
+	f=$(mkrun $F/cond-a.jsonl "202602$(printf %02d $((1 + i)))-120000-p$i" $((40 + i)) "6.1.0-20-amd64" 0.7)
+	jq -c 'if .type == "header" then .plan.sha256 = "b2" + (.plan.sha256 // "" | .[2:])
+		elif .type == "cell" and .axes.wtype == "seqwrite" then .result.bytes = 67108864 else . end' "$f" >"$f.b"
+	mv "$f.b" "$f"
+	PLANB+=("$f")
+done
+"$FSM" history --db "$DB" add "${PLANB[@]}" >/dev/null 2>&1
+"$FSM" history --db "$DB" show $CELL mbps >"$TMP/defs" 2>&1
+if [ "$(grep -Ec -- '-p[0-9] .* B +stable$' "$TMP/defs")" = 3 ] &&
+	grep -q 'B fingerprint [0-9a-f]*, differs from A: definition: workload bytes 256m / 64m; plan sha256 9a8b7c6d5e4f / b28b7c6d5e4f;' "$TMP/defs" &&
+	! grep -q '^  at .*-p[0-9]' "$TMP/defs"; then
+	ok "runs of another plan's definition: a group apart, the difference named, no change point"
+else
+	fail "definitions" "another plan's 64m writes not a group apart"
+	tail -n 4 "$TMP/defs" | detail
+fi
+
+# a run cut short: its trailer gone, a cell line lost in the middle and its last line torn;
+# kept and said incomplete, then a whole copy completes it
+W=$(mkrun $F/cond-a.jsonl 20260601-120000-cut 151 6.1.0-20-amd64 1)
+TDB=$TMP/cut.sqlite
+grep -v '"type":"trailer"' "$W" | grep -v '"cell":"md1/xfs/noatime/seqwrite","rep":2,' >"$TMP/cut.jsonl"
+printf '%s' "$(grep '"cell":"md1/xfs/noatime/smallfiles","rep":3,' "$W" | head -c 200)" >>"$TMP/cut.jsonl"
+sed -i '/"cell":"md1\/xfs\/noatime\/smallfiles","rep":3,/{$!d}' "$TMP/cut.jsonl"
+"$FSM" history --db "$TDB" add "$TMP/cut.jsonl" >"$TMP/cut1" 2>&1
+"$FSM" history --db "$TDB" list >"$TMP/cutl" 2>&1
+"$FSM" history --db "$TDB" show md1/xfs/noatime/seqwrite mbps >"$TMP/cuts" 2>&1
+"$FSM" history --db "$TDB" add "$W" >"$TMP/cut2" 2>&1
+"$FSM" history --db "$TDB" list >"$TMP/cutl2" 2>&1
+"$FSM" history --db "$TDB" show md1/xfs/noatime/seqwrite mbps >"$TMP/cuts2" 2>&1
+if grep -q '^run 20260601-120000-cut: 8 cells, 24 figures, added, incomplete (no trailer; 1 record line rejected; 2 repetitions without a record): a fuller copy of the run completes it$' "$TMP/cut1" &&
+	grep -q 'cut.jsonl  incomplete (no trailer' "$TMP/cutl" && grep -Eq '^   1 .* 2 .*\(run incomplete\)$' "$TMP/cuts" &&
+	grep -q '^run 20260601-120000-cut: 8 cells, 24 figures, a fuller copy (24 cell records, 22 before): completed$' "$TMP/cut2" &&
+	! grep -q incomplete "$TMP/cutl2" "$TMP/cuts2" && grep -Eq '^   1 .* 3 .* stable$' "$TMP/cuts2"; then
+	ok "a run cut short: kept as incomplete and said so, then completed by its whole copy"
+else
+	fail "incomplete run" "not kept as incomplete, or not completed"
+	detail "$TMP/cut1" "$TMP/cutl" "$TMP/cuts" "$TMP/cut2" "$TMP/cutl2"
+fi
+
+
 # real runs: a run without cells is skipped; a run under two kernel sets gives a point per
 # set, one conditions group (the kernels' own differences aside); a run from before the
 # conditions record is a group of its own
@@ -161,6 +207,37 @@ else
 	cat -v "$TMP/esc.out" | detail
 fi
 
+# a history of schema 1 (no plans, completeness or definitions): read as it is, unchanged,
+# then brought to schema 2 by the next add
+cp "$DB" "$TMP/v1.db"
+if python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("ALTER TABLE figures DROP COLUMN definition; ALTER TABLE runs DROP COLUMN plan; "
+                "ALTER TABLE runs DROP COLUMN complete; ALTER TABLE runs DROP COLUMN records; "
+                "ALTER TABLE runs DROP COLUMN why; PRAGMA user_version = 1; VACUUM")
+c.close()' "$TMP/v1.db" 2>"$TMP/py"; then
+	before=$(sha256sum <"$TMP/v1.db")
+	"$FSM" history --db "$TMP/v1.db" list >"$TMP/v1.list" 2>&1 && l=ok
+	"$FSM" history --db "$TMP/v1.db" show $CELL mbps >"$TMP/v1.show" 2>&1 && s=ok
+	same=$([ "$(sha256sum <"$TMP/v1.db")" = "$before" ] && echo yes)
+	"$FSM" history --db "$TMP/v1.db" add "$W" >"$TMP/v1.add" 2>&1
+	"$FSM" history --db "$TMP/v1.db" show $CELL mbps >>"$TMP/v1.add" 2>&1
+	v=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA user_version").fetchone()[0])' "$TMP/v1.db")
+	if [ "${l:-}" = ok ] && [ "${s:-}" = ok ] && [ "$same" = yes ] && grep -q '^18 runs in' "$TMP/v1.list" &&
+		grep -q '^  12  20260112-120000-h11 ' "$TMP/v1.show" && ! grep -q 'definition' "$TMP/v1.show" &&
+		grep -q '^run 20260601-120000-cut: 8 cells, 24 figures, added$' "$TMP/v1.add" &&
+		grep -q 'differs from A: definition: no definition recorded (a history of schema 1)' "$TMP/v1.add" &&
+		[ "$v" = 2 ]; then
+		ok "a history of schema 1: read unchanged, then brought to schema 2 by add"
+	else
+		fail "schema 1" "list ${l:-failed}, show ${s:-failed}, unchanged ${same:-no}, version after add $v"
+		tail -n 3 "$TMP/v1.show" "$TMP/v1.add" | detail
+	fi
+else
+	fail "schema 1" "python3 could not make one"
+	detail "$TMP/py"
+fi
+
 # refused ARGS...: exit 1, nothing on stdout, one line on stderr, $DB unchanged
 refused() {
 	local want=$1 name=$2 db=$3
@@ -186,15 +263,20 @@ refused 2 "--window 1" "$DB" history --db "$DB" show $CELL mbps --window 1
 refused 2 "--p 0" "$DB" history --db "$DB" show $CELL mbps --p 0
 refused 2 "--html onto the database" "$DB" history --db "$DB" show $CELL mbps --html "$DB"
 
+# two plans under one run id: refused, in the sources or against the history
+jq -c 'if .type == "header" then .plan.sha256 = "c3" + (.plan.sha256 // "" | .[2:]) else . end' "$W" >"$TMP/otherplan.jsonl"
+refused 1 "two plans under one run id: against the history" "$TDB" history --db "$TDB" add "$TMP/otherplan.jsonl"
+refused 1 "two plans under one run id: in the sources" "$DB" history --db "$DB" add "$W" "$TMP/otherplan.jsonl"
+
 # a file that is not a database
 printf 'not a database, but text long enough to look like a header of one...\n%.0s' {1..20} >"$TMP/text.db"
 for sub in list "show $CELL mbps" "add ${OTHER[0]}"; do
 	# shellcheck disable=SC2086
 	refused 1 "not a database: $sub" "$TMP/text.db" history --db "$TMP/text.db" $sub
 done
-# a history of a newer schema: user_version (bytes 60-63 of the header) 2
+# a history of a newer schema: user_version (bytes 60-63 of the header) 3
 cp "$DB" "$TMP/newer.db"
-printf '\000\000\000\002' | dd of="$TMP/newer.db" bs=1 seek=60 conv=notrunc status=none
+printf '\000\000\000\003' | dd of="$TMP/newer.db" bs=1 seek=60 conv=notrunc status=none
 for sub in list "show $CELL mbps" "add ${OTHER[0]}"; do
 	# shellcheck disable=SC2086
 	refused 1 "newer schema: $sub" "$TMP/newer.db" history --db "$TMP/newer.db" $sub
@@ -231,5 +313,12 @@ else
 	fail "add to a new file from a bad source" "a file was left"
 fi
 refused 1 "list of a file not there" "$DB" history --db "$TMP/none.db" list
+# figures of runs it does not list (found by tests/fuzz/fuzz_history: a header of 0 points
+# and a unit of "(null)")
+cp "$DB" "$TMP/norun.db"
+if python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute("DELETE FROM runs"); c.commit(); c.close()' "$TMP/norun.db"; then
+	refused 1 "figures of no run it lists" "$TMP/norun.db" history --db "$TMP/norun.db" show $CELL mbps
+fi
 refused 1 "add: no run with a figure" "$DB" history --db "$DB" add $F/real-smoke
 exit $failed

@@ -72,9 +72,11 @@ golden compare-ignored   compare-ignored.txt   0 compare "$F/ignored-old.jsonl" 
 # compare explains the one significant difference by what differs in them (A wrote a file of
 # 341 and a third stripes and read back 20% of it, B whole stripes at its limit)...
 golden limits-report     limits-report.txt     0 report "$F/limits-a.jsonl"
-golden limits-compare    limits-compare.txt    0 compare --across-workloads "$F/limits-a.jsonl" "$F/limits-b.jsonl"
-# ... whose writers' files differ (64m in A, 48m in B: the point of that pair), which compare
-# says, and tests nothing, without --across-workloads
+golden limits-compare    limits-compare.txt    0 compare --across-workloads --across-definitions "$F/limits-a.jsonl" "$F/limits-b.jsonl"
+# ... whose writers' files differ (64m in A, 48m in B: the point of that pair), and whose plans
+# differ (their records give no mkfs options: nothing else tells their cells' definitions
+# apart), which compare says, and tests nothing, without --across-workloads and
+# --across-definitions
 golden limits-compare-workloads limits-compare-workloads.txt 0 compare "$F/limits-a.jsonl" "$F/limits-b.jsonl"
 # A warm-up record (shaped as a cell record, before the first cell) is listed and is in no
 # figure: run-a with one whose figures are far off reports, sorts and compares as run-a does,
@@ -347,6 +349,46 @@ jq -c 'if .type == "cell" and .axes.wtype == "seqwrite" then .result.bytes = 201
 	"$F/run-b.jsonl" >build/tests/report-work-b.jsonl
 golden compare-workloads   compare-workloads.txt   4 compare "$F/run-a.jsonl" build/tests/report-work-b.jsonl
 golden compare-across-workloads compare-across-workloads.txt 4 compare --across-workloads "$F/run-a.jsonl" build/tests/report-work-b.jsonl
+# A figure far beyond its limit (a disk unthrottled after it was measured: 412 MB/s against
+# 8.0) recorded by an image that named the disks for it: the limit no longer holds, and the
+# disks are not named
+jq -c 'if .type == "cell" and .cell == "disk/ext4/defaults/stream" then .efficiency = 51.5 | .result.write_mbps = 412 |
+	.bottleneck.evidence = "at 5150% of what the members gave alone; vdb busy 3% of the time" else . end' \
+	"$F/limits-a.jsonl" >"$TMP/stale.jsonl"
+has stale-limit '^  disk/ext4/defaults/stream +412\.0 +8\.0 +5150% +stale-limit$' report "$TMP/stale.jsonl"
+# Definitions (issue 55): B is trust-a under another plan whose cells made their filesystem
+# with -b 1024, mounted noatime, set another stripe cache and did not drop caches, and wrote
+# at half the rate. compare names each difference, the plans' and the definitions', and
+# calls nothing slower; --across-definitions tests anyway.
+jq -c '(if .type == "cell" then .steps = [{"argv": ["mkfs.\(.axes.fstype)", "-f", "/dev/md1"], "status": 0}] |
+	.tunables = {"asked": {"stripe_cache_size": 256}} else . end),
+	(if .type == "header" then {"v": 1, "type": "event", "event": "plan", "drop_caches": true} else empty end)' \
+	"$TA" >"$TMP/def-a.jsonl"
+jq -c '(if .type == "header" then .plan.sha256 = "d4" + (.plan.sha256 | .[2:])
+	elif .type == "cell" then .steps = [{"argv": ["mkfs.\(.axes.fstype)", "-f", "-b", "1024", "/dev/md1"], "status": 0}] |
+	.tunables = {"asked": {"stripe_cache_size": 4096}} | .mount_effective |= sub("relatime"; "noatime") |
+	(if .result.mbps then .result.mbps *= 0.5 else . end) else . end),
+	(if .type == "header" then {"v": 1, "type": "event", "event": "plan", "drop_caches": false} else empty end)' \
+	"$TA" >"$TMP/def-b.jsonl"
+has compare-definitions-plan '^plans differ: sha256 9a8b7c6d5e4f / d48b7c6d5e4f$' compare "$TMP/def-a.jsonl" "$TMP/def-b.jsonl"
+has compare-definitions '^definitions differ: mkfs none / -b 1024; mount rw,relatime / rw,noatime; tunables stripe_cache_size 256 / 4096; drop_caches yes / no \(4 cells\)$' compare "$TMP/def-a.jsonl" "$TMP/def-b.jsonl"
+has compare-definitions-untested '^metrics: 0 faster, 0 slower, 0 no significant difference, 24 not tested \(the workloads or definitions differ' compare "$TMP/def-a.jsonl" "$TMP/def-b.jsonl"
+has compare-across-definitions '^metrics: 0 faster, 8 slower, 16 no significant difference' compare --across-definitions "$TMP/def-a.jsonl" "$TMP/def-b.jsonl"
+# Findings' contrasts set cells against each other that differ only by filesystem and mount:
+# a layer stack is part of the array, in the group and in the label ("on md1+luks"), never
+# md1's xfs against md1+luks's xfs under one name
+jq -c '., (if .type == "cell" and (.cell | test("/xfs/")) then .cell |= sub("^md1/"; "md1+luks/") |
+	.axes.layers = "luks" | .index += 8 | (if .result.mbps then .result.mbps *= 0.5 else . end) else empty end)' \
+	"$TA" >"$TMP/layers.jsonl"
+"$FSM" report "$TMP/layers.jsonl" >"$TMP/out" 2>&1
+if grep -q '^  on md1+luks (seqwrite): xfs/noatime no significant difference from xfs/defaults: MB/s 70.5 vs 70.0' "$TMP/out" &&
+	grep -q '^  on md1 (seqwrite): xfs/noatime faster than ext4/defaults: MB/s 141.0 vs 100.0' "$TMP/out" &&
+	! grep -q 'xfs/noatime faster than xfs/defaults' "$TMP/out"; then
+	ok "contrasts-layers: a layer stack is part of the array in Findings' contrasts"
+else
+	fail contrasts-layers "md1 and md1+luks set against each other, or not named"
+	sed -n '/^Findings/,/^$/p' "$TMP/out" | sed 's/^/#   /'
+fi
 # Kernels as an axis: kern-a ran under the kernel set 6.1, kern-b and kern-c under 6.12. The
 # kernel's release and the image's manifest are the point of such a comparison: compare
 # tests kern-a against kern-b (one cell 20% faster) and refuses kern-c only for its write

@@ -279,7 +279,8 @@ refused() {
 	fi
 }
 cp "$DB" "$TMP/newer.db"
-printf '\000\000\000\002' | dd of="$TMP/newer.db" bs=1 seek=60 conv=notrunc status=none
+# a schema past this fsmatrix's (2): user_version, bytes 60-63 of the header, 3
+printf '\000\000\000\003' | dd of="$TMP/newer.db" bs=1 seek=60 conv=notrunc status=none
 refused 1 "a history from a newer fsmatrix" "$TMP/s-newer" site --db "$TMP/newer.db" -o "$TMP/s-newer"
 refused 1 "no history there" "$TMP/s-none" site --db "$TMP/none.db" -o "$TMP/s-none"
 printf 'not a database, but text long enough to look like a header of one...\n%.0s' {1..20} >"$TMP/text.db"

@@ -42,12 +42,30 @@ static void test_cells(void)
 	struct series_rows rows = { 0 };
 	int has = 0;
 	json_t *r = report_parse_record(CELL_OK, strlen(CELL_OK), &rows, &has);
-	CHECK(r && json_object_size(r) == 5, "an ok cell keeps the members read: %zu",
+	CHECK(r && json_object_size(r) == 6, "an ok cell keeps the members read and its mkfs argv: %zu",
 	      r ? json_object_size(r) : 0);
 	CHECK(r && !json_object_get(r, "steps") && !json_object_get(r, "fs_geometry") &&
 	      json_real_value(json_object_get(json_object_get(r, "result"), "mbps")) == 1.5,
 	      "steps dropped, result kept");
+	json_t *want = json_pack("[s]", "mkfs");
+	CHECK(r && json_equal(json_object_get(r, REPORT_MKFS_KEY), want), "the mkfs step's argv kept");
 	json_decref(r);
+	/* the same from a record parsed whole (a \u escape), and an argv holding ']' and '"' */
+	static const char *const mk[] = {
+		"{\"type\":\"cell\",\"status\":\"ok\",\"cell\":\"\\u00e9\",\"steps\":[{\"argv\":[\"wipe\"]},"
+		"{\"argv\":[\"mkfs.xfs\",\"-L\",\"a]\\\"b\",\"/dev/md0\"]}]}",
+		"{\"type\":\"cell\",\"status\":\"ok\",\"cell\":\"x\",\"steps\":[{\"argv\":[\"wipe\"]},"
+		"{\"argv\":[\"mkfs.xfs\",\"-L\",\"a]\\\"b\",\"/dev/md0\"]}]}",
+	};
+	json_decref(want);
+	want = json_pack("[s,s,s,s]", "mkfs.xfs", "-L", "a]\"b", "/dev/md0");
+	for (size_t i = 0; i < sizeof mk / sizeof mk[0]; i++) {
+		r = report_parse_record(mk[i], strlen(mk[i]), &rows, &has);
+		CHECK(r && json_equal(json_object_get(r, REPORT_MKFS_KEY), want) &&
+		      !json_object_get(r, "steps"), "row %zu: the mkfs argv kept, the steps dropped", i);
+		json_decref(r);
+	}
+	json_decref(want);
 	/* not ok: whole */
 	const char *err = "{\"type\":\"cell\",\"status\":\"error\",\"steps\":[1]}";
 	r = report_parse_record(err, strlen(err), &rows, &has);

@@ -16,6 +16,7 @@
 #define BN_SMALL_BYTES 65536.0    /* ... and under 64 KiB */
 #define BN_DIRTY_PCT 50.0         /* of the time with Dirty + Writeback at the writers' limit */
 #define BN_AT_LIMIT 0.9           /* the figure at this share of what the members gave alone */
+#define BN_BEYOND_LIMIT 1.5       /* ... and at this share, the limit no longer holds */
 
 struct bn_member {
 	char name[32];
@@ -46,7 +47,10 @@ struct bottleneck {
 };
 
 /* Judges in, the first rule that holds, in this order: read-modify-write (a write-only
- * workload on parity whose members read >= BN_RMW_PCT of what they wrote), disks (the figure
+ * workload on parity whose members read >= BN_RMW_PCT of what they wrote), stale-limit (the
+ * figure at >= BN_BEYOND_LIMIT of what the members gave alone when measured: they changed
+ * speed since, an SSD's cache, a throttle lifted, and the limit no longer holds; never the
+ * disks named as what held the cell back on the strength of it), disks (the figure
  * at >= BN_AT_LIMIT of what the members gave alone, or a member busy >= BN_BUSY_PCT of the
  * time: the busiest named, with the others; a throttled or idle-between-requests disk can
  * be the limit without being busy all the time, as the guest counts it), md-thread (md's
