@@ -135,8 +135,8 @@ void console_hold(void)
 {
 	if (!held || !*held || getpid() != 1)
 		return;
-	say("fsmatrix: PID 1 holds: the cell was declared hung, its record is written, and the "
-	    "machine is about to reboot");
+	say("fsmatrix: PID 1 holds: the cell was declared hung; its watcher writes its record, "
+	    "and the machine reboots");
 	for (;;)
 		pause();
 }
