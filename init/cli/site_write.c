@@ -19,7 +19,8 @@ static const char site_style[] =
 	"svg.spark .cp{fill:#c00;stroke:none}svg.spark .last{fill:#222}"
 	"th.sort{cursor:pointer}.filters{margin:.5em 0}.filters label{margin-right:1em}"
 	"td.worse{background:#fde2e2}td.better{background:#dff3df}"
-	"td.new{font-weight:bold}code{font-size:12px}#regressions td{white-space:normal}";
+	"td.new{font-weight:bold}code{font-size:12px}td.wrap{white-space:normal;min-width:12em}"
+	"td.ack{white-space:normal;min-width:24em}";
 
 int site_put(struct site *s, const char *rel, const char *buf, size_t len)
 {
