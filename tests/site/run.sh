@@ -203,6 +203,46 @@ else
 	fi
 fi
 
+# the same site from a static web server (Python's, on a port of its choosing): the summary's
+# script runs, and a series' page and its run's page are served under their names
+if [ -n "$CHROME" ]; then
+	python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$SITE" >"$TMP/httpd.log" 2>&1 &
+	httpd=$!
+	port=
+	for _ in $(seq 1 50); do
+		port=$(sed -n 's/^Serving HTTP on [0-9.]* port \([0-9]*\).*/\1/p' "$TMP/httpd.log")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	if [ -n "$port" ]; then
+		open_page "http://127.0.0.1:$port/index.html#workload=smallfiles" served 900
+		timeout 120 "$CHROME" "${CHROME_FLAGS[@]}" --dump-dom "http://127.0.0.1:$port/series/md1~ext4~a_3Cb_3E_26_22c_22_20_252F_23_3Fx~smallfiles~mbps.html" >"$TMP/served-odd.dom" 2>/dev/null
+	fi
+	kill "$httpd" 2>/dev/null
+	wait "$httpd" 2>/dev/null
+	if [ -n "$port" ] && shot_ok served && grep -q '<span id="shown">20 of 30 rows shown</span>' "$TMP/served.dom" &&
+		grep -q '<h1>md1/ext4/a&lt;b&gt;&amp;"c" %2F#?x/smallfiles mbps</h1>' "$TMP/served-odd.dom" &&
+		grep -q 'href="../run/20260301-120000-odd.html"' "$TMP/served-odd.dom" &&
+		grep -q '"GET /run/\|"GET /series/md1~ext4~a_3Cb' "$TMP/httpd.log"; then
+		ok "served by a static server: the summary's filter (20 rows), the escaped cell's page by its name"
+	else
+		fail "static server" "port ${port:-none}"
+		detail "$TMP/httpd.log"
+	fi
+fi
+
+# by kernel version: the sparklines and change points in release order
+"$FSM" site --db "$DB" -o "$TMP/site-k" --by kernel >"$TMP/sitek" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q 'each run.s mean by kernel version' "$TMP/site-k/index.html" &&
+	grep -q 'run, by kernel version' "$TMP/site-k/series/md1~ext4~defaults~seqwrite~mbps.html" &&
+	grep -q '<tr id="cp-md1~ext4~defaults~seqwrite~mbps~20260107-120000-s6_40"><td class="new wrap">NEW</td>' "$TMP/site-k/regressions.html"; then
+	ok "--by kernel: the series in release order, the step at the first 6.1.0-15 run"
+else
+	fail "--by kernel" "status $rc"
+	detail "$TMP/sitek"
+fi
+
 # written again: nothing changed, nothing rewritten
 pages_stat() { (cd "$SITE" && find . -type f -name '*.html' -printf '%p %i %T@\n' | sort); }
 pages_stat >"$TMP/stat1"
