@@ -114,9 +114,10 @@ static void glance(FILE *f, const struct site_row *r)
 		char lo[32], hi[32];
 		site_num(t->lo, lo, sizeof lo);
 		site_num(t->hi, hi, sizeof hi);
+		const char *word = t->outside > 0 ? "&#9650; above the spread" :
+				   t->outside < 0 ? "&#9660; below the spread" : "within";
 		fprintf(f, "<td class=\"%swrap\" data-v=\"%d\">%s (%s to %s over %zu runs)</td>",
-			t->outside ? "mark " : "", t->outside ? 1 : 0, t->outside > 0 ? "&#9650; above the spread" : t->outside < 0 ?
-			"&#9660; below the spread" : "within", lo, hi, t->nspread);
+			t->outside ? "mark " : "", t->outside ? 1 : 0, word, lo, hi, t->nspread);
 	}
 }
 
