@@ -442,7 +442,8 @@ int history_series(sqlite3 *h, struct hseries *s, const char *kset)
 {
 	if (load_points(h, s, kset) < 0)
 		return -1;
-	qsort(s->pt, s->n, sizeof *s->pt, s->by_kernel ? cmp_kernel : cmp_date);
+	if (s->n)   /* none: pt is NULL, which qsort may not be handed */
+		qsort(s->pt, s->n, sizeof *s->pt, s->by_kernel ? cmp_kernel : cmp_date);
 	if (group_points(h, s) < 0)
 		return -1;
 	return detect(s) < 0 ? -2 : 0;

@@ -169,6 +169,8 @@ int host_cmd_site(int argc, char **argv)
 	int rc = parse(&o, argc, argv);
 	if (rc)
 		return rc;
+	const char *slash = strrchr(o.db, '/');
+	o.db_name = slash && slash[1] ? slash + 1 : o.db;
 	struct site s = { .o = &o };
 	s.h = history_open(o.db, 0);
 	if (!s.h)

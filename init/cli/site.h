@@ -11,6 +11,7 @@
 
 struct site_opts {
 	const char *db, *dir, *url;   /* url: where the site is published, for the feed; or NULL */
+	const char *db_name;          /* db's last part: what the pages name (no local path) */
 	int by_kernel, all_metrics, quiet;
 	struct cp_opts o;
 };

@@ -41,7 +41,7 @@ static void state_cell(FILE *f, const struct site *st, const struct site_cp *c)
 	const struct hseries *s = &c->row->s;
 	if (c->state == TRIAGE_FIXED) {
 		const struct cp_point *fx = &s->cp[c->fixed_by];
-		fprintf(f, "<td>fixed at run ");
+		fprintf(f, "<td class=\"wrap\">fixed at run ");
 		html_escape(f, s->pt[fx->index].run);
 		fprintf(f, " (%+.1f%%)", 100 * fx->rel_change);
 		if (c->note) {
@@ -52,13 +52,13 @@ static void state_cell(FILE *f, const struct site *st, const struct site_cp *c)
 	} else if (c->state == TRIAGE_ACK) {
 		char date[32];
 		history_date(c->ack_time, date, sizeof date);
-		fputs("<td>acknowledged: ", f);
+		fputs("<td class=\"wrap\">acknowledged: ", f);
 		html_escape(f, c->note);
 		fprintf(f, " (%s)", date);
 		fixes(f, st, c);
 		fputs("</td>", f);
 	} else {
-		fputs("<td class=\"new\">NEW", f);
+		fputs("<td class=\"new wrap\">NEW", f);
 		fixes(f, st, c);
 		fputs("</td>", f);
 	}
@@ -92,7 +92,7 @@ static void cp_row(FILE *f, const struct site *st, const struct site_cp *c)
 	fprintf(f, "</td><td class=\"num\">%s &#8594; %s ", mb, ma);
 	html_escape(f, s->unit);
 	fprintf(f, "</td><td class=\"num %s\">%s %+.1f%%</td><td class=\"num\">%.2g</td>"
-		"<td>%c %s</td><td>", worse ? "worse" : "better", worse ? "&#9660; worse" :
+		"<td>%c %s</td><td class=\"ack\">", worse ? "worse" : "better", worse ? "&#9660; worse" :
 		"&#9650; better", 100 * p->rel_change, p->p, 'A' + s->cp_group[c->k],
 		s->group_fp[s->cp_group[c->k]]);
 	if (c->state == TRIAGE_NEW) {

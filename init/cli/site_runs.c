@@ -22,9 +22,10 @@
 /* what a run page is made of: a change to how it is made bumps it */
 #define RUN_PAGE_FORMAT 1
 
+/* fsmatrix html's page has no style for it: the links apart by their text */
 static const char run_nav[] =
-	"<nav><a href=\"../index.html\">summary</a><a href=\"../regressions.html\">regressions</a>"
-	"<a href=\"../runs.html\">runs</a><a href=\"../feed.atom\">feed</a></nav>\n";
+	"<nav><a href=\"../index.html\">summary</a> | <a href=\"../regressions.html\">regressions</a>"
+	" | <a href=\"../runs.html\">runs</a> | <a href=\"../feed.atom\">feed</a></nav>\n";
 
 static uint64_t fnv(uint64_t h, const char *s)
 {

@@ -58,7 +58,7 @@ static int page(struct site *s, struct site_row *r)
 		      "this cell.</p>\n", f);
 	} else {
 		r->s.run_href = "../run/";
-		history_html_body(f, &r->s, s->o->db);
+		history_html_body(f, &r->s, s->o->db_name);
 		r->s.run_href = NULL;
 		cp_list(f, s, r);
 	}

@@ -102,7 +102,7 @@ static void glance(FILE *f, const struct site_row *r)
 	if (t->has_change) {
 		const struct cp_point *c = &s->cp[s->pt[t->change_at].change - 1];
 		int worse = trend_worse(c, s->higher_better);
-		fprintf(f, "<td class=\"num %s\" data-v=\"%.6f\">%s %+.1f%% since ", worse ? "worse" :
+		fprintf(f, "<td class=\"num wrap %s\" data-v=\"%.6f\">%s %+.1f%% since ", worse ? "worse" :
 			"better", 100 * t->since, worse ? "&#9660; worse" : "&#9650; better", 100 * t->since);
 		html_escape(f, s->pt[t->change_at].run);
 		fputs("</td>", f);
@@ -119,9 +119,10 @@ static void glance(FILE *f, const struct site_row *r)
 		char lo[32], hi[32];
 		site_num(t->lo, lo, sizeof lo);
 		site_num(t->hi, hi, sizeof hi);
-		fprintf(f, "<td class=\"mark\" data-v=\"%d\">%s (%s to %s over %zu runs)</td>",
-			t->outside ? 1 : 0, t->outside > 0 ? "&#9650; above the spread" : t->outside < 0 ?
-			"&#9660; below the spread" : "within", lo, hi, t->nspread);
+		const char *word = t->outside > 0 ? "&#9650; above the spread" :
+				   t->outside < 0 ? "&#9660; below the spread" : "within";
+		fprintf(f, "<td class=\"%swrap\" data-v=\"%d\">%s (%s to %s over %zu runs)</td>",
+			t->outside ? "mark " : "", t->outside ? 1 : 0, word, lo, hi, t->nspread);
 	}
 }
 
@@ -165,7 +166,7 @@ int site_summary(struct site *s)
 	history_date(s->newest, date, sizeof date);
 	fputs("<h1>Summary</h1>\n<p class=\"note\">", f);
 	fprintf(f, "%zu series (cell and metric) over %zu runs of ", s->nrow, s->nrun);
-	html_escape(f, s->o->db);
+	html_escape(f, s->o->db_name);
 	fprintf(f, ", the newest %s UTC; <a href=\"regressions.html\">%zu new regression%s</a>. "
 		"Sparklines: each run's mean by %s, &#9650; in red a change point (Apache Otava's "
 		"rule, window %zu, p %g), the dot the newest. <em>since</em>: the newest against the "

@@ -20,11 +20,13 @@
 static const char site_style[] =
 	"nav{margin:0 0 1em;padding:.3em 0;border-bottom:1px solid #ccc}nav a{margin-right:1.2em}"
 	"td.mark{font-weight:bold}tr:target td{background:#fff6c8}"
-	"svg.spark{vertical-align:middle}svg.spark .line{fill:none;stroke:#4e79a7;stroke-width:1.2}svg.spark .other{stroke:#f28e2b;stroke-dasharray:3 2}"
+	"svg.spark{vertical-align:middle}svg.spark .line{fill:none;stroke:#4e79a7;stroke-width:1.2}"
+	"svg.spark .other{stroke:#f28e2b;stroke-dasharray:3 2}"
 	"svg.spark .cp{fill:#c00;stroke:none}svg.spark .last{fill:#222}"
 	"th.sort{cursor:pointer}.filters{margin:.5em 0}.filters label{margin-right:1em}"
 	"td.worse{background:#fde2e2}td.better{background:#dff3df}"
-	"td.new{font-weight:bold}code{font-size:12px}#regressions td{white-space:normal}";
+	"td.new{font-weight:bold}code{font-size:12px}td.wrap{white-space:normal;min-width:12em}"
+	"td.ack{white-space:normal;min-width:24em}";
 
 int site_put(struct site *s, const char *rel, const char *buf, size_t len)
 {

@@ -37,7 +37,8 @@ CHROME=$(command -v chromium || command -v chromium-browser || true)
 # mkrun BASE ID DAY RELEASE SCALE [CELLSCALE_JQ [RENAME]]: BASE's records as run ID, DAY days
 # after 2026-01-01 12:00, under kernel RELEASE, every mbps times SCALE, and times the value
 # CELLSCALE_JQ (a jq object of cell id to factor) gives its cell; RENAME: a jq object of cell
-# ids to new ones. Seqwrite cells get a limit of 125 MB/s. Prints the file's path.
+# ids to new ones. Seqwrite cells get a limit of 125 MB/s (and their efficiency against it).
+# Prints the file's path.
 mkrun() {
 	local base=$1 id=$2 day=$3 rel=$4 scale=$5 cs=${6:-'{}'} ren=${7:-'{}'} fp out=$TMP/runs/$2.jsonl
 	mkdir -p "$TMP/runs"
@@ -49,7 +50,7 @@ mkrun() {
 		elif .type == "cell" then .fingerprint = $fp
 			| (if .result.mbps then .result.mbps *= $k * ($cs[.cell] // 1) else . end)
 			| (if (.cell | endswith("seqwrite")) then .limit = {mbps: 125, direction: "write",
-				metric: "mbps", rule: "test: 125 MB/s"} else . end)
+				metric: "mbps", rule: "test: 125 MB/s"} | .efficiency = .result.mbps / 125 else . end)
 		else . end
 		| (if has("run") then .run = $id else . end)
 		| (if (.cell | type) == "string" and $ren[.cell] then .cell = $ren[.cell] else . end)' "$base" >"$out"
@@ -148,7 +149,7 @@ else
 	if shot_ok summary && [ "$(grep -c '<tr id="' "$TMP/summary.dom")" = 30 ] &&
 		grep -q '<div class="filters" id="filters">' "$TMP/summary.dom" &&
 		grep -q '<span id="shown">30 of 30 rows shown</span>' "$TMP/summary.dom" &&
-		grep -q 'id="md1~ext4~defaults~seqwrite~mbps".*<td class="num" data-v="80">80.00 MB/s</td><td class="num worse" data-v="-19.9[0-9]*">▼ worse -19.9% since 20260107-120000-s6</td><td class="num" data-v="0.6400">64% of 125.0 MB/s</td><td class="mark" data-v="0">within' "$TMP/summary.dom" &&
+		grep -q 'id="md1~ext4~defaults~seqwrite~mbps".*<td class="num" data-v="80">80.00 MB/s</td><td class="num wrap worse" data-v="-19.9[0-9]*">▼ worse -19.9% since 20260107-120000-s6</td><td class="num" data-v="0.6400">64% of 125.0 MB/s</td><td class="wrap" data-v="0">within' "$TMP/summary.dom" &&
 		grep -q '>md1/ext4/a&lt;b&gt;&amp;"c" %2F#?x/smallfiles</a>' "$TMP/summary.dom" &&
 		grep -q 'id="md1~xfs~noatime~smallfiles~sync_5Fs".*no values' "$TMP/summary.dom" &&
 		grep -q '<path class="cp" d="[^"]*"><title>change point: -19.9%</title></path>' "$TMP/summary.dom"; then
@@ -171,9 +172,9 @@ else
 	# a regression's permalink
 	open_page "$U/regressions.html#$CP" regression 700
 	if shot_ok regression && [ -n "$CP" ] &&
-		grep -q "<tr id=\"$CP\"><td class=\"new\">NEW</td><td>2026-01-07 12:00</td>.*99.90 → 80.00 MB/s</td><td class=\"num worse\">▼ worse -19.9%</td>" "$TMP/regression.dom" &&
-		grep -q '<td>fixed at run 20260113-120000-s12 (+14.9%)</td>' "$TMP/regression.dom" &&
-		grep -q '<td class="new">NEW (fixes the one at run 20260107-120000-s6)</td>' "$TMP/regression.dom" &&
+		grep -q "<tr id=\"$CP\"><td class=\"new wrap\">NEW</td><td>2026-01-07 12:00</td>.*99.90 → 80.00 MB/s</td><td class=\"num worse\">▼ worse -19.9%</td>" "$TMP/regression.dom" &&
+		grep -q '<td class="wrap">fixed at run 20260113-120000-s12 (+14.9%)</td>' "$TMP/regression.dom" &&
+		grep -q '<td class="new wrap">NEW (fixes the one at run 20260107-120000-s6)</td>' "$TMP/regression.dom" &&
 		[ "$(grep -c '<tr id="cp-' "$TMP/regression.dom")" = 3 ]; then
 		ok "chromium: a regression's permalink: the step new, the xfs dip fixed, 3 change points"
 	else
@@ -198,6 +199,46 @@ else
 	else
 		fail "chromium run" "not the run's report"
 	fi
+fi
+
+# the same site from a static web server (Python's, on a port of its choosing): the summary's
+# script runs, and a series' page and its run's page are served under their names
+if [ -n "$CHROME" ]; then
+	python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$SITE" >"$TMP/httpd.log" 2>&1 &
+	httpd=$!
+	port=
+	for _ in $(seq 1 50); do
+		port=$(sed -n 's/^Serving HTTP on [0-9.]* port \([0-9]*\).*/\1/p' "$TMP/httpd.log")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	if [ -n "$port" ]; then
+		open_page "http://127.0.0.1:$port/index.html#workload=smallfiles" served 900
+		timeout 120 "$CHROME" "${CHROME_FLAGS[@]}" --dump-dom "http://127.0.0.1:$port/series/md1~ext4~a_3Cb_3E_26_22c_22_20_252F_23_3Fx~smallfiles~mbps.html" >"$TMP/served-odd.dom" 2>/dev/null
+	fi
+	kill "$httpd" 2>/dev/null
+	wait "$httpd" 2>/dev/null
+	if [ -n "$port" ] && shot_ok served && grep -q '<span id="shown">20 of 30 rows shown</span>' "$TMP/served.dom" &&
+		grep -q '<h1>md1/ext4/a&lt;b&gt;&amp;"c" %2F#?x/smallfiles mbps</h1>' "$TMP/served-odd.dom" &&
+		grep -q 'href="../run/20260301-120000-odd.html"' "$TMP/served-odd.dom" &&
+		grep -q '"GET /run/\|"GET /series/md1~ext4~a_3Cb' "$TMP/httpd.log"; then
+		ok "served by a static server: the summary's filter (20 rows), the escaped cell's page by its name"
+	else
+		fail "static server" "port ${port:-none}"
+		detail "$TMP/httpd.log"
+	fi
+fi
+
+# by kernel version: the sparklines and change points in release order
+"$FSM" site --db "$DB" -o "$TMP/site-k" --by kernel >"$TMP/sitek" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q 'each run.s mean by kernel version' "$TMP/site-k/index.html" &&
+	grep -q 'run, by kernel version' "$TMP/site-k/series/md1~ext4~defaults~seqwrite~mbps.html" &&
+	grep -q '<tr id="cp-md1~ext4~defaults~seqwrite~mbps~20260107-120000-s6_40"><td class="new wrap">NEW</td>' "$TMP/site-k/regressions.html"; then
+	ok "--by kernel: the series in release order, the step at the first 6.1.0-15 run"
+else
+	fail "--by kernel" "status $rc"
+	detail "$TMP/sitek"
 fi
 
 # written again: nothing changed, nothing rewritten
@@ -248,7 +289,7 @@ fi
 rc=$?
 "$FSM" site --db "$DB" -o "$SITE" >/dev/null 2>&1
 if [ $rc = 0 ] && grep -q "^$STEP mbps at run 20260107-120000-s6: acknowledged: known" "$TMP/ack" &&
-	grep -q "<tr id=\"$CP\"><td>acknowledged: known: 6.1.0-15 writeback change, bug 123 &lt;x&gt; (20" "$SITE/regressions.html" &&
+	grep -q "<tr id=\"$CP\"><td class=\"wrap\">acknowledged: known: 6.1.0-15 writeback change, bug 123 &lt;x&gt; (20" "$SITE/regressions.html" &&
 	! grep -q '<entry>' "$SITE/feed.atom" && grep -q '>0 new regressions</a>' "$SITE/index.html"; then
 	ok "history ack: the step acknowledged with its note (escaped), the feed empty"
 else
@@ -257,7 +298,7 @@ else
 fi
 if [ -n "$CHROME" ]; then
 	open_page "$U/regressions.html#$CP" regression-ack 700
-	if shot_ok regression-ack && grep -q "<tr id=\"$CP\"><td>acknowledged: known: 6.1.0-15 writeback change, bug 123 &lt;x&gt;" "$TMP/regression-ack.dom"; then
+	if shot_ok regression-ack && grep -q "<tr id=\"$CP\"><td class=\"wrap\">acknowledged: known: 6.1.0-15 writeback change, bug 123 &lt;x&gt;" "$TMP/regression-ack.dom"; then
 		ok "chromium: the acknowledged regression's permalink"
 	else
 		fail "chromium regression-ack" "the state is not shown"

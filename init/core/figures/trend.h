@@ -38,8 +38,8 @@ void trend_of(const struct trend_point *p, size_t n, const struct cp_point *cp,
 /* Whether change point k made the figure worse (its metric higher_better or not). */
 int trend_worse(const struct cp_point *c, int higher_better);
 
-/* The change point that fixes worse change point k: a later one of the same group
- * (group[j] == group[k]), the first after it, that goes the better way and brings the mean back by at least
+/* The change point that fixes worse change point k: the first after it of the same group
+ * (group[j] == group[k]) that goes the better way and brings the mean back by at least
  * TREND_FIX_SHARE of k's step. Its index in cp[0..n), or -1 (none, or k is no worse). */
 long trend_fixed_by(const struct cp_point *cp, const int *group, size_t n, size_t k,
 		    int higher_better);
