@@ -4,7 +4,9 @@
 # flush of its own, so in the pessimistic model (the disk's volatile cache lost whole)
 # acknowledged records are lost, while in the optimistic model (no cache) none is. A third
 # disk named by the serial glob carries a LUKS1 header: refused, it stays byte-identical. xfs
-# (defaults) loses nothing in either model, and xfs_repair -n finds nothing at any point.
+# (defaults) loses nothing in either model, and xfs_repair -n finds nothing at any point. A
+# second boot: a log too small for the cell's writes overflows, and its durability is
+# inconclusive.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -51,3 +53,10 @@ check "the report puts each cell's speed and durability side by side" \
 t=$(records_console | jq -r -s '[.[] | select(.type == "cell") | .durability.check_s] | add | . * 10 | round / 10')
 info "24 crash points (3 cells x 8, each under 2 models) checked in ${t:-?} s of guest time"
 rm -rf "$D"
+
+# A log disk too small for what the cell writes: the target stops logging
+# (logging_disabled) and the cell's durability is inconclusive.
+boot overflow --disks 3 --size 64M --timeout 300 --plan "$FSM_ROOT/tests/plans/durability-overflow.ini"
+expect_status "overflow: the run completes (exit 0)" 0
+expect_record "overflow: a 64 MiB log under a 96 MiB stream overflows (logging_disabled): durability inconclusive, not ok" \
+	"select(.type == \"cell\") | .status == \"ok\" and .durability.verdict == \"inconclusive\" and (.durability.log_status | test(\"logging_disabled\"))"

@@ -301,6 +301,12 @@ static void test_refused(void)
 	super(&b, LW_MAGIC, LW_VERSION);
 	CHECK_INT(lw_read(rd, &b, b.off - 1, &log, err, sizeof err), -1);
 	CHECK_STR(err, "entry 0 at byte 512 runs past the log's end (2047 bytes)");
+	b.entries = 0;                  /* found by fuzz_logwrites: a super block in 436 bytes */
+	super(&b, LW_MAGIC, LW_VERSION);
+	CHECK_INT(lw_read(rd, &b, 436, &log, err, sizeof err), -1);
+	CHECK_STR(err, "the log is 436 bytes, less than its 512-byte super block sector");
+	b.entries = 1;
+	super(&b, LW_MAGIC, LW_VERSION);
 	b.buf[512 + 16] = 0x40;
 	CHECK_INT(lw_read(rd, &b, b.off, &log, err, sizeof err), -1);
 	CHECK_STR(err, "entry at byte 512: unknown flags 0x40");

@@ -145,6 +145,11 @@ int lw_read(lw_read_fn rd, void *ctx, uint64_t log_bytes, struct lw_log *log, ch
 	}
 	if (lw_super(sb, sizeof sb, &log->nr_entries, &log->sectorsize, err, len) < 0)
 		return -1;
+	if (log_bytes < log->sectorsize) {
+		snprintf(err, len, "the log is %llu bytes, less than its %u-byte super block sector",
+			 (unsigned long long)log_bytes, (unsigned)log->sectorsize);
+		return -1;
+	}
 	uint64_t off = log->sectorsize;
 	for (uint64_t i = 0; i < log->nr_entries; i++)
 		if (read_entry(rd, ctx, log_bytes, log, &off, err, len) < 0) {
