@@ -83,9 +83,12 @@ static int parse(struct site_opts *o, int argc, char **argv)
 			return host_usage_error("site", "unexpected operand \"%s\" (the history is --db "
 						"FILE, the folder -o DIR)", f);
 		else if (i + 1 >= argc) {
-			int rc = valued(o, f, "");
-			return rc < 0 ? host_usage_error("site", "unknown option \"%s\"", f)
-				      : host_usage_error("site", "%s needs a value", f);
+			static const char *const names[] = { "--db", "-o", "--url", "--by", "--window",
+							     "--p", "--magnitude" };
+			for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+				if (strcmp(f, names[k]) == 0)
+					return host_usage_error("site", "%s needs a value", f);
+			return host_usage_error("site", "unknown option \"%s\"", f);
 		} else {
 			int rc = valued(o, f, argv[i + 1]);
 			if (rc < 0)

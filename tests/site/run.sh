@@ -336,6 +336,7 @@ refused 2 "a folder that is not a site" "" site --db "$DB" -o "$TMP/notes"
 refused 2 "a file as the folder" "" site --db "$DB" -o "$TMP/notes/mine.txt"
 refused 2 "no folder" "" site --db "$DB"
 refused 2 "--window 1" "$TMP/s-w" site --db "$DB" -o "$TMP/s-w" --window 1
+refused 2 "--by without its value" "$TMP/s-w" site --db "$DB" -o "$TMP/s-w" --by
 refused 1 "ack: a run without that cell" "" history --db "$DB" ack "$STEP" mbps 20261203-160600-0fa3c3 note
 refused 1 "ack: a cell under two kernel sets, no set named" "" history --db "$DB" ack disk/ext4/defaults/seq mbps 20261203-160600-0fa3c3 note
 refused 2 "ack: an empty note" "" history --db "$DB" ack "$STEP" mbps 20260107-120000-s6 ''
