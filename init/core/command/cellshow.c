@@ -1,6 +1,7 @@
 /* core/command/cellshow.c: the lines `fsmatrix check` prints for a cell, and /init shows in a dry run. */
 #include "core/command/cellshow.h"
 #include "core/command/btrfscmd.h"
+#include "core/command/lvmcmd.h"
 #include "core/workload/wlsize.h"
 #include "core/model/level.h"
 #include "core/matrix/matrix.h"
@@ -202,6 +203,22 @@ static int show_layers(const struct plan *p, const struct cell *c, const char *b
 	return 0;
 }
 
+/* pvcreate, vgcreate and lvcreate as the cell runs them, the LV checked against what disks
+ * of the model's size hold. Returns 0 or -1. */
+static int show_lvm(const struct plan *p, const struct cell *c, const char *const *disks,
+		    int ndisks, const struct estimate_model *m, show_line_fn out, void *ctx)
+{
+	struct argv a[LVM_STEPS];
+	char err[400];
+	if (lvm_create_argv(p, c, disks, ndisks, (uint64_t)m->disk_bytes, a, err, sizeof err) < 0) {
+		linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	for (int i = 0; i < LVM_STEPS; i++)
+		show_argv(out, ctx, "lvm", &a[i]);
+	return 0;
+}
+
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
 	      const struct estimate_model *m, double *total, int *nwarn, show_line_fn out,
 	      void *ctx)
@@ -274,7 +291,10 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 	else if (btrfs_cell_spans(p, c))
 		linef(out, ctx, "  %-9s none: btrfs's own %s over the disks, no md", "array",
 		      level_find(ar->level)->profile);
-	else
+	else if (level_find(ar->level)->lvm) {
+		if (show_lvm(p, c, disks, ndisks, m, out, ctx) < 0)
+			return -1;
+	} else
 		linef(out, ctx, "  %-9s none: %s used directly", "array", disks[0]);
 	char dev[64];
 	if (show_layers(p, c, cell_target(p, c, "/dev/md0", disks), disks, ndisks, dev, sizeof dev,

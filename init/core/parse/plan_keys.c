@@ -81,6 +81,7 @@ const struct key array_keys[] = {
 	{ "layers", K_STR, A(layers), 0, 0, NULL, NULL, 0 },
 	{ "metadata", K_CHOICE, A(metadata), 0, 0, metadatas, "expected single, dup, raid0, "
 	  "raid1, raid1c3, raid1c4, raid10, raid5 or raid6", B_BTRFS },
+	{ "lv_size", K_SIZE, A(lv_size), 4 << 20, 0, NULL, NULL, B_LVM },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 const struct key fs_keys[] = {
@@ -125,7 +126,8 @@ _Static_assert(ROWS(wl_keys) <= PLAN_KEYS_MAX, "wl_keys fit in key_line[]");
 
 unsigned level_bits(const struct md_level *l)
 {
-	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0) | (l->profile ? B_BTRFS : 0);
+	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0) | (l->profile ? B_BTRFS : 0) |
+	       (l->lvm ? B_LVM : 0);
 }
 
 /* A workload key applies to the engines whose row names it; "type" to every one. */
@@ -396,14 +398,16 @@ static int set_level(const struct key *k, char *base, void *f, const char *val, 
 		     size_t mlen)
 {
 	const struct md_level *l = level_by_key(val);
-	char keys[128];
+	char keys[256];
 	(void)k, (void)base;
 	if (l) {
 		*(int *)f = l->level;
 		return 0;
 	}
-	level_keys_text(keys, sizeof keys);
-	snprintf(msg, mlen, "expected %s", keys);
+	/* a level lvm does not offer is told lvm's, not every family's */
+	int lvm = strncmp(val, "lvm-", 4) == 0;
+	level_keys_text(keys, sizeof keys, lvm ? "lvm-" : "");
+	snprintf(msg, mlen, "%s%s", lvm ? "lvm offers " : "expected ", keys);
 	return -1;
 }
 
@@ -560,4 +564,10 @@ int plan_global_line(const struct plan *p, const char *key)
 {
 	const struct key *k = find_key(global_keys, key);
 	return k ? p->key_line[k - global_keys] : 0;
+}
+
+int plan_array_line(const struct plan_array *a, const char *key)
+{
+	const struct key *k = find_key(array_keys, key);
+	return k ? a->key_line[k - array_keys] : 0;
 }

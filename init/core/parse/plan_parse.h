@@ -34,6 +34,8 @@ const char *plan_order_name(enum plan_order o);
 int plan_global_given(const struct plan *p, const char *key);
 /* The line [global] key was given on, 0 when not. */
 int plan_global_line(const struct plan *p, const char *key);
+/* The line an [array] key was given on, 0 when not. */
+int plan_array_line(const struct plan_array *a, const char *key);
 /* The line [bisect] key was given on, 0 when not (core/parse/plan_bisect.c). */
 int plan_bisect_line(const struct plan *p, const char *key);
 
