@@ -5,6 +5,7 @@
  *   cell/fs.c      mkfs and tune, the geometry, mount(2) with its check, umount
  *   cell/tunables.c the kernel tunables: written, read back, put back
  *   cell/layers.c  the device-mapper layers between the array and the filesystem
+ *   cell/lvm.c     an lvm level's PVs, VG and LV: made, synced, read back, removed
  *   cell/record.c  the cell record
  *   cell/cell.c    the lifecycle: members, setup, workload, teardown in order */
 #ifndef FSM_CELL_CTX_H
@@ -97,6 +98,10 @@ struct cell_ctx {
 	char layer_top[64];
 	char key_sha256[65];
 	char dm_tables[4096];
+	/* an lvm level (cell/lvm.c): whether the cell's level is lvm's, whether anything of it
+	 * was made, the LV's dm-N, what lvs and dmsetup status said of it */
+	int lvm, lvm_made;
+	char lvm_dm[16], lvm_lvs[256], lvm_status[256];
 };
 
 /* cell/steps.c */
@@ -140,6 +145,15 @@ int cell_take_layers(struct cell_ctx *x);
 void cell_read_layers(struct cell_ctx *x);
 void cell_remove_layers(struct cell_ctx *x, int teardown);
 void cell_layers_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/lvm.c: the LV checked against the members' size before any is written (0, or -1
+ * with the cell failed); made and synced (the target then names it); lvs and dmsetup read
+ * back; removed with its VG and PVs; the record's part. */
+int cell_lvm_fits(struct cell_ctx *x);
+int cell_create_lvm(struct cell_ctx *x);
+void cell_read_lvm(struct cell_ctx *x);
+void cell_remove_lvm(struct cell_ctx *x, int teardown);
+void cell_lvm_json(struct jw *w, const struct cell_ctx *x);
 
 /* cell/btrfs.c */
 int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */

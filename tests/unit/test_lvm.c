@@ -242,8 +242,24 @@ static void test_status(void)
 	CHECK_INT(lvm_raid_status_parse("", &st), -1);
 }
 
+static void test_lvs(void)
+{
+	struct lvm_lv lv;
+	CHECK_INT(lvm_lvs_parse("  raid5 3 65536 2097152 2080374784\n", &lv), 0);
+	CHECK_STR(lv.segtype, "raid5");
+	CHECK_INT(lv.stripes, 3);
+	CHECK_INT(lv.stripe_size, 65536);
+	CHECK_INT(lv.region_size, 2097152);
+	CHECK_INT(lv.lv_size, 2080374784);
+	CHECK_INT(lvm_lvs_parse("  linear 1 0 0 4194304", &lv), 0);
+	CHECK_INT(lvm_lvs_parse("  raid5 3 65536 2097152", &lv), -1);
+	CHECK_INT(lvm_lvs_parse("  raid5 3 65536 2097152 20 x", &lv), -1);
+	CHECK_INT(lvm_lvs_parse("  Volume group \"fsm\" not found", &lv), -1);
+}
+
 int main(void)
 {
+	test_lvs();
 	test_commands();
 	test_nosync();
 	test_capacity();

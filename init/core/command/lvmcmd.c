@@ -158,6 +158,20 @@ void lvm_lvs_argv(const char *const *disks, int n, struct argv *a)
 	argv_add(a, LVM_VG "/" LVM_LV);
 }
 
+int lvm_lvs_parse(const char *line, struct lvm_lv *lv)
+{
+	unsigned long long ss, rs, size;
+	char tail;
+	memset(lv, 0, sizeof *lv);
+	if (sscanf(line, " %15s %d %llu %llu %llu %c", lv->segtype, &lv->stripes, &ss, &rs, &size,
+		   &tail) != 5 || lv->stripes < 1)
+		return -1;
+	lv->stripe_size = ss;
+	lv->region_size = rs;
+	lv->lv_size = size;
+	return 0;
+}
+
 int lvm_raid_status_parse(const char *line, struct lvm_raid_status *st)
 {
 	unsigned long long start, len, done, total;

@@ -42,6 +42,15 @@ void lvm_remove_argv(const char *const *disks, int n, struct argv *vgremove,
 void lvm_lvs_argv(const char *const *disks, int n, struct argv *a);
 #define LVM_LVS_FIELDS "segtype,stripes,stripe_size,region_size,lv_size"
 
+/* What lvs says of the LV (LVM_LVS_FIELDS, in bytes): lvm's own word for what it made. */
+struct lvm_lv {
+	char segtype[16];            /* linear, striped, raid1, raid5, raid6, raid10 */
+	int stripes;                 /* lvs's #Str: legs, parity and copies counted */
+	uint64_t stripe_size, region_size, lv_size;
+};
+/* Returns 0, or -1 for a line that is not five such fields. */
+int lvm_lvs_parse(const char *line, struct lvm_lv *lv);
+
 /* dm-raid's status line as dmsetup status prints it:
  * "0 LEN raid TYPE DEVICES HEALTH DONE/TOTAL ACTION MISMATCHES DATA_OFFSET JOURNAL". */
 struct lvm_raid_status {
