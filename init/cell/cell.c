@@ -301,6 +301,7 @@ static void setup_and_measure(struct cell_ctx *x)
 	if (x->env->debug_hang == x->c->index + 1 && x->attempt == 1 && !x->warmup)
 		debug_hang(x);
 	run_workload(x);
+	cell_read_bcache(x);
 	cell_btrfs_profiles(x);
 	if (x->md) {
 		capture_json(x, x->mdstate, sizeof x->mdstate, md_part);

@@ -6,6 +6,7 @@
  *   cell/tunables.c the kernel tunables: written, read back, put back
  *   cell/layers.c  the device-mapper layers between the array and the filesystem
  *   cell/lvm.c     an lvm level's PVs, VG and LV: made, synced, read back, removed
+ *   cell/bcache.c  a bcache layer: made, registered, set and read back, its counters, stopped
  *   cell/record.c  the cell record
  *   cell/cell.c    the lifecycle: members, setup, workload, teardown in order */
 #ifndef FSM_CELL_CTX_H
@@ -102,6 +103,13 @@ struct cell_ctx {
 	 * was made, the LV's dm-N, what lvs and dmsetup status said of it */
 	int lvm, lvm_made;
 	char lvm_dm[16], lvm_lvs[256], lvm_status[256];
+	/* a bcache layer (cell/bcache.c): made, on which backing device, its settings and
+	 * counters as sysfs read them (-1: not read) */
+	int bcache_made;
+	char bcache_backing[64], bcache_mode[16];
+	long long bcache_cutoff, bcache_dirty, bcache_congested[2];
+#define BCACHE_STATS 5   /* hits, misses, bypass hits, bypass misses, bypassed bytes */
+	long long bcache_stat[BCACHE_STATS];
 };
 
 /* cell/steps.c */
@@ -154,6 +162,14 @@ int cell_create_lvm(struct cell_ctx *x);
 void cell_read_lvm(struct cell_ctx *x);
 void cell_remove_lvm(struct cell_ctx *x, int teardown);
 void cell_lvm_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/bcache.c: the layer's device made (0, or -1 with the cell failed); its settings and
+ * counters read (after the workload); stopped with its cache set, the backing device's
+ * superblock zeroed (teardown, and before a cell makes its layers); the record's part. */
+int cell_make_bcache(struct cell_ctx *x, const struct layer_dev *d, const struct plan_layer *l);
+void cell_read_bcache(struct cell_ctx *x);
+void cell_stop_bcache(struct cell_ctx *x, int teardown);
+void cell_bcache_json(struct jw *w, const struct cell_ctx *x);
 
 /* cell/btrfs.c */
 int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */

@@ -163,6 +163,20 @@ static void show_geometry(const struct plan_array *ar, const struct plan_fs *f,
 	      text);
 }
 
+/* A bcache layer: make-bcache, the registration, and what is written to sysfs then. */
+static void show_bcache(const struct plan_layer *l, const struct layer_dev *d, show_line_fn out,
+			void *ctx)
+{
+	linef(out, ctx, "  %-9s the first 1m of %s zeroed (no old signature)", "bcache", d->backing);
+	linef(out, ctx, "  %-9s %s", "bcache", d->table);
+	linef(out, ctx, "  %-9s %s and %s written to /sys/fs/bcache/register", "bcache", d->cache,
+	      d->backing);
+	linef(out, ctx, "  %-9s cache_mode=%s sequential_cutoff=%llu congested_read_threshold_us=%d "
+	      "congested_write_threshold_us=%d (written, read back)", "bcache",
+	      layer_mode_name(l->mode), (unsigned long long)l->sequential_cutoff,
+	      l->congested_read_us, l->congested_write_us);
+}
+
 /* The dm devices of the cell's layer stack, each as the dmsetup command PID 1 runs (a crypt
  * key shown as what it will be), and the device mkfs then gets, into top. Returns 0 or -1. */
 static int show_layers(const struct plan *p, const struct cell *c, const char *base,
@@ -188,6 +202,10 @@ static int show_layers(const struct plan *p, const struct cell *c, const char *b
 	}
 	for (int i = 0; i < lp.n; i++) {
 		const struct layer_dev *d = &lp.dev[i];
+		if (d->bcache) {
+			show_bcache(&p->layers[s->layer[d->layer]], d, out, ctx);
+			continue;
+		}
 		if (d->zero_dev[0])
 			linef(out, ctx, "  %-9s the first 4k of %s zeroed (a fresh superblock)",
 			      "dmsetup", d->zero_dev);

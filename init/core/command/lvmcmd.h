@@ -15,6 +15,7 @@
 #define LVM_LV "lv"
 #define LVM_DEV "/dev/mapper/fsm-lv"    /* what mkfs and mount get */
 #define LVM_DM_NAME "fsm-lv"
+#define LVM_DM_PREFIX "fsm-lv"         /* the LV's dm devices: fsm-lv, fsm-lv_rimage_0, ... */
 #define LVM_EXTENT (4ull << 20)         /* vgcreate's default physical extent */
 #define LVM_PE_START (1ull << 20)       /* pvcreate's default start of the data area */
 

@@ -130,7 +130,8 @@ static double layers_s(const struct plan *p, const struct cell *c, const struct 
 		const struct plan_layer *l = &p->layers[a->stacks[c->stack].layer[i]];
 		if (l->type == LAYER_THIN && l->zero)
 			s += (e->mkfs_bytes + (double)e->size) / MIB / rate;
-		else if (l->type == LAYER_CACHE || l->type == LAYER_WRITECACHE)
+		else if (l->type == LAYER_CACHE || l->type == LAYER_WRITECACHE ||
+			 l->type == LAYER_BCACHE)
 			s += fmin((double)e->size, m->disk_bytes) / MIB / one;
 	}
 	return s;

@@ -15,10 +15,11 @@ _Static_assert(sizeof(((struct plan_layer *)0)->key_line) == PLAN_KEYS_MAX * siz
 
 static const struct choice layer_types[] = {
 	{ "crypt", LAYER_CRYPT }, { "thin", LAYER_THIN }, { "cache", LAYER_CACHE },
-	{ "writecache", LAYER_WRITECACHE }, { NULL, 0 },
+	{ "writecache", LAYER_WRITECACHE }, { "bcache", LAYER_BCACHE }, { NULL, 0 },
 };
 static const struct choice layer_modes[] = {
-	{ "writeback", LAYER_WRITEBACK }, { "writethrough", LAYER_WRITETHROUGH }, { NULL, 0 },
+	{ "writeback", LAYER_WRITEBACK }, { "writethrough", LAYER_WRITETHROUGH },
+	{ "writearound", LAYER_WRITEAROUND }, { NULL, 0 },
 };
 static const struct choice yes_no[] = {
 	{ "yes", 1 }, { "no", 0 }, { NULL, 0 },
@@ -26,18 +27,24 @@ static const struct choice yes_no[] = {
 
 #define T(t) (1u << (t))
 #define L(f) offsetof(struct plan_layer, f)
-#define CACHES (T(LAYER_CACHE) | T(LAYER_WRITECACHE))
+#define CACHES (T(LAYER_CACHE) | T(LAYER_WRITECACHE) | T(LAYER_BCACHE))
 const struct key layer_keys[] = {
 	{ "type", K_CHOICE, L(type), 0, 0, layer_types,
-	  "expected crypt, thin, cache or writecache", 0 },
+	  "expected crypt, thin, cache, writecache or bcache", 0 },
 	{ "cipher", K_STR, L(cipher), 0, 0, NULL, NULL, T(LAYER_CRYPT) },
 	{ "key_bits", K_INT, L(key_bits), 128, 512, NULL, NULL, T(LAYER_CRYPT) },
 	{ "size", K_SIZE, L(size), 1 << 20, 0, NULL, NULL, T(LAYER_THIN) },
-	{ "block", K_SIZE, L(block), 32768, 1 << 30, NULL, NULL, T(LAYER_THIN) | T(LAYER_CACHE) },
+	{ "block", K_SIZE, L(block), 32768, 1 << 30, NULL, NULL,
+	  T(LAYER_THIN) | T(LAYER_CACHE) | T(LAYER_BCACHE) },
 	{ "zero", K_CHOICE, L(zero), 0, 0, yes_no, "expected yes or no", T(LAYER_THIN) },
 	{ "cache", K_INT, L(cache), 1, PLAN_DEVICES_MAX, NULL, NULL, CACHES },
-	{ "mode", K_CHOICE, L(mode), 0, 0, layer_modes, "expected writeback or writethrough",
-	  CACHES },
+	{ "mode", K_CHOICE, L(mode), 0, 0, layer_modes, "expected writeback, writethrough or "
+	  "writearound", CACHES },
+	{ "sequential_cutoff", K_SIZE, L(sequential_cutoff), 0, 0, NULL, NULL, T(LAYER_BCACHE) },
+	{ "congested_read_threshold_us", K_INT, L(congested_read_us), 0, 1000000, NULL, NULL,
+	  T(LAYER_BCACHE) },
+	{ "congested_write_threshold_us", K_INT, L(congested_write_us), 0, 1000000, NULL, NULL,
+	  T(LAYER_BCACHE) },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 },
 };
 _Static_assert(sizeof layer_keys / sizeof layer_keys[0] - 1 <= PLAN_KEYS_MAX, "layer keys fit");
@@ -63,7 +70,7 @@ static void check_one(struct plan *p, const struct plan_layer *l)
 	if (l->type < 0) {
 		if (!line_of(l, "type"))
 			plan_add_error(p, l->line, "%s: missing required key \"type\" (crypt, thin, "
-				       "cache or writecache)", what);
+				       "cache, writecache or bcache)", what);
 		return;
 	}
 	for (int i = 0; layer_keys[i].name; i++) {
@@ -97,6 +104,9 @@ static void check_one(struct plan *p, const struct plan_layer *l)
 	if (l->type == LAYER_WRITECACHE && l->mode == LAYER_WRITETHROUGH)
 		plan_add_error(p, line_of(l, "mode"), "%s: dm-writecache only writes back (mode = "
 			       "writethrough is type = cache)", what);
+	if (l->mode == LAYER_WRITEAROUND && l->type != LAYER_BCACHE)
+		plan_add_error(p, line_of(l, "mode"), "%s: mode = writearound is bcache's alone "
+			       "(type = bcache)", what);
 }
 
 static int layer_named(const struct plan *p, const char *name)
