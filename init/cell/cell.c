@@ -302,6 +302,7 @@ static void setup_and_measure(struct cell_ctx *x)
 		debug_hang(x);
 	run_workload(x);
 	cell_read_bcache(x);
+	cell_read_dmcache(x);
 	cell_btrfs_profiles(x);
 	if (x->md) {
 		capture_json(x, x->mdstate, sizeof x->mdstate, md_part);

@@ -7,6 +7,7 @@
  *   cell/layers.c  the device-mapper layers between the array and the filesystem
  *   cell/lvm.c     an lvm level's PVs, VG and LV: made, synced, read back, removed
  *   cell/bcache.c  a bcache layer: made, registered, set and read back, its counters, stopped
+ *   cell/dmcache.c a dm-cache layer's counters
  *   cell/record.c  the cell record
  *   cell/cell.c    the lifecycle: members, setup, workload, teardown in order */
 #ifndef FSM_CELL_CTX_H
@@ -110,6 +111,9 @@ struct cell_ctx {
 	long long bcache_cutoff, bcache_dirty, bcache_congested[2];
 #define BCACHE_STATS 5   /* hits, misses, bypass hits, bypass misses, bypassed bytes */
 	long long bcache_stat[BCACHE_STATS];
+	/* a dm-cache layer's counters after the workload (cell/dmcache.c) */
+	int dmcache_read;
+	struct layer_cache_stats dmcache;
 };
 
 /* cell/steps.c */
@@ -170,6 +174,10 @@ int cell_make_bcache(struct cell_ctx *x, const struct layer_dev *d, const struct
 void cell_read_bcache(struct cell_ctx *x);
 void cell_stop_bcache(struct cell_ctx *x, int teardown);
 void cell_bcache_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/dmcache.c: a cache layer's dmsetup status after the workload; the record's part. */
+void cell_read_dmcache(struct cell_ctx *x);
+void cell_dmcache_json(struct jw *w, const struct cell_ctx *x);
 
 /* cell/btrfs.c */
 int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */

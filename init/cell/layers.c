@@ -316,5 +316,6 @@ void cell_layers_json(struct jw *w, const struct cell_ctx *x)
 	if (x->lp.cache_meta_sectors)
 		jw_kint(w, "cache_meta_sectors", (long long)x->lp.cache_meta_sectors);
 	cell_bcache_json(w, x);
+	cell_dmcache_json(w, x);
 	jw_end_obj(w);
 }

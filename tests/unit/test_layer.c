@@ -305,9 +305,30 @@ static void test_bcache(void)
 	CHECK_INT(layer_bcache_bytes("4.0MB"), -1);
 }
 
+/* dm-cache's status line, as dmsetup status prints it for fsm-0-cache. */
+static void test_cache_status(void)
+{
+	struct layer_cache_stats st;
+	CHECK_INT(layer_cache_status_parse("0 753664 cache 8 1127/4096 128 257/6080 11 3 402 24 0 "
+					   "235 238 1 writeback 2 migration_threshold 2048 smq 0 rw -",
+					   &st), 0);
+	CHECK_INT(st.used_blocks, 257);
+	CHECK_INT(st.total_blocks, 6080);
+	CHECK_INT(st.read_hits, 11);
+	CHECK_INT(st.read_misses, 3);
+	CHECK_INT(st.write_hits, 402);
+	CHECK_INT(st.write_misses, 24);
+	CHECK_INT(st.demotions, 0);
+	CHECK_INT(st.promotions, 235);
+	CHECK_INT(st.dirty, 238);
+	CHECK_INT(layer_cache_status_parse("0 753664 raid raid5_ls 3 AAA 1/1 idle 0 0 -", &st), -1);
+	CHECK_INT(layer_cache_status_parse("0 753664 cache 8 1127/4096", &st), -1);
+}
+
 int main(void)
 {
 	test_bcache();
+	test_cache_status();
 	test_estimate();
 	test_sizes();
 	test_tables();

@@ -364,3 +364,17 @@ long long layer_bcache_bytes(const char *text)
 		v *= 1024;
 	return (long long)(v + 0.5);
 }
+
+int layer_cache_status_parse(const char *line, struct layer_cache_stats *st)
+{
+	long long start, len, mblock, mused, mtotal, cblock;
+	char target[16];
+	memset(st, 0, sizeof *st);
+	if (sscanf(line, "%lld %lld %15s %lld %lld/%lld %lld %lld/%lld %lld %lld %lld %lld %lld %lld "
+		   "%lld", &start, &len, target, &mblock, &mused, &mtotal, &cblock, &st->used_blocks,
+		   &st->total_blocks, &st->read_hits, &st->read_misses, &st->write_hits,
+		   &st->write_misses, &st->demotions, &st->promotions, &st->dirty) != 16 ||
+	    strcmp(target, "cache") != 0)
+		return -1;
+	return 0;
+}

@@ -131,6 +131,16 @@ const char *layer_mode_name(int mode);
 void layer_bcache_choice(const char *text, char *out, size_t len);
 long long layer_bcache_bytes(const char *text);
 
+/* dm-cache's counters, from its `dmsetup status` line: "0 LEN cache META_BLOCK USED/TOTAL
+ * CACHE_BLOCK USED/TOTAL READ_HITS READ_MISSES WRITE_HITS WRITE_MISSES DEMOTIONS PROMOTIONS
+ * DIRTY ..." (the kernel's Documentation/admin-guide/device-mapper/cache.rst). */
+struct layer_cache_stats {
+	long long used_blocks, total_blocks, read_hits, read_misses, write_hits, write_misses;
+	long long demotions, promotions, dirty;
+};
+/* Returns 0, or -1 for a line that is not dm-cache's. */
+int layer_cache_status_parse(const char *line, struct layer_cache_stats *st);
+
 /* The dm devices of stack s over base (base_sectors long; 0 when unknown, as in `check`,
  * where sizes are then printed as <sectors>), with the cache disk at cache_dev
  * (cache_sectors). Returns 0, or -1 with err (a volume that does not fit). */
