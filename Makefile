@@ -78,7 +78,7 @@ $(B)/.deps-test-ok: Makefile recipes/host-deps | $(B)/.deps-media-ok
 # the pinned sha256 and where it came from. recipes/step runs one step of one package and
 # leaves a stamp, so a step reruns only when its inputs changed.
 PKGS := $(notdir $(patsubst %/recipe,%,$(wildcard recipes/*/recipe)))
-IMAGE_PKGS := busybox mdadm e2fsprogs xfsprogs btrfs-progs fio lvm2
+IMAGE_PKGS := busybox mdadm e2fsprogs xfsprogs btrfs-progs fio lvm2 bcache-tools
 STEP = recipes/step
 
 pkg_deps = $(shell sed -n 's/^depends="\(.*\)"/\1/p' recipes/$(1)/recipe)

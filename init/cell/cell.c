@@ -7,6 +7,7 @@
 #include "cell/ctx.h"
 #include "cell/device.h"
 #include "core/command/btrfscmd.h"
+#include "core/command/lvmcmd.h"
 #include "core/model/level.h"
 #include "core/workload/replay.h"
 #include "core/model/skip.h"
@@ -279,12 +280,15 @@ static int make_array(struct cell_ctx *x)
 		cell_stop_array(x, 0);
 	if (x->md)
 		cell_zero_superblocks(x, 0);
+	/* an LV the disks cannot hold is refused before they are written */
+	if (x->lvm && cell_lvm_fits(x) < 0)
+		return -1;
 	for (int i = 0; i < x->n; i++)
 		if (cell_wipe(x, i) < 0) {
 			cell_fail(x, CELL_ERROR, "%s", x->steps[x->nsteps - 1].err);
 			return -1;
 		}
-	return x->md ? cell_create_array(x) : 0;
+	return x->md ? cell_create_array(x) : x->lvm ? cell_create_lvm(x) : 0;
 }
 
 static void setup_and_measure(struct cell_ctx *x)
@@ -307,6 +311,8 @@ static void setup_and_measure(struct cell_ctx *x)
 	cell_read_layers(x);
 	if (x->md)
 		cell_read_bitmap(x);
+	if (x->lvm && x->created)
+		cell_read_lvm(x);
 	/* A setting of the devices that mkfs must see is in place before it. */
 	cell_apply_tunables(x, TUN_BEFORE_MKFS);
 	if (x->reuse == REUSE_FS)
@@ -325,6 +331,8 @@ static void setup_and_measure(struct cell_ctx *x)
 	    !x->warmup && x->layer_top[0])
 		debug_suspend(x);
 	run_workload(x);
+	cell_read_bcache(x);
+	cell_read_dmcache(x);
 	cell_btrfs_profiles(x);
 	if (x->md) {
 		capture_json(x, x->mdstate, sizeof x->mdstate, md_part);
@@ -360,7 +368,9 @@ static void teardown(struct cell_ctx *x)
 		cell_remove_layers(x, 1);
 	if (x->cache_disk && disk_present(x->names[x->n]) && cell_wipe(x, x->n) < 0)
 		warn_add(&x->warn, "teardown: %s", x->steps[x->nsteps - 1].err);
-	if (x->created)
+	if (x->lvm_made)
+		cell_remove_lvm(x, 1);
+	if (x->created && x->md)
 		cell_stop_array(x, 1);
 	if (x->md && x->created)
 		cell_zero_superblocks(x, 1);
@@ -404,6 +414,7 @@ static void run_one(struct cell_ctx *x, struct cell_reuse *ru, struct cell_resul
 	char why[300];
 	memset(r, 0, sizeof *r);
 	x->md = level_find(p->arrays[c->array].level)->md;
+	x->lvm = level_find(p->arrays[c->array].level)->lvm != NULL;
 	if (ru) {
 		x->reuse = ru->take;
 		x->reused_from = ru->take == REUSE_FS ? ru->fs_by : ru->array_by;
@@ -417,8 +428,8 @@ static void run_one(struct cell_ctx *x, struct cell_reuse *ru, struct cell_resul
 		x->status = CELL_SKIPPED;
 		snprintf(x->error, sizeof x->error, "%s", env->dry ? "dry run" : why);
 	} else {
-		x->target = x->md ? "/dev/" MD_NAME : x->paths[0];
-		x->target_name = x->md ? MD_NAME : x->names[0];
+		x->target = x->md ? "/dev/" MD_NAME : x->lvm ? LVM_DEV : x->paths[0];
+		x->target_name = x->md ? MD_NAME : x->lvm ? LVM_DM_NAME : x->names[0];
 		/* Before the kernel log is watched for this cell and before any step is timed. */
 		env->ops->load_modules(p, c);
 		x->kmsg = kmsg_open();

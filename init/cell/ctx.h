@@ -5,6 +5,9 @@
  *   cell/fs.c      mkfs and tune, the geometry, mount(2) with its check, umount
  *   cell/tunables.c the kernel tunables: written, read back, put back
  *   cell/layers.c  the device-mapper layers between the array and the filesystem
+ *   cell/lvm.c     an lvm level's PVs, VG and LV: made, synced, read back, removed
+ *   cell/bcache.c  a bcache layer: made, registered, set and read back, its counters, stopped
+ *   cell/dmcache.c a dm-cache layer's counters
  *   cell/record.c  the cell record
  *   cell/cell.c    the lifecycle: members, setup, workload, teardown in order */
 #ifndef FSM_CELL_CTX_H
@@ -132,6 +135,20 @@ struct cell_ctx {
 	char log_dev[48], log_base[64], lw_top[64];
 	int log_made;
 	struct cell_durability dur;
+	/* an lvm level (cell/lvm.c): whether the cell's level is lvm's, whether anything of it
+	 * was made, the LV's dm-N, what lvs and dmsetup status said of it */
+	int lvm, lvm_made;
+	char lvm_dm[16], lvm_lvs[256], lvm_status[256];
+	/* a bcache layer (cell/bcache.c): made, on which backing device, its settings and
+	 * counters as sysfs read them (-1: not read) */
+	int bcache_made;
+	char bcache_backing[64], bcache_mode[16];
+	long long bcache_cutoff, bcache_dirty, bcache_congested[2];
+#define BCACHE_STATS 5   /* hits, misses, bypass hits, bypass misses, bypassed bytes */
+	long long bcache_stat[BCACHE_STATS];
+	/* a dm-cache layer's counters after the workload (cell/dmcache.c) */
+	int dmcache_read;
+	struct layer_cache_stats dmcache;
 };
 
 /* cell/steps.c */
@@ -186,6 +203,26 @@ void cell_durability_json(struct jw *w, const struct cell_ctx *x);
 /* cell/replay.c: the log read and each model's steps replayed onto a thin volume over
  * x->log_base, each point's snapshot mounted, verified, unmounted and fsck'd into x->dur. */
 void cell_replay(struct cell_ctx *x);
+/* cell/lvm.c: the LV checked against the members' size before any is written (0, or -1
+ * with the cell failed); made and synced (the target then names it); lvs and dmsetup read
+ * back; removed with its VG and PVs; the record's part. */
+int cell_lvm_fits(struct cell_ctx *x);
+int cell_create_lvm(struct cell_ctx *x);
+void cell_read_lvm(struct cell_ctx *x);
+void cell_remove_lvm(struct cell_ctx *x, int teardown);
+void cell_lvm_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/bcache.c: the layer's device made (0, or -1 with the cell failed); its settings and
+ * counters read (after the workload); stopped with its cache set, the backing device's
+ * superblock zeroed (teardown, and before a cell makes its layers); the record's part. */
+int cell_make_bcache(struct cell_ctx *x, const struct layer_dev *d, const struct plan_layer *l);
+void cell_read_bcache(struct cell_ctx *x);
+void cell_stop_bcache(struct cell_ctx *x, int teardown);
+void cell_bcache_json(struct jw *w, const struct cell_ctx *x);
+
+/* cell/dmcache.c: a cache layer's dmsetup status after the workload; the record's part. */
+void cell_read_dmcache(struct cell_ctx *x);
+void cell_dmcache_json(struct jw *w, const struct cell_ctx *x);
 
 /* cell/btrfs.c */
 int cell_btrfs_degrade(struct cell_ctx *x);         /* missing members wiped and forgotten */

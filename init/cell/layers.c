@@ -5,6 +5,7 @@
  * with `dmsetup table`, and every fsm-* device removed, newest first, at teardown and before
  * a cell makes its array (a mapping a failed teardown left would hold the disks). */
 #include "cell/ctx.h"
+#include "core/command/lvmcmd.h"
 #include "lib/file.h"
 #include "lib/sha256.h"
 #include <dirent.h>
@@ -61,8 +62,10 @@ static int no_holders(const char *dm)
 	return n == 0;
 }
 
-/* One fsm-* device nothing holds, by its dm name, into name; 0 when none is left. */
-static int next_removable(char *name, size_t len)
+/* One fsm-* device nothing holds, by its dm name, into name; 0 when none is left. keep: a
+ * prefix of names left alone (an lvm level's LV, which its teardown removes with lvm), or
+ * NULL. */
+static int next_removable(char *name, size_t len, const char *keep)
 {
 	DIR *d = opendir("/sys/block");
 	int found = 0;
@@ -72,7 +75,8 @@ static int next_removable(char *name, size_t len)
 			continue;
 		snprintf(path, sizeof path, "/sys/block/%s/dm/name", e->d_name);
 		if (file_first_line(path, dm, sizeof dm) < 0 ||
-		    strncmp(dm, LAYER_DM_PREFIX, strlen(LAYER_DM_PREFIX)) != 0 || !no_holders(e->d_name))
+		    strncmp(dm, LAYER_DM_PREFIX, strlen(LAYER_DM_PREFIX)) != 0 || !no_holders(e->d_name) ||
+		    (keep && strncmp(dm, keep, strlen(keep)) == 0))
 			continue;
 		snprintf(name, len, "%s", dm);
 		found = 1;
@@ -86,9 +90,12 @@ void cell_remove_layers(struct cell_ctx *x, int teardown)
 {
 	char name[64], failed[LAYER_DEVS_MAX][64];
 	int nfailed = 0;
+	/* bcache holds the device below it: it goes first */
+	cell_stop_bcache(x, teardown);
+	const char *keep = teardown && x->lvm_made ? LVM_DM_PREFIX : NULL;
 	/* Top first: a device is removed once nothing holds it; one that refuses is not tried
 	 * again, so a device held by something else ends the loop. */
-	while (next_removable(name, sizeof name)) {
+	while (next_removable(name, sizeof name, keep)) {
 		int seen = 0;
 		for (int i = 0; i < nfailed; i++)
 			seen |= strcmp(failed[i], name) == 0;
@@ -98,7 +105,7 @@ void cell_remove_layers(struct cell_ctx *x, int teardown)
 		if (step_run(x, argv, teardown, NULL) != 0)
 			snprintf(failed[nfailed++], sizeof failed[0], "%s", name);
 	}
-	if (next_removable(name, sizeof name) || nfailed) {
+	if (next_removable(name, sizeof name, keep) || nfailed) {
 		if (teardown)
 			warn_add(&x->warn, "teardown: device-mapper device %s could not be removed", name);
 		else
@@ -168,6 +175,8 @@ static int create_secret(struct cell_ctx *x, const struct layer_dev *d, int bits
 
 static int create_dev(struct cell_ctx *x, const struct layer_dev *d)
 {
+	if (d->bcache)
+		return cell_make_bcache(x, d, &x->p->layers[stack_of(x)->layer[d->layer]]);
 	if (d->zero_dev[0] && zero_head(x, d->zero_dev) < 0)
 		return -1;
 	int rc;
@@ -262,8 +271,11 @@ void cell_read_layers(struct cell_ctx *x)
 {
 	const char *argv[] = { DMSETUP, "table", NULL };
 	struct run_result r = { 0 };
+	int dm = 0;
 	x->dm_tables[0] = '\0';
-	if (!x->layers_made || step_run(x, argv, 0, &r) != 0)
+	for (int i = 0; i < x->lp.n; i++)
+		dm |= !x->lp.dev[i].bcache;   /* bcache alone is no dm table */
+	if (!x->layers_made || !dm || step_run(x, argv, 0, &r) != 0)
 		return;
 	size_t used = 0;
 	for (char *save, *l = strtok_r(r.out, "\n", &save); l && used < sizeof x->dm_tables - 1;
@@ -303,5 +315,7 @@ void cell_layers_json(struct jw *w, const struct cell_ctx *x)
 		jw_kint(w, "thin_meta_sectors", (long long)x->lp.thin_meta_sectors);
 	if (x->lp.cache_meta_sectors)
 		jw_kint(w, "cache_meta_sectors", (long long)x->lp.cache_meta_sectors);
+	cell_bcache_json(w, x);
+	cell_dmcache_json(w, x);
 	jw_end_obj(w);
 }

@@ -254,6 +254,7 @@ static void record_json(struct jw *w, const struct cell_ctx *x)
 	jw_kstr(w, "target", x->target);
 	cell_layers_json(w, x);
 	cell_durability_json(w, x);
+	cell_lvm_json(w, x);
 	jw_kstr(w, "reused", reuse_name(x->reuse));
 	if (x->reuse != REUSE_NONE)
 		jw_kint(w, "reused_from", x->reused_from);

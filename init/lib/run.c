@@ -15,7 +15,7 @@ static void child(char *const argv[], const struct run_opts *o, int out, int err
 {
 	/* Own group: a timeout kills the tool and whatever it forked. */
 	setpgid(0, 0);
-	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
+	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
 	if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(126);
 	/* PID 1 may have signals ignored or blocked; tools expect the defaults. */

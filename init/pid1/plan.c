@@ -245,9 +245,9 @@ void plan_cell_modules(const struct plan *p, const struct cell *c)
 	/* The md personality comes from the level table; ext2 and ext3 are served by ext4.
 	 * Loaded before the cell that first needs them rather than at boot: xfs alone takes
 	 * about a second to load under TCG, and a plan may never reach its xfs cells. */
-	const char *names[3 + TUN_COUNT + LAYER_STACK_MAX * 6 + 3 + 1];
+	const char *names[4 + TUN_COUNT + LAYER_STACK_MAX * 6 + 3 + 1];
 	int level = p->arrays[c->array].level;
-	int n = level_modules(&level, 1, names, 1);
+	int n = level_modules(&level, 1, names, 2);
 	static const char *const fs_modules[] = { [FS_EXT2] = "ext4", [FS_EXT3] = "ext4",
 		[FS_EXT4] = "ext4", [FS_XFS] = "xfs", [FS_BTRFS] = "btrfs" };
 	names[n++] = fs_modules[p->fs[c->fs].type];

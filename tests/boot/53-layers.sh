@@ -1,14 +1,14 @@
-# 53-layers: device-mapper layers made by the image's static dmsetup between the array and
-# the filesystem (tests/plans/layers.ini): crypt (aes-xts-plain64, a 512-bit key drawn per
-# cell) over raid5 with xfs and ext4, a 320 MiB thin volume over one plain disk, a writeback
-# dm-cache over raid6 on the fifth disk handed over. Each cell's record carries the tables
-# dmsetup read back, the crypt key only as its sha256 (the table's key zeroed); a cell whose
-# mkfs fails after its layers were made leaves no mapping behind (the next cell makes the
-# same names again). Three more disks are named by the same serial glob but refused for what
-# they carry, a LUKS1 header, a LUKS2 second header alone (the first overwritten), and a
-# bcache superblock: each stays byte-identical. Then a power cut during a crypt cell
-# (tests/plans/layers-cut.ini): the next boot resumes it and makes its mapping again, with no
-# stale one in the way.
+# 53-layers: device-mapper layers made by the image's static dmsetup between the array and the
+# filesystem (tests/plans/layers.ini): crypt (aes-xts-plain64, a 512-bit key drawn per cell)
+# over raid5 with xfs and ext4, a 320 MiB thin volume over one plain disk, a writeback
+# dm-cache over raid6 on the fifth disk handed over (its own counters recorded after the
+# workload). Each cell's record carries the tables dmsetup read back, the crypt key only as
+# its sha256 (the table's key zeroed); a cell whose mkfs fails after its layers were made
+# leaves no mapping behind (the next cell makes the same names again). Three more disks are
+# named by the same serial glob but refused for what they carry, a LUKS1 header, a LUKS2
+# second header alone (the first overwritten), and a bcache superblock: each stays
+# byte-identical. Then a power cut during a crypt cell (tests/plans/layers-cut.ini): the next
+# boot resumes it and makes its mapping again, with no stale one in the way.
 # shellcheck shell=bash
 . "$(dirname "$0")/lib.sh"
 
@@ -55,6 +55,8 @@ expect_record "thin + xfs: ok" "$(at plain+pool/xfs/defaults/seq) | .status == \
 expect_record "cache over raid6: a writeback smq dm-cache on the fifth disk" \
 	"$(at r6+ssd/ext4/defaults/seq) | .status == \"ok\" and .target == \"/dev/mapper/fsm-0-cache\" and any(.layers.tables[]; test(\"^fsm-0-cache: 0 [0-9]+ cache [0-9]+:[0-9]+ [0-9]+:[0-9]+ 9:0 128 1 writeback smq 0\$\"))"
 expect_record "cache + xfs: ok" "$(at r6+ssd/xfs/defaults/seq) | .status == \"ok\""
+expect_record "cache: dm-cache's own counters after the workload (its writes counted, blocks in use)" \
+	"$(at r6+ssd/ext4/defaults/seq) | .layers.dm_cache | .write_hits + .write_misses > 0 and .used_blocks > 0 and .total_blocks >= .used_blocks and .dirty_blocks >= 0"
 check "a failed mkfs on the layers is an error cell, its teardown removing them (dmsetup remove)" test "$(cells \
 	'[.[] | select(.type == "cell" and (.cell | test("/broken/"))) | .status == "error" and any(.steps[]; .argv[0] == "dmsetup" and .argv[3] == "remove")] | map(select(.)) | length')" = 3
 check "every cell after a failed one made its layers again (no name left taken): 6 ok" test "$(cells \

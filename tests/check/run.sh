@@ -83,7 +83,7 @@ P=$TMP/p.ini
 errors empty-file "$P:1: the plan is empty: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" ''
 errors only-comments "$P:2: the plan holds only comments and blank lines: it needs an [array NAME], an [fs NAME] and a [workload NAME] section" '# to do\n\n'
 errors global-only "$P:2: no [array NAME], [fs NAME] or [workload NAME] section: a plan needs at least one of each (level = none for a raw disk)" '[global]\nrepeat = 2\n'
-errors duplicate-after-bad "$P:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5 or btrfs-raid6 (level = nine)
+errors duplicate-after-bad "$P:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5, btrfs-raid6, lvm-linear, lvm-striped, lvm-raid1, lvm-raid5, lvm-raid6 or lvm-raid10 (level = nine)
 $P:3: duplicate key \"level\" in [array a] (first at line 2)" '[array a]\nlevel = nine\nlevel = 0\ndevices = 2\n[fs f]\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'
 # Records are JSON: a value in another encoding would make them unreadable.
 errors not-utf8 "$P:4: not UTF-8 text (byte 0xff at column 16): save the plan as UTF-8" '[array a]\nlevel = none\n[fs f]\nmount = noatime\xff\ntype = ext4\n[workload w]\ntype = seqwrite\nsize = 1m\n'

@@ -152,7 +152,7 @@ static const struct bad_case {
 	{ "[array a]\nlevel = none\nlayers = pool+pool\n" LAYERS TAIL,
 	  "t.ini:3: layers: pool+pool: a layer once per stack (layers = pool+pool)" },
 	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = ssd+wc\n" LAYERS TAIL,
-	  "t.ini:4: layers: ssd+wc: at most one cache (cache or writecache) per stack "
+	  "t.ini:4: layers: ssd+wc: at most one cache (cache, writecache or bcache) per stack "
 	  "(layers = ssd+wc)" },
 	{ "[array a]\nlevel = none\nlayers = luks+nope\n" LAYERS TAIL,
 	  "t.ini:3: layers: no [layer nope] in the plan (layers = luks+nope)" },
@@ -164,9 +164,24 @@ static const struct bad_case {
 	{ "[array a]\nlevel = none\n[layer l]\ntype = thin\ncipher = aes-xts-plain64\n" TAIL,
 	  "t.ini:5: [layer l]: \"cipher\" does not apply to type = thin" },
 	{ "[array a]\nlevel = none\n[layer l]\ntype = raid\n" TAIL,
-	  "t.ini:4: type: expected crypt, thin, cache or writecache (type = raid)" },
+	  "t.ini:4: type: expected crypt, thin, cache, writecache or bcache (type = raid)" },
 	{ "[array a]\nlevel = none\n[layer l]\nsize = 1g\n" TAIL,
-	  "t.ini:3: [layer l]: missing required key \"type\" (crypt, thin, cache or writecache)" },
+	  "t.ini:3: [layer l]: missing required key \"type\" (crypt, thin, cache, writecache or bcache)" },
+	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = l\n[layer l]\ntype = cache\ncache = 4\n"
+	  "mode = writearound\n" TAIL,
+	  "t.ini:8: [layer l]: mode = writearound is bcache's alone (type = bcache)" },
+	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = l\n[layer l]\ntype = cache\ncache = 4\n"
+	  "sequential_cutoff = 0\n" TAIL,
+	  "t.ini:8: [layer l]: \"sequential_cutoff\" does not apply to type = cache" },
+	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = l\n[layer l]\ntype = bcache\n" TAIL,
+	  "t.ini:5: [layer l]: type = bcache needs \"cache = N\", the disk (its position among the "
+	  "disks handed over) that holds the cache" },
+	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = l\n[layer l]\ntype = bcache\ncache = 3\n" TAIL,
+	  "t.ini:4: layers: [layer l]'s cache disk 3 is a member of the array (its members are disks "
+	  "1 to 3): give cache = 4 or more (layers = l)" },
+	{ "[array a]\nlevel = 5\ndevices = 3\nlayers = l+m\n[layer l]\ntype = bcache\ncache = 4\n"
+	  "[layer m]\ntype = cache\ncache = 5\n" TAIL,
+	  "t.ini:4: layers: l+m: at most one cache (cache, writecache or bcache) per stack (layers = l+m)" },
 };
 
 static void test_bad(void)
@@ -236,8 +251,84 @@ static void test_estimate(void)
 	}
 }
 
+/* bcache: make-bcache's line, its top, its bucket against the cache disk, the keys that are
+ * its alone, and sysfs's answers read back. */
+static void test_bcache(void)
+{
+	struct layer_plan lp;
+	char err[300] = "", out[32];
+	CHECK_INT(parse("[array a]\nlevel = 5\ndevices = 3\nlayers = bc, bc+luks\n[layer luks]\ntype = crypt\n"
+			"[layer bc]\ntype = bcache\ncache = 4\nblock = 64k\nmode = writearound\n"
+			"sequential_cutoff = 0\ncongested_read_threshold_us = 0\n"
+			"congested_write_threshold_us = 2000\n" TAIL), 0);
+	const struct plan_array *a = &p.arrays[0];
+	const struct plan_layer *l = &p.layers[a->stacks[0].layer[0]];
+	CHECK_INT(l->mode, LAYER_WRITEAROUND);
+	CHECK_INT(l->congested_write_us, 2000);
+	CHECK_INT(layer_plan_build(p.layers, &a->stacks[0], "/dev/md0", 4194304, "/dev/vde",
+				   262144, &lp, err, sizeof err), 0);
+	CHECK_INT(lp.n, 1);
+	CHECK_INT(lp.dev[0].bcache, 1);
+	CHECK_STR(lp.dev[0].table, "make-bcache --bucket 64k -B /dev/md0 -C /dev/vde");
+	CHECK_STR(lp.dev[0].backing, "/dev/md0");
+	CHECK_STR(lp.dev[0].cache, "/dev/vde");
+	CHECK_STR(lp.top, "/dev/bcache0");
+	CHECK_INT(lp.top_sectors, 4194304 - 16);
+	/* crypt above bcache: bcache's top is what dm-crypt maps */
+	CHECK_INT(layer_plan_build(p.layers, &a->stacks[1], "/dev/md0", 4194304, "/dev/vde",
+				   262144, &lp, err, sizeof err), 0);
+	CHECK_STR(lp.dev[1].table, "0 4194288 crypt aes-xts-plain64 KEY 0 /dev/bcache0 0");
+	/* 1023 buckets of 64k: the kernel refuses the cache */
+	CHECK_INT(layer_plan_build(p.layers, &a->stacks[0], "/dev/md0", 4194304, "/dev/vde",
+				   1023 * 128, &lp, err, sizeof err), -1);
+	CHECK_STR(err, "bcache's cache disk /dev/vde of 130944 sectors holds 1023 buckets of 128 "
+		  "sectors, the kernel takes 1024 or more (a smaller block)");
+	CHECK_INT(parse("[array a]\nlevel = 5\ndevices = 3\nlayers = bc\n[layer bc]\ntype = bcache\n"
+			"cache = 4\n" TAIL), 0);
+	CHECK_INT(layer_plan_build(p.layers, &p.arrays[0].stacks[0], "/dev/md0", 0, NULL, 0, &lp,
+				   err, sizeof err), 0);
+	CHECK_STR(lp.dev[0].table, "make-bcache --writeback -B /dev/md0 -C <cache disk>");
+	CHECK_INT(p.layers[0].sequential_cutoff, 0);
+	CHECK_INT(p.layers[0].congested_read_us, 0);
+	layer_bcache_choice("writethrough [writeback] writearound none", out, sizeof out);
+	CHECK_STR(out, "writeback");
+	layer_bcache_choice("writethrough", out, sizeof out);
+	CHECK_STR(out, "");
+	CHECK_INT(layer_bcache_bytes("0"), 0);
+	CHECK_INT(layer_bcache_bytes("2000"), 2000);
+	CHECK_INT(layer_bcache_bytes("4.0M"), 4194304);
+	CHECK_INT(layer_bcache_bytes("55.2M"), 57881395);
+	CHECK_INT(layer_bcache_bytes("512k"), 524288);
+	CHECK_INT(layer_bcache_bytes("1.5G"), 1610612736);
+	CHECK_INT(layer_bcache_bytes(""), -1);
+	CHECK_INT(layer_bcache_bytes("4.0Q"), -1);
+	CHECK_INT(layer_bcache_bytes("4.0MB"), -1);
+}
+
+/* dm-cache's status line, as dmsetup status prints it for fsm-0-cache. */
+static void test_cache_status(void)
+{
+	struct layer_cache_stats st;
+	CHECK_INT(layer_cache_status_parse("0 753664 cache 8 1127/4096 128 257/6080 11 3 402 24 0 "
+					   "235 238 1 writeback 2 migration_threshold 2048 smq 0 rw -",
+					   &st), 0);
+	CHECK_INT(st.used_blocks, 257);
+	CHECK_INT(st.total_blocks, 6080);
+	CHECK_INT(st.read_hits, 11);
+	CHECK_INT(st.read_misses, 3);
+	CHECK_INT(st.write_hits, 402);
+	CHECK_INT(st.write_misses, 24);
+	CHECK_INT(st.demotions, 0);
+	CHECK_INT(st.promotions, 235);
+	CHECK_INT(st.dirty, 238);
+	CHECK_INT(layer_cache_status_parse("0 753664 raid raid5_ls 3 AAA 1/1 idle 0 0 -", &st), -1);
+	CHECK_INT(layer_cache_status_parse("0 753664 cache 8 1127/4096", &st), -1);
+}
+
 int main(void)
 {
+	test_bcache();
+	test_cache_status();
 	test_estimate();
 	test_sizes();
 	test_tables();

@@ -85,7 +85,7 @@ static void test_names(void)
 static void test_table(void)
 {
 	size_t n = 0;
-	char keys[128];
+	char keys[256];
 	/* md's rows and none; btrfs's own profiles follow them (test_btrfs.c) */
 	for (const struct md_level *l = md_levels; l->key && !l->profile; l++, n++) {
 		const struct level_case *r = &rows[n < NROWS ? n : NROWS - 1];
@@ -110,11 +110,14 @@ static void test_table(void)
 	CHECK(level_by_key("raid5") == NULL && level_by_key("") == NULL && level_by_key("7") == NULL,
 	      "keys are only the table's");
 	CHECK_INT(level_find(7)->md, 0);
-	level_keys_text(keys, sizeof keys);
+	level_keys_text(keys, sizeof keys, "");
 	CHECK_STR(keys, "none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, "
-		  "btrfs-raid1c3, btrfs-raid10, btrfs-raid5 or btrfs-raid6");
-	level_keys_text(keys, 10);
+		  "btrfs-raid1c3, btrfs-raid10, btrfs-raid5, btrfs-raid6, lvm-linear, lvm-striped, "
+		  "lvm-raid1, lvm-raid5, lvm-raid6 or lvm-raid10");
+	level_keys_text(keys, 10, "");
 	CHECK_STR(keys, "none, 0, ");
+	level_keys_text(keys, sizeof keys, "lvm-");
+	CHECK_STR(keys, "lvm-linear, lvm-striped, lvm-raid1, lvm-raid5, lvm-raid6 or lvm-raid10");
 }
 
 /* The modules a plan's arrays need: each once, in the order they always loaded in. */

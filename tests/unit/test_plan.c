@@ -309,7 +309,7 @@ static const struct bad {
 	  "(performance, powersave, schedutil, ondemand, conservative, userspace), or keep "
 	  "(governor = Perf!)", 1 },
 	{ "[array a]\nlevel = none\nsize = 1g\n" MIN_TAIL, "t.ini:3: unknown key \"size\" in "
-	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options, layers, metadata, or a kernel tunable of docs/plans.md)", 1 },
+	  "[array a] (known: level, devices, missing, chunk, layout, bitmap, options, layers, metadata, lv_size, or a kernel tunable of docs/plans.md)", 1 },
 	{ "[array a]\nlevel = none\nlevel = 0\n" MIN_TAIL,
 	  "t.ini:3: duplicate key \"level\" in [array a] (first at line 2)", 1 },
 	{ "[global]\nrepeat =\n" MIN_PLAN, "t.ini:2: repeat: expected a value", 1 },
@@ -340,9 +340,9 @@ static const struct bad {
 	{ "[global]\nname = my plan\n" MIN_PLAN, "t.ini:2: name: expected a name of letters, "
 	  "digits, '.', '_' or '-', at most 47 long (name = my plan)", 1 },
 	{ "[array a]\nlevel = 7\n" MIN_TAIL,
-	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5 or btrfs-raid6 (level = 7)", 1 },
+	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5, btrfs-raid6, lvm-linear, lvm-striped, lvm-raid1, lvm-raid5, lvm-raid6 or lvm-raid10 (level = 7)", 1 },
 	{ "[array a]\nlevel = raid5\n" MIN_TAIL,
-	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5 or btrfs-raid6 (level = raid5)", 1 },
+	  "t.ini:2: level: expected none, 0, 1, 4, 5, 6, 10, btrfs-single, btrfs-raid0, btrfs-raid1, btrfs-raid1c3, btrfs-raid10, btrfs-raid5, btrfs-raid6, lvm-linear, lvm-striped, lvm-raid1, lvm-raid5, lvm-raid6 or lvm-raid10 (level = raid5)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 12q\n" MIN_TAIL,
 	  "t.ini:4: chunk: \"12q\": expected sizes such as 16k or 16k, 64k (chunk = 12q)", 1 },
 	{ "[array a]\nlevel = 5\ndevices = 3\nchunk = 16k, 24k\n" MIN_TAIL,

@@ -49,7 +49,7 @@ static void test_long_values(void)
 	snprintf(text, sizeof text, "[array %s]\n%0400d = 1\nlevel = none\n" MIN_TAIL,
 		 "a23456789012345678901234567890123456789012345", 7);
 	CHECK_INT(plan_parse(file, text, strlen(text), &p), -1);
-	const char *tail = "(known: level, devices, missing, chunk, layout, bitmap, options, layers, metadata, or a kernel tunable of docs/plans.md)";
+	const char *tail = "(known: level, devices, missing, chunk, layout, bitmap, options, layers, metadata, lv_size, or a kernel tunable of docs/plans.md)";
 	size_t n = strlen(p.errors[0]);
 	CHECK(n > strlen(tail) && strcmp(p.errors[0] + n - strlen(tail), tail) == 0,
 	      "the reason is cut: %s", p.errors[0]);

@@ -3,6 +3,8 @@
 #include "check.h"
 #include "lib/run.h"
 
+#include <unistd.h>
+
 #define SH(script) (char *const[]){ "sh", "-c", script, NULL }
 
 static void test_status(void)
@@ -100,8 +102,22 @@ static void test_timeout(void)
 	run_free(&r);
 }
 
+/* The tool gets stdin, stdout and stderr and nothing else of the runner: lvm, for one, warns
+ * of every other descriptor it inherits ("File descriptor 12 (/dev/null) leaked"). ls's own
+ * descriptor on /proc/self/fd is 3. */
+static void test_descriptors(void)
+{
+	struct run_result r;
+	for (int fd = 3; fd < 1024; fd++)   /* what the shell that started the test left open */
+		close(fd);
+	CHECK_INT(run_argv((char *const[]){ "ls", "/proc/self/fd", NULL }, NULL, &r), 0);
+	CHECK_STR(r.out ? r.out : "", "0\n1\n2\n3\n");
+	run_free(&r);
+}
+
 int main(void)
 {
+	test_descriptors();
 	test_status();
 	test_capture();
 	test_timeout();

@@ -1,6 +1,7 @@
 /* core/command/cellcmd.c: argv for mdadm, mkfs and tune2fs, and mount(2) flags. */
 #include "core/command/cellcmd.h"
 #include "core/command/btrfscmd.h"
+#include "core/command/lvmcmd.h"
 #include "core/model/level.h"
 #include "core/workload/workload_kinds.h"
 
@@ -62,7 +63,8 @@ int cell_mdadm_argv(const struct plan *p, const struct cell *c, const char *md_d
 const char *cell_target(const struct plan *p, const struct cell *c, const char *md_dev,
 			const char *const *disks)
 {
-	return level_find(p->arrays[c->array].level)->md ? md_dev : disks[0];
+	const struct md_level *l = level_find(p->arrays[c->array].level);
+	return l->md ? md_dev : l->lvm ? LVM_DEV : disks[0];
 }
 
 /* ------------------------------------------------------------------ mkfs */
@@ -127,7 +129,7 @@ int cell_mkfs_argv(const struct plan *p, const struct cell *c, const char *dev,
 		list_add(plan_g, sizeof plan_g, "nodiscard");
 	if (!p->discard && xfs && argv_find(&words, "-K", 0) < 0)
 		argv_add(a, "-K");
-	geom_derive(ar->level, ar->devices, ar->layout, c->chunk, block, g);
+	geom_derive(ar->level, ar->devices, ar->layout, level_chunk(ar->level, c->chunk), block, g);
 	/* A stride is counted in blocks, and mke2fs picks 1k blocks on small devices by
 	 * itself: name the block size the stride was computed with. */
 	if (!xfs && g->valid && !block) {

@@ -1,6 +1,7 @@
 /* core/command/cellshow.c: the lines `fsmatrix check` prints for a cell, and /init shows in a dry run. */
 #include "core/command/cellshow.h"
 #include "core/command/btrfscmd.h"
+#include "core/command/lvmcmd.h"
 #include "core/workload/wlsize.h"
 #include "core/model/level.h"
 #include "core/matrix/matrix.h"
@@ -12,9 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void linef(show_line_fn out, void *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void linef(show_line_fn out, void *ctx, const char *fmt, ...)
+void show_linef(show_line_fn out, void *ctx, const char *fmt, ...)
 {
 	char line[4096 + 64];
 	va_list ap;
@@ -28,7 +27,7 @@ static void show_argv(show_line_fn out, void *ctx, const char *label, const stru
 {
 	char line[4096];
 	argv_join(a, line, sizeof line);
-	linef(out, ctx, "  %-9s %s", label, line);
+	show_linef(out, ctx, "  %-9s %s", label, line);
 }
 
 void show_secs(double s, char *buf, size_t len)
@@ -148,7 +147,7 @@ static void show_geometry(const struct plan_array *ar, const struct plan_fs *f,
 {
 	char chunk[32], text[128];
 	if (!g->valid) {
-		linef(out, ctx, "  %-9s %s: none derived%s", "geometry", level_name(ar->level),
+		show_linef(out, ctx, "  %-9s %s: none derived%s", "geometry", level_name(ar->level),
 		      !level_find(ar->level)->striped ? " (no striping)"
 		      : " (no chunk in the plan: mkfs reads md's own from the kernel)");
 		return;
@@ -159,9 +158,23 @@ static void show_geometry(const struct plan_array *ar, const struct plan_fs *f,
 	else
 		snprintf(text, sizeof text, "stride=%u stripe_width=%u (%u-byte blocks)",
 			 g->stride, g->stripe_width, g->block_size);
-	linef(out, ctx, "  %-9s %s, %d devices (%d missing), %d data disks, chunk %s: %s",
+	show_linef(out, ctx, "  %-9s %s, %d devices (%d missing), %d data disks, chunk %s: %s",
 	      "geometry", level_name(ar->level), ar->devices, ar->missing, g->data_disks, chunk,
 	      text);
+}
+
+/* A bcache layer: make-bcache, the registration, and what is written to sysfs then. */
+static void show_bcache(const struct plan_layer *l, const struct layer_dev *d, show_line_fn out,
+			void *ctx)
+{
+	show_linef(out, ctx, "  %-9s the first 1m of %s zeroed (no old signature)", "bcache", d->backing);
+	show_linef(out, ctx, "  %-9s %s", "bcache", d->table);
+	show_linef(out, ctx, "  %-9s %s and %s written to /sys/fs/bcache/register", "bcache", d->cache,
+	      d->backing);
+	show_linef(out, ctx, "  %-9s cache_mode=%s sequential_cutoff=%llu congested_read_threshold_us=%d "
+	      "congested_write_threshold_us=%d (written, read back)", "bcache",
+	      layer_mode_name(l->mode), (unsigned long long)l->sequential_cutoff,
+	      l->congested_read_us, l->congested_write_us);
 }
 
 /* The dm devices of the cell's layer stack, each as the dmsetup command PID 1 runs (a crypt
@@ -184,20 +197,24 @@ static int show_layers(const struct plan *p, const struct cell *c, const char *b
 	static struct layer_plan lp;
 	char err[256] = "", key[64], line[LAYER_TABLE_MAX + 64];
 	if (layer_plan_build(p->layers, s, base, 0, cache, 0, &lp, err, sizeof err) < 0) {
-		linef(out, ctx, "  error     %s", err);
+		show_linef(out, ctx, "  error     %s", err);
 		return -1;
 	}
 	for (int i = 0; i < lp.n; i++) {
 		const struct layer_dev *d = &lp.dev[i];
+		if (d->bcache) {
+			show_bcache(&p->layers[s->layer[d->layer]], d, out, ctx);
+			continue;
+		}
 		if (d->zero_dev[0])
-			linef(out, ctx, "  %-9s the first 4k of %s zeroed (a fresh superblock)",
+			show_linef(out, ctx, "  %-9s the first 4k of %s zeroed (a fresh superblock)",
 			      "dmsetup", d->zero_dev);
 		snprintf(key, sizeof key, "<%d-bit key, new each cell>",
 			 layer_key_bits(&p->layers[s->layer[d->layer]]));
 		layer_table_keyed(d->table, key, line, sizeof line);
-		linef(out, ctx, "  %-9s dmsetup create %s --table \"%s\"", "dmsetup", d->name, line);
+		show_linef(out, ctx, "  %-9s dmsetup create %s --table \"%s\"", "dmsetup", d->name, line);
 		if (d->message[0])
-			linef(out, ctx, "  %-9s dmsetup message %s 0 \"%s\"", "dmsetup", d->name,
+			show_linef(out, ctx, "  %-9s dmsetup message %s 0 \"%s\"", "dmsetup", d->name,
 			      d->message);
 	}
 	snprintf(top, tlen, "%s", lp.top);
@@ -216,8 +233,24 @@ static void show_log(const struct plan *p, const char *const *disks, int ndisks,
 	else
 		snprintf(logdev, sizeof logdev, "<disk %d>", p->log_disk);
 	replay_lw_table(0, dev, logdev, table, sizeof table);
-	linef(out, ctx, "  %-9s dmsetup create %s --table \"%s\"", "log", REPLAY_LW_DM, table);
+	show_linef(out, ctx, "  %-9s dmsetup create %s --table \"%s\"", "log", REPLAY_LW_DM, table);
 	snprintf(dev, len, "/dev/mapper/%s", REPLAY_LW_DM);
+}
+
+/* pvcreate, vgcreate and lvcreate as the cell runs them, the LV checked against what disks
+ * of the model's size hold. Returns 0 or -1. */
+static int show_lvm(const struct plan *p, const struct cell *c, const char *const *disks,
+		    int ndisks, const struct estimate_model *m, show_line_fn out, void *ctx)
+{
+	struct argv a[LVM_STEPS];
+	char err[400];
+	if (lvm_create_argv(p, c, disks, ndisks, (uint64_t)m->disk_bytes, a, err, sizeof err) < 0) {
+		show_linef(out, ctx, "  error     %s", err);
+		return -1;
+	}
+	for (int i = 0; i < LVM_STEPS; i++)
+		show_argv(out, ctx, "lvm", &a[i]);
+	return 0;
 }
 
 int cell_show(const struct plan *p, const struct cell *c, const char *const *disks, int ndisks,
@@ -240,21 +273,21 @@ static int show_mkfs(const struct plan *p, const struct cell *c, enum plan_reuse
 	if ((btrfs_cell_spans(p, c)
 	     ? cell_btrfs_mkfs_argv(p, c, disks, ar->devices, &a, err, sizeof err)
 	     : cell_mkfs_argv(p, c, dev, &a, &g, w, err, sizeof err)) < 0) {
-		linef(out, ctx, "  error     %s", err);
+		show_linef(out, ctx, "  error     %s", err);
 		return -1;
 	}
 	if (f->type == FS_BTRFS)
-		linef(out, ctx, "  %-9s none: btrfs takes no stripe geometry from md", "geometry");
+		show_linef(out, ctx, "  %-9s none: btrfs takes no stripe geometry from md", "geometry");
 	else
 		show_geometry(ar, f, &g, out, ctx);
 	if (reuse == REUSE_FS) {
-		linef(out, ctx, "  %-9s none: the filesystem of the cell before is taken over (its "
+		show_linef(out, ctx, "  %-9s none: the filesystem of the cell before is taken over (its "
 		      "files removed, fstrim, sync)", "mkfs");
 		return 0;
 	}
 	show_argv(out, ctx, "mkfs", &a);
 	if (cell_tune_argv(p, c, dev, &a, err, sizeof err) < 0) {
-		linef(out, ctx, "  error     %s", err);
+		show_linef(out, ctx, "  error     %s", err);
 		return -1;
 	}
 	if (a.n)
@@ -274,26 +307,29 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 	unsigned long mflags;
 
 	out(ctx, "");
-	linef(out, ctx, "cell %d/%d  %s  rep %d", c->index + 1, matrix_count(p), c->id, c->rep);
+	show_linef(out, ctx, "cell %d/%d  %s  rep %d", c->index + 1, matrix_count(p), c->id, c->rep);
 	if (cell_skip_reason(ar->name, plan_array_disks(ar), ndisks, 0, "", err, sizeof err) < 0 ||
 	    btrfs_cell_skip(p, c, err, sizeof err) < 0) {
-		linef(out, ctx, "  %-9s %s", "skipped", err);
+		show_linef(out, ctx, "  %-9s %s", "skipped", err);
 		return 1;
 	}
 	if (cell_mdadm_argv(p, c, "/dev/md0", disks, ndisks, &a, err, sizeof err) < 0) {
-		linef(out, ctx, "  error     %s", err);
+		show_linef(out, ctx, "  error     %s", err);
 		return -1;
 	}
 	if (a.n && reuse != REUSE_NONE)
-		linef(out, ctx, "  %-9s none: the array of the cell before is taken over (no create, "
+		show_linef(out, ctx, "  %-9s none: the array of the cell before is taken over (no create, "
 		      "no resync)", "mdadm");
 	else if (a.n)
 		show_argv(out, ctx, "mdadm", &a);
 	else if (btrfs_cell_spans(p, c))
-		linef(out, ctx, "  %-9s none: btrfs's own %s over the disks, no md", "array",
+		show_linef(out, ctx, "  %-9s none: btrfs's own %s over the disks, no md", "array",
 		      level_find(ar->level)->profile);
-	else
-		linef(out, ctx, "  %-9s none: %s used directly", "array", disks[0]);
+	else if (level_find(ar->level)->lvm) {
+		if (show_lvm(p, c, disks, ndisks, m, out, ctx) < 0)
+			return -1;
+	} else
+		show_linef(out, ctx, "  %-9s none: %s used directly", "array", disks[0]);
 	char dev[64];
 	if (show_layers(p, c, cell_target(p, c, "/dev/md0", disks), disks, ndisks, dev, sizeof dev,
 			out, ctx) < 0)
@@ -303,288 +339,35 @@ int cell_show_in_run(const struct plan *p, const struct cell *c, enum plan_reuse
 		return -1;
 	if (mount_opts_split(f->mount[c->mount], &mflags, data, sizeof data) < 0 ||
 	    (btrfs_cell_spans(p, c) && btrfs_mount_data(ar, disks, data, sizeof data) < 0)) {
-		linef(out, ctx, "  error     mount options too long");
+		show_linef(out, ctx, "  error     mount options too long");
 		return -1;
 	}
 	if (btrfs_cell_spans(p, c) && ar->missing)
-		linef(out, ctx, "  %-9s after mkfs: the last %d of the disks wiped and forgotten "
+		show_linef(out, ctx, "  %-9s after mkfs: the last %d of the disks wiped and forgotten "
 		      "(btrfs device scan --forget), mounted degraded", "missing", ar->missing);
 	mount_flags_names(mflags, flags, sizeof flags);
-	linef(out, ctx, "  %-9s mount(\"%s\", mnt, \"%s\", %s, \"%s\")", "mount", dev,
+	show_linef(out, ctx, "  %-9s mount(\"%s\", mnt, \"%s\", %s, \"%s\")", "mount", dev,
 	      plan_fs_name(f->type), flags[0] ? flags : "0", data);
 	if (c->tun_given) {
 		tunables_text(c, level_find(ar->level)->md, text, sizeof text);
-		linef(out, ctx, "  %-9s %s", "tunables", text);
+		show_linef(out, ctx, "  %-9s %s", "tunables", text);
 	}
 	struct cell_est e;
 	cell_estimate_parts(p, c, m, reuse, &e);
 	struct plan_workload wl = p->workloads[c->workload];
 	wl.size = e.size;
 	cell_workload_text(&wl, text, sizeof text);
-	linef(out, ctx, "  %-9s %s", "workload", text);
+	show_linef(out, ctx, "  %-9s %s", "workload", text);
 	if (p->durability == PLAN_DURABILITY_LOG_WRITES)
-		linef(out, ctx, "  %-9s up to %u crash points, each replayed from the log onto a dm-thin "
+		show_linef(out, ctx, "  %-9s up to %u crash points, each replayed from the log onto a dm-thin "
 		      "snapshot under the pessimistic and the optimistic model, mounted, verified, "
 		      "unmounted and checked read-only by fsck", "replay",
 		      replay_points_for(&wl, p->crash_points));
 	estimate_text(&e, reuse, text, sizeof text);
-	linef(out, ctx, "  %-9s %s", "estimate", text);
+	show_linef(out, ctx, "  %-9s %s", "estimate", text);
 	for (int i = 0; i < w.n; i++)
-		linef(out, ctx, "  %-9s %s", "warning", w.msg[i]);
+		show_linef(out, ctx, "  %-9s %s", "warning", w.msg[i]);
 	*total += e.total_s;
 	*nwarn += w.n;
 	return 0;
-}
-
-int plan_time_warning(const struct plan *p, const struct estimate_model *m, char *buf,
-		      size_t len)
-{
-	struct run_est r;
-	run_estimate(p, m, &r);
-	if (r.total_s <= PLAN_WARN_HOURS * 3600.0)
-		return 0;
-	char t[32];
-	show_secs(r.total_s, t, sizeof t);
-	snprintf(buf, len, "%s:%d: warning: the run is estimated at ~%s, over %d hours (%d cells; "
-		 "lower repeat, sizes or axes, or split the plan)", p->file, p->lines, t,
-		 PLAN_WARN_HOURS, matrix_count(p));
-	return 1;
-}
-
-/* The line a [global] key was given on, else the plan's last. */
-static int global_line(const struct plan *p, const char *key)
-{
-	int line = plan_global_line(p, key);
-	return line ? line : p->lines;
-}
-
-/* A buffered stream shorter than RAM can reach the disks as one flush at its end. */
-static int page_cache_warnings(const struct plan *p, const struct estimate_model *m,
-			       show_line_fn out, void *ctx)
-{
-	int n = 0;
-	char size[32], mem[32];
-	for (int i = 0; i < p->nworkloads; i++) {
-		const struct plan_workload *w = &p->workloads[i];
-		struct cell c;
-		if ((w->type != WL_SEQWRITE && w->type != WL_SEQREAD) || w->direct)
-			continue;
-		for (int k = 0; matrix_cell(p, k, &c) == 0; k++)
-			if (c.workload == i)
-				break;
-		uint64_t b = c.workload == i ? est_workload_size(p, &c, m) : w->size;
-		if ((double)b >= m->mem_bytes)
-			continue;
-		plan_fmt_size(b, size, sizeof size);
-		show_bytes(m->mem_bytes, mem, sizeof mem);
-		linef(out, ctx, "%s:%d: warning: [workload %s] %s of %s is smaller than the %s of RAM: "
-		      "it will mostly measure the page cache (size = 2x ram keeps it ahead, or direct "
-		      "= yes)", p->file, w->line, w->name, plan_wl_name(w->type), size, mem);
-		n++;
-	}
-	return n;
-}
-
-/* ext2 and ext3 count blocks in 32 bits (the 64bit feature is ext4's): mke2fs refuses an
- * array past 16 TiB at 4 KiB blocks, which twelve disks of terabytes are. */
-static int ext_limit_warnings(const struct plan *p, const struct estimate_model *m,
-			      show_line_fn out, void *ctx)
-{
-	int n = 0;
-	char fs[32];
-	for (int i = 0; i < p->nfs; i++) {
-		struct cell c;
-		struct cell_est e;
-		if (p->fs[i].type != FS_EXT2 && p->fs[i].type != FS_EXT3)
-			continue;
-		for (int k = 0; matrix_cell(p, k, &c) == 0; k++) {
-			cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
-			if (c.fs != i || e.fs_bytes / 4096 <= 4294967295.0)
-				continue;
-			show_bytes(e.fs_bytes, fs, sizeof fs);
-			linef(out, ctx, "%s:%d: warning: [fs %s] %s cannot span the %s of array %s (at most "
-			      "16t with 4k blocks, no 64bit feature): its cells will end as errors", p->file,
-			      p->fs[i].line, p->fs[i].name, plan_fs_name(p->fs[i].type), fs,
-			      p->arrays[c.array].name);
-			n++;
-			break;
-		}
-	}
-	return n;
-}
-
-/* mkfs.xfs since xfsprogs 5.19 (the image's is 6.1) refuses a data device under 300 MiB
- * ("Filesystem must be larger than 300MB", mkfs/xfs_mkfs.c: a 64 MiB log in four AGs). */
-#define XFS_MIN_BYTES (300.0 * 1024 * 1024)
-
-/* An xfs on an array smaller than that: its cells end as errors at mkfs. One warning per
- * filesystem, naming the first array it does not fit. */
-static int xfs_size_warnings(const struct plan *p, const struct estimate_model *m,
-			     show_line_fn out, void *ctx)
-{
-	int n = 0;
-	char fs[32], disk[32];
-	for (int i = 0; i < p->nfs; i++) {
-		struct cell c;
-		struct cell_est e;
-		if (p->fs[i].type != FS_XFS)
-			continue;
-		for (int k = 0; matrix_cell(p, k, &c) == 0; k++) {
-			cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
-			if (c.fs != i || e.fs_bytes >= XFS_MIN_BYTES)
-				continue;
-			show_bytes(e.fs_bytes, fs, sizeof fs);
-			show_bytes(m->disk_bytes, disk, sizeof disk);
-			linef(out, ctx, "%s:%d: warning: [fs %s] xfs on the ~%s of [array %s] (disks of %s): "
-			      "mkfs.xfs refuses a filesystem under 300 MiB, its cells will end as errors",
-			      p->file, p->fs[i].line, p->fs[i].name, fs, p->arrays[c.array].name, disk);
-			n++;
-			break;
-		}
-	}
-	return n;
-}
-
-/* What a workload puts on the filesystem at its largest, or 0 when unknown before it runs
- * (a tar's unpacked tree, a fio job file). fio's --size is each job's file. */
-static double wl_footprint(const struct plan_workload *w, double size)
-{
-	switch (w->type) {
-	case WL_SEQWRITE:
-	case WL_SEQREAD:
-	case WL_SMALLFILES:
-		return size;
-	case WL_FSYNC:
-		return size + (double)w->background;
-	case WL_DURABILITY:
-		return size;
-	case WL_FIO:
-		if (w->job[0])
-			return 0;
-		return size * (w->numjobs > 1 && !strstr(w->options, "--filename") ? w->numjobs : 1);
-	default:
-		return 0;
-	}
-}
-
-/* A workload larger than the free space of its filesystem ends as ENOSPC: one warning per
- * workload, naming the first array and filesystem it does not fit. */
-static int disk_fit_warnings(const struct plan *p, const struct estimate_model *m,
-			     show_line_fn out, void *ctx)
-{
-	int n = 0, warned[PLAN_SECTIONS_MAX] = { 0 };
-	char size[32], left[32], disk[32];
-	struct cell c;
-	for (int k = 0; matrix_cell(p, k, &c) == 0 && n < p->nworkloads; k++) {
-		const struct plan_workload *w = &p->workloads[c.workload];
-		struct cell_est e;
-		if (warned[c.workload])
-			continue;
-		cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
-		double need = wl_footprint(w, (double)e.size);
-		if (need <= e.fs_free)
-			continue;
-		warned[c.workload] = 1;
-		int data = (int)(e.fs_bytes / m->disk_bytes + 0.5);
-		show_bytes(need, size, sizeof size);
-		show_bytes(e.fs_free, left, sizeof left);
-		show_bytes(m->disk_bytes, disk, sizeof disk);
-		linef(out, ctx, "%s:%d: warning: [workload %s] %s of %s does not fit in the ~%s free on "
-		      "[array %s] with [fs %s] (%d data disk%s of %s): its cells will end as errors (No "
-		      "space left on device)", p->file, w->line, w->name, plan_wl_name(w->type), size,
-		      left, p->arrays[c.array].name, p->fs[c.fs].name, data, data == 1 ? "" : "s",
-		      disk);
-		n++;
-	}
-	return n;
-}
-
-/* durability = log-writes: the log takes what mkfs writes, then the workload's bytes about
- * three times (the data, the journal's copy of what it journals, the metadata written in
- * place), and a sector per write. A log that overflows makes the cells' durability
- * inconclusive: one warning, for the largest cell. */
-static int log_fit_warning(const struct plan *p, const struct estimate_model *m,
-			   show_line_fn out, void *ctx)
-{
-	double most = 0;
-	struct cell c;
-	int at = -1;
-	char need[32], disk[32];
-	for (int k = 0; p->durability && matrix_cell(p, k, &c) == 0; k++) {
-		struct cell_est e;
-		cell_estimate_parts(p, &c, m, REUSE_NONE, &e);
-		double w = 3 * wl_footprint(&p->workloads[c.workload], (double)e.size);
-		double bytes = (double)lw_bytes_for((uint64_t)(w / 4096), (uint64_t)(e.mkfs_bytes + w),
-						    512);
-		if (bytes > most)
-			most = bytes, at = c.workload;
-	}
-	if (at < 0 || most <= m->disk_bytes)
-		return 0;
-	show_bytes(most, need, sizeof need);
-	show_bytes(m->disk_bytes, disk, sizeof disk);
-	linef(out, ctx, "%s:%d: warning: [workload %s] may write ~%s to the log (what mkfs writes, "
-	      "then its bytes three times: data, journal, metadata), more than the %s of log_disk "
-	      "= %d: a log that overflows makes a cell's durability inconclusive", p->file,
-	      global_line(p, "log_disk"), p->workloads[at].name, need, disk, p->log_disk);
-	return 1;
-}
-
-/* md's stripe cache is memory the kernel cannot take back (core/model/tunable.h): a value past
- * the share of RAM the boot allows is refused there, cell by cell. */
-static int stripe_cache_warnings(const struct plan *p, const struct estimate_model *m,
-				 show_line_fn out, void *ctx)
-{
-	int n = 0, id = TUN_STRIPE_CACHE_SIZE;
-	char why[256];
-	for (int i = 0; i < p->narrays; i++) {
-		const struct plan_array *a = &p->arrays[i];
-		for (int k = 0; a->tun_line[id] > 0 && k < a->ntun[id]; k++) {
-			if (tun_stripe_cache_check(a->tun[id][k], a->devices, m->mem_bytes, why,
-						   sizeof why) == 0)
-				continue;
-			linef(out, ctx, "%s:%d: warning: [array %s] %s: the boot refuses its cells (error "
-			      "records)", p->file, a->tun_line[id], a->name, why);
-			n++;
-		}
-	}
-	return n;
-}
-
-int plan_estimate_warnings(const struct plan *p, const struct estimate_model *m,
-			   unsigned known, show_line_fn out, void *ctx)
-{
-	struct run_est r;
-	char t[32], lim[32], buf[PLAN_ERROR_LEN + 128];
-	int n = 0;
-	run_estimate(p, m, &r);
-	if (plan_time_warning(p, m, buf, sizeof buf)) {
-		out(ctx, buf);
-		n++;
-	}
-	if (p->resync_timeout_s && r.longest_resync_s > p->resync_timeout_s) {
-		show_secs(r.longest_resync_s, t, sizeof t);
-		show_secs(p->resync_timeout_s, lim, sizeof lim);
-		linef(out, ctx, "%s:%d: warning: an array's resync is estimated at ~%s (cell %d), over "
-		      "resync_timeout = %s: the cell would end as a timeout (raise it, or resync = "
-		      "assume-clean)", p->file, global_line(p, "resync_timeout"), t,
-		      r.longest_resync_cell + 1, lim);
-		n++;
-	}
-	if (p->timeout_s && r.longest_cell_s > p->timeout_s) {
-		show_secs(r.longest_cell_s, t, sizeof t);
-		show_secs(p->timeout_s, lim, sizeof lim);
-		linef(out, ctx, "%s:%d: warning: cell %d is estimated at ~%s besides any resync, over "
-		      "timeout = %s", p->file, global_line(p, "timeout"), r.longest_cell + 1, t, lim);
-		n++;
-	}
-	/* a scaled plan is a quick look at the harness: its streams are short by design */
-	if ((known & EST_KNOWN_MEM) && p->scale == 1)
-		n += page_cache_warnings(p, m, out, ctx);
-	if (known & EST_KNOWN_MEM)
-		n += stripe_cache_warnings(p, m, out, ctx);
-	if (known & EST_KNOWN_DISK)
-		n += disk_fit_warnings(p, m, out, ctx) + xfs_size_warnings(p, m, out, ctx) +
-		     log_fit_warning(p, m, out, ctx);
-	return n + ext_limit_warnings(p, m, out, ctx);
 }

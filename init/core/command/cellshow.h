@@ -8,6 +8,9 @@
 #include "core/command/cellcmd.h"
 
 typedef void (*show_line_fn)(void *ctx, const char *line);
+/* One line made with printf's fmt, handed to out (at most 4 KiB). */
+void show_linef(show_line_fn out, void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Describes cell c (disks are the test disks' device paths). Adds the estimate to *total
  * and the warnings to *nwarn. Returns 0; 1 after a "  skipped ..." line when there are

@@ -21,8 +21,9 @@ void warn_add(struct warnings *w, const char *fmt, ...)
 int geom_data_disks(int level, int devices, const char *layout)
 {
 	const struct md_level *l = level_find(level);
-	/* One disk's worth: a raw disk, or raid1's copies of the same data on every member. */
-	if (!level_spans(level) || l->copies == LEVEL_COPIES_ALL)
+	/* One disk's worth: a raw disk, raid1's copies of the same data on every member, or lvm's
+	 * linear volume, one disk after the other. */
+	if (!level_spans(level) || l->copies == LEVEL_COPIES_ALL || (l->lvm && !l->striped))
 		return 1;
 	/* btrfs puts each chunk's copies on any of the disks: the disks over the copies */
 	if (l->profile && l->copies > 1)

@@ -56,6 +56,8 @@ double limit_streams(int level, int devices, const char *layout, enum limit_dir 
 	const struct md_level *l = level_find(level);
 	if (!level_spans(level) || l->copies == LEVEL_COPIES_ALL)
 		return 1;   /* one stream: a mirror serves a sequential read from one member too */
+	if (l->lvm && !l->striped)
+		return 1;   /* lvm's linear volume: one disk after the other */
 	if (l->profile && l->copies > 1)   /* btrfs: every copy of a chunk on its own disk */
 		return (double)devices / l->copies;
 	if (l->copies > 1) {

@@ -131,7 +131,8 @@ static double layers_s(const struct plan *p, const struct cell *c, const struct 
 		const struct plan_layer *l = &p->layers[a->stacks[c->stack].layer[i]];
 		if (l->type == LAYER_THIN && l->zero)
 			s += (e->mkfs_bytes + (double)e->size) / MIB / rate;
-		else if (l->type == LAYER_CACHE || l->type == LAYER_WRITECACHE)
+		else if (l->type == LAYER_CACHE || l->type == LAYER_WRITECACHE ||
+			 l->type == LAYER_BCACHE)
 			s += fmin((double)e->size, m->disk_bytes) / MIB / one;
 	}
 	return s;
@@ -150,9 +151,10 @@ void cell_estimate_parts(const struct plan *p, const struct cell *c,
 	memset(e, 0, sizeof *e);
 	e->fs_bytes = data * m->disk_bytes;
 	mkfs_model(f, e->fs_bytes, &e->mkfs_bytes, &e->fs_free);
-	if (level_find(a->level)->md && reuse == REUSE_NONE) {
+	if ((level_find(a->level)->md || level_find(a->level)->lvm) && reuse == REUSE_NONE) {
 		e->create_s = m->create_s;
-		/* every member is read or written once, in parallel, at most at md's limit */
+		/* every member is read or written once, in parallel, at most at md's limit (lvm's
+		 * raid LVs are md's personalities too) */
 		double rs = m->disk_mbps > 0 ? fmin(m->disk_mbps, m->sync_max_mbps) : m->resync_mbps;
 		if (p->resync == RESYNC_WAIT && level_resyncs(a->level, a->devices, a->missing))
 			e->resync_s = m->disk_bytes / MIB / rs;

@@ -33,6 +33,9 @@ enum plan_reuse reuse_from(const struct plan *p, const struct cell *prev, const 
 	if (!prev || p->reuse == REUSE_NONE || p->durability || prev->rep != c->rep ||
 	    !reuse_same_array(p, prev, c))
 		return REUSE_NONE;
+	/* lvm's volumes are made and removed by each cell: nothing of them is taken over */
+	if (level_find(p->arrays[c->array].level)->lvm)
+		return REUSE_NONE;
 	if (p->reuse == REUSE_FS && prev->fs == c->fs)
 		return REUSE_FS;
 	if (!level_find(p->arrays[c->array].level)->md)

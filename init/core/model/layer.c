@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct layer_kind layer_kinds[LAYER_TYPES] = {
@@ -11,6 +12,7 @@ const struct layer_kind layer_kinds[LAYER_TYPES] = {
 	[LAYER_THIN] = { "thin", "thin-pool, thin", { "dm_thin_pool", NULL, NULL }, 0 },
 	[LAYER_CACHE] = { "cache", "cache (smq)", { "dm_cache", "dm_cache_smq", NULL }, 1 },
 	[LAYER_WRITECACHE] = { "writecache", "writecache", { "dm_writecache", NULL, NULL }, 1 },
+	[LAYER_BCACHE] = { "bcache", "bcache (not dm)", { "bcache", NULL, NULL }, 1 },
 };
 
 /* aesni_intel is the AES a real machine runs (the built-in aes_generic serves a CPU without
@@ -53,7 +55,13 @@ int layer_key_bits(const struct plan_layer *l)
 
 static int is_cache(int type)
 {
-	return type == LAYER_CACHE || type == LAYER_WRITECACHE;
+	return type == LAYER_CACHE || type == LAYER_WRITECACHE || type == LAYER_BCACHE;
+}
+
+const char *layer_mode_name(int mode)
+{
+	static const char *const names[] = { "writeback", "writethrough", "writearound" };
+	return (unsigned)mode < 3 ? names[mode] : "writeback";
 }
 
 const char *layer_stack_rule(const struct plan_layer *layers, const struct layer_stack *s)
@@ -70,7 +78,7 @@ const char *layer_stack_rule(const struct plan_layer *layers, const struct layer
 			return "no cache above crypt: the cache disk would hold the plaintext "
 			       "(put the cache below it)";
 		if (is_cache(t) && seen_cache++)
-			return "at most one cache (cache or writecache) per stack";
+			return "at most one cache (cache, writecache or bcache) per stack";
 		seen_crypt |= t == LAYER_CRYPT;
 	}
 	return NULL;
@@ -233,13 +241,44 @@ static int build_cache(struct builder *b, const struct plan_layer *l, const char
 			return -1;
 		top = dev_add(b, "cache", "0 %s cache /dev/mapper/%scmeta /dev/mapper/%scdata %s "
 			      "%llu 1 %s smq 0", o, pre, pre, dev, (unsigned long long)blk,
-			      l->mode == LAYER_WRITETHROUGH ? "writethrough" : "writeback");
+			      layer_mode_name(l->mode));
 		if (top)
 			snprintf(top->zero_dev, sizeof top->zero_dev, "/dev/mapper/%scmeta", pre);
 	}
 	if (!top)
 		return -1;
 	snprintf(b->out->top, sizeof b->out->top, "/dev/mapper/%s", top->name);
+	return 0;
+}
+
+/* make-bcache over the device below and the cache disk: bcache's data starts 8 KiB into the
+ * backing device (its superblock before it). The kernel takes a cache of 1024 buckets or
+ * more (cache_alloc: "nbuckets is too small"): make-bcache's are 512k unless block says. */
+static int build_bcache(struct builder *b, const struct plan_layer *l, const char *dev,
+			uint64_t *sectors, const char *cdev, uint64_t csectors)
+{
+	uint64_t bucket = (l->block ? l->block : 512 * 1024) / 512;
+	char opt[32] = "";
+	if (b->known && csectors / bucket < 1024) {
+		snprintf(b->err, b->len, "bcache's cache disk %s of %llu sectors holds %llu buckets "
+			 "of %llu sectors, the kernel takes 1024 or more (a smaller block)", cdev,
+			 (unsigned long long)csectors, (unsigned long long)(csectors / bucket),
+			 (unsigned long long)bucket);
+		return -1;
+	}
+	if (l->block)
+		snprintf(opt, sizeof opt, " --bucket %lluk", (unsigned long long)(l->block / 1024));
+	struct layer_dev *d = dev_add(b, "bcache", "make-bcache%s%s -B %s -C %s", opt,
+				      l->mode == LAYER_WRITEBACK ? " --writeback" : "", dev, cdev);
+	if (!d)
+		return -1;
+	d->bcache = 1;
+	snprintf(d->name, sizeof d->name, "%s", LAYER_BCACHE_NAME);
+	snprintf(d->backing, sizeof d->backing, "%s", dev);
+	snprintf(d->cache, sizeof d->cache, "%s", cdev);
+	snprintf(b->out->top, sizeof b->out->top, "%s", LAYER_BCACHE_DEV);
+	if (*sectors > 16)
+		*sectors -= 16;
 	return 0;
 }
 
@@ -264,6 +303,9 @@ int layer_plan_build(const struct plan_layer *layers, const struct layer_stack *
 		else if (l->type == LAYER_CACHE || l->type == LAYER_WRITECACHE)
 			rc = build_cache(&b, l, below, &sectors, cache_dev ? cache_dev : "<cache disk>",
 					 cache_sectors);
+		else if (l->type == LAYER_BCACHE)
+			rc = build_bcache(&b, l, below, &sectors, cache_dev ? cache_dev : "<cache disk>",
+					  cache_sectors);
 		if (rc < 0) {
 			if (!err[0])
 				snprintf(err, len, "more than %d dm devices in one stack", LAYER_DEVS_MAX);
@@ -300,4 +342,39 @@ void layer_table_masked(const char *table, char *out, size_t len)
 	for (w++; *w && *w != ' '; w++)
 		if (*w != ':')
 			*w = '0';
+}
+
+void layer_bcache_choice(const char *text, char *out, size_t len)
+{
+	const char *a = strchr(text, '['), *b = a ? strchr(a, ']') : NULL;
+	snprintf(out, len, "%.*s", a && b ? (int)(b - a - 1) : 0, a ? a + 1 : "");
+}
+
+long long layer_bcache_bytes(const char *text)
+{
+	static const char units[] = "kMGTPEZY";
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || v < 0)
+		return -1;
+	const char *u = *end ? strchr(units, *end) : NULL;
+	if (*end && (!u || end[1]))
+		return -1;
+	for (const char *k = units; u && k <= u; k++)
+		v *= 1024;
+	return (long long)(v + 0.5);
+}
+
+int layer_cache_status_parse(const char *line, struct layer_cache_stats *st)
+{
+	long long start, len, mblock, mused, mtotal, cblock;
+	char target[16];
+	memset(st, 0, sizeof *st);
+	if (sscanf(line, "%lld %lld %15s %lld %lld/%lld %lld %lld/%lld %lld %lld %lld %lld %lld %lld "
+		   "%lld", &start, &len, target, &mblock, &mused, &mtotal, &cblock, &st->used_blocks,
+		   &st->total_blocks, &st->read_hits, &st->read_misses, &st->write_hits,
+		   &st->write_misses, &st->demotions, &st->promotions, &st->dirty) != 16 ||
+	    strcmp(target, "cache") != 0)
+		return -1;
+	return 0;
 }

@@ -17,8 +17,9 @@
 #define LAYER_TABLE_MAX 512
 #define LAYER_DM_PREFIX "fsm-"     /* every dm device a cell makes: teardown finds them so */
 
-enum layer_type { LAYER_CRYPT, LAYER_THIN, LAYER_CACHE, LAYER_WRITECACHE, LAYER_TYPES };
-enum layer_mode { LAYER_WRITEBACK, LAYER_WRITETHROUGH };
+enum layer_type { LAYER_CRYPT, LAYER_THIN, LAYER_CACHE, LAYER_WRITECACHE, LAYER_BCACHE,
+		  LAYER_TYPES };
+enum layer_mode { LAYER_WRITEBACK, LAYER_WRITETHROUGH, LAYER_WRITEAROUND };
 
 /* One [layer NAME] section. */
 struct plan_layer {
@@ -29,11 +30,16 @@ struct plan_layer {
 	char cipher[LAYER_CIPHER_MAX]; /* crypt: default aes-xts-plain64 */
 	int key_bits;              /* crypt: 0 = the cipher's default */
 	uint64_t size;             /* thin: the thin volume's bytes, 0 = as big as the pool */
-	uint64_t block;            /* thin: the pool's block; cache: the cache block; 0 = 64k */
+	uint64_t block;            /* thin: the pool's block; cache: the cache block; 0 = 64k;
+	                              bcache: make-bcache's bucket, 0 = its 512k */
 	int zero;                  /* thin: the pool zeroes each new block (default yes) */
 	int cache;                 /* cache, writecache: the cache disk, a position among the
 	                              disks handed over (1 = the first) */
 	int mode;                  /* cache: enum layer_mode, default writeback */
+	/* bcache: what its documentation says a benchmark must set, since its defaults route
+	 * sequential I/O and I/O under latency around the cache; all 0 unless the plan says */
+	uint64_t sequential_cutoff;      /* bytes; 0 = every I/O through the cache */
+	int congested_read_us, congested_write_us;   /* 0 = never bypass for latency */
 };
 
 /* A stack, bottom first: indexes into the plan's layers; n = 0 is `none`. */
@@ -99,6 +105,9 @@ struct layer_dev {
 	char zero_dev[64];          /* before it is made: this device's first 4 KiB zeroed (a
 	                               fresh metadata superblock, never a stale one), or "" */
 	char message[64];           /* after it is made: `dmsetup message NAME 0 MESSAGE`, or "" */
+	int bcache;                 /* not dm: table is make-bcache's argv, backing and cache
+	                               are the devices it formats */
+	char backing[64], cache[64];
 };
 
 struct layer_plan {
@@ -109,6 +118,28 @@ struct layer_plan {
 	uint64_t thin_meta_sectors, cache_meta_sectors;  /* as sized, for the record */
 };
 #define LAYER_KEY_MARK "KEY"
+
+/* bcache is no device-mapper target: its "device" is make-bcache's command line (its
+ * table), registered with the kernel and set through sysfs, and its top /dev/bcache0. */
+#define LAYER_BCACHE_DEV "/dev/bcache0"
+#define LAYER_BCACHE_NAME "bcache0"
+/* "writeback", "writethrough", "writearound": bcache's and dm-cache's word for a mode. */
+const char *layer_mode_name(int mode);
+/* bcache's sysfs answers: the bracketed choice of "writethrough [writeback] writearound
+ * none" into out ("" when none is), and a size as bch_hprint writes it ("0", "512", "4.0M",
+ * "1.5G") in bytes, or -1 when it is not one. */
+void layer_bcache_choice(const char *text, char *out, size_t len);
+long long layer_bcache_bytes(const char *text);
+
+/* dm-cache's counters, from its `dmsetup status` line: "0 LEN cache META_BLOCK USED/TOTAL
+ * CACHE_BLOCK USED/TOTAL READ_HITS READ_MISSES WRITE_HITS WRITE_MISSES DEMOTIONS PROMOTIONS
+ * DIRTY ..." (the kernel's Documentation/admin-guide/device-mapper/cache.rst). */
+struct layer_cache_stats {
+	long long used_blocks, total_blocks, read_hits, read_misses, write_hits, write_misses;
+	long long demotions, promotions, dirty;
+};
+/* Returns 0, or -1 for a line that is not dm-cache's. */
+int layer_cache_status_parse(const char *line, struct layer_cache_stats *st);
 
 /* The dm devices of stack s over base (base_sectors long; 0 when unknown, as in `check`,
  * where sizes are then printed as <sectors>), with the cache disk at cache_dev

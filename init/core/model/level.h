@@ -5,9 +5,12 @@
 #ifndef FSM_LEVEL_H
 #define FSM_LEVEL_H
 #include <stddef.h>
+#include <stdint.h>
 
 #define LEVEL_NONE (-1)           /* one raw disk, no md */
 #define LEVEL_BTRFS 100           /* btrfs's own profiles: LEVEL_BTRFS + n, never mdadm's */
+#define LEVEL_LVM 200             /* lvm's own volumes: LEVEL_LVM + n, never mdadm's */
+#define LEVEL_LVM_STRIPESIZE 65536 /* lvcreate's --stripesize when the plan gives no chunk */
 #define LEVEL_COPIES_ALL 0        /* copies: as many as there are members (raid1) */
 
 struct md_level {
@@ -22,6 +25,9 @@ struct md_level {
 	const char *module;       /* the md personality it needs; NULL for none */
 	const char *profile;      /* btrfs's own RAID: the disks handed to mkfs.btrfs -d
 	                             PROFILE without md; NULL for md and none */
+	const char *lvm;          /* lvm's own volume: lvcreate --type LVM over a VG of the
+	                             disks, without md; NULL for the others */
+	const char *dm;           /* the device-mapper target's module an lvm volume needs */
 };
 
 /* In the order plans list them; the last row has key NULL and is what level_find gives for
@@ -41,14 +47,15 @@ const struct md_level *level_find(int level);
 const struct md_level *level_by_key(const char *key);
 /* "none", "raid0", ...; "unknown" for a number no row has. */
 const char *level_name(int level);
-/* The keys plans may give, as an error lists them: "none, 0, 1, 4, 5, 6 or 10". */
-void level_keys_text(char *buf, size_t len);
+/* The keys plans may give that start with prefix ("" for all), as an error lists them:
+ * "none, 0, 1, 4, 5, 6 or 10". */
+void level_keys_text(char *buf, size_t len, const char *prefix);
 
 /* The near copies of a raid10 layout as mdadm spells it ("n2", "f2", "o3"; "" = mdadm's
  * default, near-2): N for nN, 1 for far and offset layouts. The level's copies for other
  * levels or a layout it cannot read. */
 int level_near_copies(int level, const char *layout);
-/* Whether the level spans several disks: md's, or btrfs's own profiles. */
+/* Whether the level spans several disks: md's, btrfs's own profiles, or lvm's volumes. */
 int level_spans(int level);
 /* Whether the level keeps redundancy (copies or parity), and so may carry a write-intent
  * bitmap. */
@@ -61,8 +68,11 @@ int level_slot_missing(int level, int devices, int missing, int slot);
 /* Whether md resyncs (or recovers) at create: while it has redundancy left to compute, i.e.
  * fewer members are missing than the level can lose. */
 int level_resyncs(int level, int devices, int missing);
-/* The md modules nlevels arrays need, each once, in name order, into names (at most max).
- * Returns how many. */
+/* The chunk a cell's stripes have: the plan's, else lvm's own default stripe size for an
+ * lvm level that stripes (passed to lvcreate as --stripesize, so it is known), else 0. */
+uint64_t level_chunk(int level, uint64_t chunk);
+/* The md and device-mapper modules nlevels arrays need, each once, in name order, into
+ * names (at most max). Returns how many. */
 int level_modules(const int *levels, int nlevels, const char **names, int max);
 
 #endif

@@ -60,6 +60,8 @@ struct plan_array {
 	char options[PLAN_STR_MAX];  /* extra mdadm words */
 	int metadata;                /* btrfs levels: mkfs.btrfs -m, an index of
 	                                btrfs_profiles (core/model/level.h); 0 = mkfs's default */
+	uint64_t lv_size;            /* lvm levels: the LV's bytes (lvcreate -L); 0 = all the VG
+	                                holds (-l 100%FREE) */
 	/* Kernel tunables (core/model/tunable.h), each a list making one array per value as chunk
 	 * does: values as core/model/tunable.c parses them (a scheduler by its index). */
 	int tun_line[TUN_COUNT];     /* where each was given, 0 = not, negative = bad value */

@@ -19,7 +19,7 @@ int plan_array_disks(const struct plan_array *a)
 	const struct md_level *l = level_find(a->level);
 	/* btrfs cannot be made with a disk missing: mkfs.btrfs takes them all, and the missing
 	 * ones are wiped before the degraded mount (docs/plans.md) */
-	return l->profile ? a->devices : l->md ? a->devices - a->missing : 1;
+	return l->profile || l->lvm ? a->devices : l->md ? a->devices - a->missing : 1;
 }
 
 const char *plan_fs_name(enum fs_type t)

@@ -71,7 +71,7 @@ int tun_find(const char *name)
 
 unsigned tun_level_bits(const struct md_level *l)
 {
-	if (l->profile)   /* several disks without md: no one device to tune */
+	if (l->profile || l->lvm)   /* several disks without md: no one device to tune */
 		return 0;
 	if (!l->md)
 		return TUN_RAW;

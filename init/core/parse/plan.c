@@ -208,7 +208,7 @@ static void add_value(struct state *st, const struct key *k, int idx, const char
 {
 	struct plan *p = st->p;
 	struct plan_echo ek;
-	char msg[200];
+	char msg[320];
 	if (st->key_line[idx]) {
 		/* A first value that was bad is still where the key was first given. */
 		int first = st->key_line[idx] < 0 ? -st->key_line[idx] : st->key_line[idx];

@@ -3,6 +3,7 @@
  * level's rules, a workload's size against its blocks, the sections a plan needs, its size. */
 #include "core/matrix/matrix.h"
 #include "core/parse/plan_keys.h"
+#include "core/parse/plan_parse.h"
 #include "core/parse/plan_error.h"
 #include "core/parse/plan_size.h"
 #include "core/model/skip.h"
@@ -56,6 +57,23 @@ static void check_btrfs_metadata(struct plan *p, const struct plan_array *a, con
 			       "plan gives %d", what, m, btrfs_profile_min(m), a->devices);
 }
 
+/* What lvcreate itself refuses, said before a disk is written: raid10's legs are mirrored
+ * pairs, and a raid6 LV cannot be made without its sync (lvcreate: "nosync option prohibited
+ * on RAID6"). */
+static void check_lvm(struct plan *p, const struct plan_array *a, const struct md_level *l,
+		      const char *what)
+{
+	int di = key_index(array_keys, "devices");
+	if (l->copies > 1 && a->devices % l->copies)
+		plan_add_error(p, a->key_line[di], "%s: %s is made of mirrored pairs of disks: "
+			       "devices = %d is odd", what, l->name, a->devices);
+	int rl = plan_global_line(p, "resync");
+	if (l->parity == 2 && p->resync == RESYNC_ASSUME_CLEAN)
+		plan_add_error(p, rl > 0 ? rl : a->line, "%s: resync = assume-clean: lvm makes no "
+			       "%s without its sync (lvcreate --nosync is refused for raid6)", what,
+			       l->name);
+}
+
 static void check_array(struct plan *p, struct plan_array *a)
 {
 	char what[PLAN_NAME_MAX + 16];
@@ -94,6 +112,8 @@ static void check_array(struct plan *p, struct plan_array *a)
 	}
 	if (l->profile)
 		check_btrfs_metadata(p, a, what);
+	if (l->lvm)
+		check_lvm(p, a, l, what);
 	int max = level_max_missing(a->level, a->devices);
 	if (a->missing > max) {
 		if (max == 0)

@@ -170,15 +170,17 @@ const struct key array_keys[] = {
 	{ "level", K_LEVEL, A(level), 0, 0, NULL, NULL, 0,
 	  .help = "`none` (one raw disk, no md), 0, 1, 4, 5, 6, 10; btrfs's own RAID over the "
 	  "disks, no md: `btrfs-single`, `btrfs-raid0`, `btrfs-raid1`, `btrfs-raid1c3`, "
-	  "`btrfs-raid10`, `btrfs-raid5`, `btrfs-raid6` ([below](#btrfs-and-its-own-raid)) "
-	  "(required)" },
+	  "`btrfs-raid10`, `btrfs-raid5`, `btrfs-raid6` ([below](#btrfs-and-its-own-raid)); lvm's "
+	  "own volumes over the disks, no md: `lvm-linear`, `lvm-striped`, `lvm-raid1`, "
+	  "`lvm-raid5`, `lvm-raid6`, `lvm-raid10` ([below](#lvm-levels)) (required)" },
 	{ "devices", K_INT, A(devices), 1, PLAN_DEVICES_MAX, NULL, NULL, 0,
 	  .help = "members, counting missing ones" },
 	{ "missing", K_INT, A(missing), 0, PLAN_DEVICES_MAX, NULL, NULL, B_MD | B_BTRFS,
 	  .help = "members left out: a degraded array; for btrfs, wiped after mkfs and mounted "
 	  "`degraded` (0)" },
 	{ "chunk", K_CHUNKS, A(chunk), 0, 0, NULL, NULL, B_STRIPED,
-	  .help = "a size, or a list (`16k, 64k`) making one array per value (mdadm's default)" },
+	  .help = "a size, or a list (`16k, 64k`) making one array per value (mdadm's default); lvm "
+	  "levels that stripe: `lvcreate --stripesize` (`64k`, lvm's default, given explicitly)" },
 	{ "layout", K_STR, A(layout), 0, 0, NULL, NULL, B_MD,
 	  .help = "passed to `mdadm --create` as `--layout=`" },
 	{ "bitmap", K_STR, A(bitmap), 0, 0, NULL, NULL, B_MD,
@@ -199,6 +201,9 @@ const struct key array_keys[] = {
 	  "raid1, raid1c3, raid1c4, raid10, raid5 or raid6", B_BTRFS,
 	  .help = "btrfs levels: `mkfs.btrfs -m`: `single`, `dup`, `raid0`, `raid1`, `raid1c3`, "
 	  "`raid1c4`, `raid10`, `raid5`, `raid6` (mkfs.btrfs's: `raid1` over several disks)" },
+	{ "lv_size", K_SIZE, A(lv_size), 4 << 20, 0, NULL, NULL, B_LVM,
+	  .help = "lvm levels: the logical volume's size, at most what the volume group holds "
+	  "(`check --disk-size` refuses more) (all the volume group holds)" },
 	{ .name = NULL },
 };
 const struct key fs_keys[] = {

@@ -15,7 +15,8 @@
 
 unsigned level_bits(const struct md_level *l)
 {
-	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0) | (l->profile ? B_BTRFS : 0);
+	return (l->md ? B_MD : 0) | (l->striped ? B_STRIPED : 0) | (l->profile ? B_BTRFS : 0) |
+	       (l->lvm ? B_LVM : 0);
 }
 
 /* A workload key applies to the engines whose row names it; "type" to every one. */
@@ -286,14 +287,16 @@ static int set_level(const struct key *k, char *base, void *f, const char *val, 
 		     size_t mlen)
 {
 	const struct md_level *l = level_by_key(val);
-	char keys[128];
+	char keys[256];
 	(void)k, (void)base;
 	if (l) {
 		*(int *)f = l->level;
 		return 0;
 	}
-	level_keys_text(keys, sizeof keys);
-	snprintf(msg, mlen, "expected %s", keys);
+	/* a level lvm does not offer is told lvm's, not every family's */
+	int lvm = strncmp(val, "lvm-", 4) == 0;
+	level_keys_text(keys, sizeof keys, lvm ? "lvm-" : "");
+	snprintf(msg, mlen, "%s%s", lvm ? "lvm offers " : "expected ", keys);
 	return -1;
 }
 

@@ -58,6 +58,7 @@ struct key {
 #define B_MD 0x1u        /* md levels */
 #define B_STRIPED 0x2u   /* md levels with a chunk */
 #define B_BTRFS 0x4u     /* btrfs's own profiles, no md */
+#define B_LVM 0x8u       /* lvm's own volumes, no md */
 
 enum sect { S_NONE, S_IGNORE, S_GLOBAL, S_ARRAY, S_FS, S_WORKLOAD, S_BISECT, S_LAYER };
 

@@ -15,10 +15,11 @@ _Static_assert(sizeof(((struct plan_layer *)0)->key_line) == PLAN_KEYS_MAX * siz
 
 static const struct choice layer_types[] = {
 	{ "crypt", LAYER_CRYPT }, { "thin", LAYER_THIN }, { "cache", LAYER_CACHE },
-	{ "writecache", LAYER_WRITECACHE }, { NULL, 0 },
+	{ "writecache", LAYER_WRITECACHE }, { "bcache", LAYER_BCACHE }, { NULL, 0 },
 };
 static const struct choice layer_modes[] = {
-	{ "writeback", LAYER_WRITEBACK }, { "writethrough", LAYER_WRITETHROUGH }, { NULL, 0 },
+	{ "writeback", LAYER_WRITEBACK }, { "writethrough", LAYER_WRITETHROUGH },
+	{ "writearound", LAYER_WRITEAROUND }, { NULL, 0 },
 };
 static const struct choice yes_no[] = {
 	{ "yes", 1 }, { "no", 0 }, { NULL, 0 },
@@ -26,13 +27,13 @@ static const struct choice yes_no[] = {
 
 #define T(t) (1u << (t))
 #define L(f) offsetof(struct plan_layer, f)
-#define CACHES (T(LAYER_CACHE) | T(LAYER_WRITECACHE))
+#define CACHES (T(LAYER_CACHE) | T(LAYER_WRITECACHE) | T(LAYER_BCACHE))
 const struct key layer_keys[] = {
 	{ "type", K_CHOICE, L(type), 0, 0, layer_types,
-	  "expected crypt, thin, cache or writecache", 0,
+	  "expected crypt, thin, cache, writecache or bcache", 0,
 	  .help = "`crypt` (dm-crypt), `thin` (a dm-thin pool and one thin volume), `cache` "
-	  "(dm-cache, smq policy) or `writecache` (dm-writecache) "
-	  "([below](#device-mapper-layers)) (required)" },
+	  "(dm-cache, smq policy), `writecache` (dm-writecache) or `bcache` (bcache over the "
+	  "device below, its cache on a named disk) ([below](#device-mapper-layers)) (required)" },
 	{ "cipher", K_STR, L(cipher), 0, 0, NULL, NULL, T(LAYER_CRYPT),
 	  .def = "aes-xts-plain64",
 	  .help = "crypt: dm-crypt's cipher spec, `aes-xts-plain64` or `aes-cbc-essiv:sha256`, the "
@@ -43,20 +44,34 @@ const struct key layer_keys[] = {
 	{ "size", K_SIZE, L(size), 1 << 20, 0, NULL, NULL, T(LAYER_THIN),
 	  .help = "thin: the thin volume's size, at most the pool's (over-provisioning is refused: "
 	  "[below](#device-mapper-layers)) (as big as the pool)" },
-	{ "block", K_SIZE, L(block), 32768, 1 << 30, NULL, NULL, T(LAYER_THIN) | T(LAYER_CACHE),
+	{ "block", K_SIZE, L(block), 32768, 1 << 30, NULL, NULL,
+	  T(LAYER_THIN) | T(LAYER_CACHE) | T(LAYER_BCACHE),
 	  .help = "thin: the pool's block, a power of two from 32k to 1g (64k); cache: the cache "
-	  "block (64k)" },
+	  "block (64k); bcache: make-bcache's bucket (the kernel takes a cache of 1024 buckets "
+	  "or more)" },
 	{ "zero", K_CHOICE, L(zero), 0, 0, yes_no, "expected yes or no", T(LAYER_THIN),
 	  .def = "yes",
 	  .help = "thin: whether the pool zeroes each block on its first write, `yes` or `no`" },
 	{ "cache", K_INT, L(cache), 1, PLAN_DEVICES_MAX, NULL, NULL, CACHES,
-	  .help = "cache, writecache: the disk that holds the cache, by its position among the "
+	  .help = "cache, writecache, bcache: the disk that holds the cache, by its position among the "
 	  "disks handed over (`cache = 5`: the fifth), never one of the array's members "
 	  "(required)" },
-	{ "mode", K_CHOICE, L(mode), 0, 0, layer_modes, "expected writeback or writethrough",
-	  CACHES,
+	{ "mode", K_CHOICE, L(mode), 0, 0, layer_modes, "expected writeback, writethrough or "
+	  "writearound", CACHES,
 	  .def = "writeback",
-	  .help = "cache, writecache: `writeback` or `writethrough` (writecache only writes back)" },
+	  .help = "cache, writecache, bcache: `writeback` or `writethrough` (writecache only writes "
+	  "back); bcache also `writearound`" },
+	{ "sequential_cutoff", K_SIZE, L(sequential_cutoff), 0, 0, NULL, NULL, T(LAYER_BCACHE),
+	  .help = "bcache: sequential I/O past this size bypasses the cache (0, bcache's own "
+	  "default 4m sends a benchmark's streams around the cache: [below](#device-mapper-layers)) "
+	  "(0: none bypasses)" },
+	{ "congested_read_threshold_us", K_INT, L(congested_read_us), 0, 1000000, NULL, NULL,
+	  T(LAYER_BCACHE),
+	  .help = "bcache: the cache set's read latency past which I/O bypasses a congested cache, "
+	  "in µs; 0 turns the bypass off (0)" },
+	{ "congested_write_threshold_us", K_INT, L(congested_write_us), 0, 1000000, NULL, NULL,
+	  T(LAYER_BCACHE),
+	  .help = "bcache: the same for writes (0)" },
 	{ .name = NULL },
 };
 _Static_assert(sizeof layer_keys / sizeof layer_keys[0] - 1 <= PLAN_KEYS_MAX, "layer keys fit");
@@ -80,7 +95,7 @@ static void check_one(struct plan *p, const struct plan_layer *l)
 	if (l->type < 0) {
 		if (!line_of(l, "type"))
 			plan_add_error(p, l->line, "%s: missing required key \"type\" (crypt, thin, "
-				       "cache or writecache)", what);
+				       "cache, writecache or bcache)", what);
 		return;
 	}
 	for (int i = 0; layer_keys[i].name; i++) {
@@ -114,6 +129,9 @@ static void check_one(struct plan *p, const struct plan_layer *l)
 	if (l->type == LAYER_WRITECACHE && l->mode == LAYER_WRITETHROUGH)
 		plan_add_error(p, line_of(l, "mode"), "%s: dm-writecache only writes back (mode = "
 			       "writethrough is type = cache)", what);
+	if (l->mode == LAYER_WRITEAROUND && l->type != LAYER_BCACHE)
+		plan_add_error(p, line_of(l, "mode"), "%s: mode = writearound is bcache's alone "
+			       "(type = bcache)", what);
 }
 
 static int layer_named(const struct plan *p, const char *name)
