@@ -30,7 +30,10 @@ snapshot "$RUN/disks/fsmtest1.img"
 flags=(--reuse --keep --no-select --disks 2 --size 1G --plan "$PLAN" --kernels "6.1 6.12"
 	--append "fsmatrix.disks=serial:fsmtest0")
 KERNEL=6.1 INITRD=$FSM_ROOT/out/kernels/6.1/initramfs.img
-boot_killed run 'switching to kernel 6.12' --timeout 600 "${flags[@]}"
+# killed as soon as the switch is said (KILL_AFTER=0): the kexec'd 6.12 reaches /init about
+# 2 s later and its first cell 3 s later on a fast host, so a fixed 5 s let it start cell 2
+# there, and the cut fell in the middle of the cell instead of right after the switch
+KILL_AFTER=0 boot_killed run 'switching to kernel 6.12' --timeout 600 "${flags[@]}"
 check "a power cut right after the first switch to 6.12" test "$KILLED" = yes
 boot run --timeout 900 "${flags[@]}"
 expect_status "the resumed boot completes the run (exit 0)" 0
@@ -90,13 +93,11 @@ put_sets() {
 }
 never=(--reuse --keep --disks 1 --size 1G --results-size 96M --plan "$RUN.ini" --timeout 300)
 check "a results disk with the sets 6.1 and broken" put_sets
-statuses=
-for i in 1 2 3; do
-	boot never "${never[@]}"
-	statuses="$statuses$BOOT_STATUS "
-	[ "$BOOT_STATUS" = 2 ] || break
-done
-check "two boots end in the broken kernel's panic, the third completes" test "$statuses" = "2 2 0 "
+# qemu/run boots the guest again after a panic in the middle of a run (qemu/lib/relaunch.sh),
+# as a machine's firmware does: one qemu/run, three boots
+boot never "${never[@]}"
+check "two boots end in the broken kernel's panic, qemu/run boots the guest again, the third completes" \
+	test "$BOOT_STATUS $(grep -ac 'Kernel panic' "$RUN/console.log") $(grep -o '[0-9]* boots' "$RUN/status")" = "0 2 3 boots"
 j=$(ls "$RUN"/results/*.jsonl 2>/dev/null | head -n 1)
 check "two switches to broken, then none" test "$(jq -r -s \
 	'[.[] | select(.type == "event" and .event == "kernel-switch") | .to] | join(",")' "$j")" = "broken,broken"
