@@ -263,8 +263,31 @@ static void counts(struct cell_durability *d, const struct lw_log *log,
 	d->ambiguous = p->ambiguous;
 }
 
+/* Writeback throttling off on the cell's disks while the replays write through dm-thin,
+ * then as it was: under TCG a replay's fsync once waited 120 s in wbt_wait with no I/O
+ * completing on the disk (dm-thin's worker in rq_qos_wait; make test, 2026-12-08, kernel
+ * 6.1.0-57: the hang watch declared the cell hung). The replays are the instrument's, after
+ * the cell's figure, and the disks' setting is put back before the next cell. */
+static void wbt_set(const struct cell_ctx *x, char (*saved)[24], int off)
+{
+	char path[96];
+	for (int i = 0; i < x->n && i < PLAN_DEVICES_MAX; i++) {
+		snprintf(path, sizeof path, "/sys/block/%s/queue/wbt_lat_usec", x->names[i]);
+		if (off) {
+			if (file_first_line(path, saved[i], sizeof saved[i]) < 0)
+				saved[i][0] = '\0';
+			else
+				(void)file_put_value(path, "0");
+		} else if (saved[i][0]) {
+			(void)file_put_value(path, saved[i]);
+		}
+	}
+}
+
 void cell_replay(struct cell_ctx *x)
 {
+	char wbt_saved[PLAN_DEVICES_MAX][24];
+	wbt_set(x, wbt_saved, 1);
 	struct rp r = { .x = x, .vol = { -1, -1 } };
 	char err[256];
 	mkdir(REPLAY_MNT, 0700);
@@ -292,4 +315,5 @@ void cell_replay(struct cell_ctx *x)
 	replay_plan_free(&r.plan);
 	lw_free(&r.log);
 	free(r.buf);
+	wbt_set(x, wbt_saved, 0);
 }
