@@ -8,7 +8,7 @@
 #    as GitHub spells it: lower case, spaces to hyphens, everything but letters, digits, _
 #    and - dropped, "-1", "-2" after a repeated heading. Links to http(s) and mailto are not
 #    followed.
-# 2. docs/index: README.md links every docs/*.md.
+# 2. docs/index: README.md links every docs/*.md, and stays the front door: 250 lines at most.
 # 3. docs/plan-example: the plan under "Every key in one plan" in docs/plans.md passes
 #    `out/fsmatrix check --disks 4`, and every line of the output shown after it ("..." aside)
 #    is a line of what check prints now.
@@ -95,10 +95,13 @@ for d in docs/*.md; do
 	[ -e "$d" ] || continue
 	links README.md | grep -qE " $d(#|$)" || missing+=" $d"
 done
-if [ -z "$missing" ]; then
-	echo "ok - docs/index"
-else
+readme_lines=$(wc -l <README.md)
+if [ -n "$missing" ]; then
 	echo "FAIL - docs/index: README.md does not link$missing"
+elif [ "$readme_lines" -gt 250 ]; then
+	echo "FAIL - docs/index: README.md has $readme_lines lines, at most 250 (the front door: the rest goes to docs/)"
+else
+	echo "ok - docs/index ($readme_lines lines of README.md)"
 fi
 
 # blocks FILE HEADING: the first two fenced blocks after the heading, as $TMP/block1, $TMP/block2.
