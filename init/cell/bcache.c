@@ -41,28 +41,6 @@ static int sys_write(struct cell_ctx *x, const char *path, const char *value, in
 	return 0;
 }
 
-/* The first MiB of dev zeroed: no old signature for make-bcache to refuse, and at teardown
- * no bcache superblock left on the backing device. */
-static int zero_head(struct cell_ctx *x, const char *dev, int teardown)
-{
-	static char zeros[HEAD_BYTES];
-	const char *argv[] = { "zero", dev, "first 1 MiB", NULL };
-	long long t0 = boottime_ms();
-	int fd = open(dev, O_WRONLY | O_CLOEXEC), err = 0;
-	if (fd < 0 || pwrite(fd, zeros, sizeof zeros, 0) != (ssize_t)sizeof zeros || fsync(fd) < 0)
-		err = errno ? errno : EIO;
-	if (fd >= 0)
-		close(fd);
-	struct step *s = syscall_step(x, argv, t0, err);
-	if (err) {
-		snprintf(s->err, sizeof s->err, "unable to zero %s: %s", dev, strerror(err));
-		if (!teardown)
-			cell_fail(x, CELL_ERROR, "%s", s->err);
-		return -1;
-	}
-	return 0;
-}
-
 static int wait_for(const char *path, int present)
 {
 	for (int i = 0; i < 100; i++) {
@@ -110,7 +88,9 @@ int cell_make_bcache(struct cell_ctx *x, const struct layer_dev *d, const struct
 {
 	struct argv a;
 	char err[128];
-	if (zero_head(x, d->backing, 0) < 0)
+	/* no old signature for make-bcache to refuse (and at teardown, below, no bcache
+	 * superblock left on the backing device) */
+	if (cell_zero_head(x, d->backing, HEAD_BYTES, 1) < 0)
 		return -1;
 	argv_init(&a);
 	if (argv_split(&a, d->table, err, sizeof err) < 0 || step_must(x, (const char *const *)a.v,
@@ -183,7 +163,7 @@ void cell_stop_bcache(struct cell_ctx *x, int teardown)
 	if (wait_for("/sys/block/" LAYER_BCACHE_NAME, 0) < 0 || (have_cset && wait_for(cset, 0) < 0))
 		warn_add(&x->warn, "teardown: bcache0 or its cache set did not go within 10 s");
 	if (x->bcache_backing[0])
-		zero_head(x, x->bcache_backing, 1);
+		cell_zero_head(x, x->bcache_backing, HEAD_BYTES, 0);
 	x->bcache_made = 0;
 }
 

@@ -164,6 +164,12 @@ int step_run(struct cell_ctx *x, const char *const *argv, int teardown, struct r
 int step_must(struct cell_ctx *x, const char *const *argv, struct run_result *out);
 /* An in-process step (mount(2), the wipe) that started at t0 and ended with errno err. */
 struct step *syscall_step(struct cell_ctx *x, const char *const *argv, long long t0, int err);
+/* The first bytes of dev zeroed (a signature gone) as one step of the record ("zero", dev,
+ * "first 4 KiB"); a failure fails the cell when fail is set. 0 or -1. */
+int cell_zero_head(struct cell_ctx *x, const char *dev, size_t bytes, int fail);
+/* The taken disk at position (from 1) among the disks handed over, when it is present and
+ * none of the cell's members: a cache's or a log's disk. NULL otherwise. */
+const char *cell_extra_disk(const struct cell_ctx *x, int position);
 
 /* cell/md.c */
 int cell_wipe(struct cell_ctx *x, int i);           /* member i's first and last MiB */

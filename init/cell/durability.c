@@ -17,32 +17,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#ifndef BLKGETSIZE64
-#define BLKGETSIZE64 _IOR(0x12, 114, size_t)
-#endif
-
-static uint64_t sectors_of(const char *path)
-{
-	uint64_t b = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &b) < 0)
-		b = 0;
-	if (fd >= 0)
-		close(fd);
-	return b / 512;
-}
-
 /* The log disk: the taken disk at log_disk's position, present and not a member. */
 static int take_log_disk(struct cell_ctx *x)
 {
-	int k = 0;
-	while (k < x->p->log_disk - 1 && x->env->taken[k])
-		k++;
-	const char *d = x->env->taken[k];
-	int member = 0;
-	for (int m = 0; d && m < x->n; m++)
-		member |= strcmp(x->names[m], d) == 0;
-	if (!d || member || !disk_present(d)) {
+	const char *d = cell_extra_disk(x, x->p->log_disk);
+	if (!d) {
 		cell_fail(x, CELL_ERROR, "durability: no disk %d among the taken disks for the log",
 			  x->p->log_disk);
 		return -1;
@@ -51,34 +30,15 @@ static int take_log_disk(struct cell_ctx *x)
 	return 0;
 }
 
-static int zero_log_head(struct cell_ctx *x)
-{
-	static const char zeros[4096];
-	const char *argv[] = { "zero", x->log_dev, "first 4 KiB", NULL };
-	long long t0 = boottime_ms();
-	int fd = open(x->log_dev, O_WRONLY | O_CLOEXEC), err = 0;
-	if (fd < 0 || pwrite(fd, zeros, sizeof zeros, 0) != (ssize_t)sizeof zeros || fsync(fd) < 0)
-		err = errno ? errno : EIO;
-	if (fd >= 0)
-		close(fd);
-	struct step *s = syscall_step(x, argv, t0, err);
-	if (err) {
-		snprintf(s->err, sizeof s->err, "unable to zero %s: %s", x->log_dev, strerror(err));
-		cell_fail(x, CELL_ERROR, "%s", s->err);
-		return -1;
-	}
-	return 0;
-}
-
 int cell_log_start(struct cell_ctx *x)
 {
 	char table[256];
 	if (x->p->durability != PLAN_DURABILITY_LOG_WRITES)
 		return 0;
-	if (take_log_disk(x) < 0 || zero_log_head(x) < 0)
+	if (take_log_disk(x) < 0 || cell_zero_head(x, x->log_dev, 4096, 1) < 0)
 		return -1;
 	snprintf(x->log_base, sizeof x->log_base, "%s", x->target);
-	replay_lw_table(sectors_of(x->target), x->target, x->log_dev, table, sizeof table);
+	replay_lw_table(file_dev_sectors(x->target), x->target, x->log_dev, table, sizeof table);
 	const char *argv[] = { "dmsetup", "--noudevrules", "--noudevsync", "create", REPLAY_LW_DM,
 			       "--table", table, NULL };
 	x->layers_made = 1;   /* teardown removes every fsm-* device */

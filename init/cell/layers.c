@@ -37,17 +37,6 @@ int cell_has_layers(const struct cell_ctx *x)
 	return s && s->n > 0;
 }
 
-static uint64_t sectors_of(const char *path)
-{
-	uint64_t b = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &b) < 0)
-		b = 0;
-	if (fd >= 0)
-		close(fd);
-	return b / 512;
-}
-
 /* A dm device with nothing stacked on it: /sys/block/dm-N/holders is empty. */
 static int no_holders(const char *dm)
 {
@@ -115,28 +104,6 @@ void cell_remove_layers(struct cell_ctx *x, int teardown)
 	x->layers_made = 0;
 }
 
-/* The first 4 KiB of dev zeroed: a metadata device then holds no superblock of a cell
- * before (a thin pool or a cache whose mapping a power cut took away), and the kernel
- * formats it fresh. */
-static int zero_head(struct cell_ctx *x, const char *dev)
-{
-	const char *argv[] = { "zero", dev, "first 4 KiB", NULL };
-	static const char zeros[4096];
-	long long t0 = boottime_ms();
-	int fd = open(dev, O_WRONLY | O_CLOEXEC), err = 0;
-	if (fd < 0 || pwrite(fd, zeros, sizeof zeros, 0) != (ssize_t)sizeof zeros || fsync(fd) < 0)
-		err = errno ? errno : EIO;
-	if (fd >= 0)
-		close(fd);
-	struct step *s = syscall_step(x, argv, t0, err);
-	if (err) {
-		snprintf(s->err, sizeof s->err, "unable to zero %s: %s", dev, strerror(err));
-		cell_fail(x, CELL_ERROR, "%s", s->err);
-		return -1;
-	}
-	return 0;
-}
-
 /* A crypt table: a fresh key from the kernel, its sha256 kept, the table in a file only
  * dmsetup reads, removed right after. */
 static int create_secret(struct cell_ctx *x, const struct layer_dev *d, int bits)
@@ -177,7 +144,9 @@ static int create_dev(struct cell_ctx *x, const struct layer_dev *d)
 {
 	if (d->bcache)
 		return cell_make_bcache(x, d, &x->p->layers[stack_of(x)->layer[d->layer]]);
-	if (d->zero_dev[0] && zero_head(x, d->zero_dev) < 0)
+	/* a metadata device holds no superblock of a cell before (a pool or a cache whose mapping
+	 * a power cut took away): the kernel formats it fresh */
+	if (d->zero_dev[0] && cell_zero_head(x, d->zero_dev, 4096, 1) < 0)
 		return -1;
 	int rc;
 	if (d->secret) {
@@ -204,20 +173,14 @@ static int take_cache_disk(struct cell_ctx *x, const struct layer_stack *s, cons
 		const struct plan_layer *l = &x->p->layers[s->layer[i]];
 		if (!layer_kinds[l->type].cache_disk)
 			continue;
-		int k = 0;
-		while (k < l->cache - 1 && x->env->taken[k])
-			k++;
-		int member = 0;
-		for (int m = 0; x->env->taken[k] && m < x->n; m++)
-			member |= strcmp(x->names[m], x->env->taken[k]) == 0;
-		if (!x->env->taken[k] || x->n >= PLAN_DEVICES_MAX || member ||
-		    !disk_present(x->env->taken[k])) {
+		const char *disk = cell_extra_disk(x, l->cache);
+		if (!disk || x->n >= PLAN_DEVICES_MAX) {
 			cell_fail(x, CELL_ERROR, "[layer %s]: no disk %d among the taken disks for its "
 				  "cache", l->name, l->cache);
 			return -1;
 		}
-		snprintf(x->names[x->n], sizeof x->names[0], "%s", x->env->taken[k]);
-		snprintf(x->paths[x->n], sizeof x->paths[0], "/dev/%s", x->env->taken[k]);
+		snprintf(x->names[x->n], sizeof x->names[0], "%s", disk);
+		snprintf(x->paths[x->n], sizeof x->paths[0], "/dev/%s", disk);
 		x->cache_disk = 1;
 		if (cell_wipe(x, x->n) < 0) {
 			cell_fail(x, CELL_ERROR, "%s", x->steps[x->nsteps - 1].err);
@@ -237,8 +200,8 @@ int cell_make_layers(struct cell_ctx *x)
 		return 0;
 	if (take_cache_disk(x, s, &cache) < 0)
 		return -1;
-	if (layer_plan_build(x->p->layers, s, x->target, sectors_of(x->target), cache,
-			     cache ? sectors_of(cache) : 0, &x->lp, err, sizeof err) < 0) {
+	if (layer_plan_build(x->p->layers, s, x->target, file_dev_sectors(x->target), cache,
+			     cache ? file_dev_sectors(cache) : 0, &x->lp, err, sizeof err) < 0) {
 		cell_fail(x, CELL_ERROR, "unable to stack the layers: %s", err);
 		return -1;
 	}

@@ -23,9 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef BLKGETSIZE64
-#define BLKGETSIZE64 _IOR(0x12, 114, size_t)
-#endif
 #ifndef BLKDISCARD
 #define BLKDISCARD _IO(0x12, 119)
 #endif
@@ -79,34 +76,12 @@ static int dm(struct rp *r, const char *a0, ...)
 	return rc;
 }
 
-static uint64_t sectors_of(const char *path)
-{
-	uint64_t b = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &b) < 0)
-		b = 0;
-	if (fd >= 0)
-		close(fd);
-	return b / 512;
-}
-
-static int zero_head(const char *dev)
-{
-	static const char zeros[4096];
-	int fd = open(dev, O_WRONLY | O_CLOEXEC);
-	int rc = fd >= 0 && pwrite(fd, zeros, sizeof zeros, 0) == (ssize_t)sizeof zeros &&
-		 fsync(fd) == 0 ? 0 : -1;
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
 /* The pool on the array's blocks, and one thin volume per model as long as the filesystem's
  * device. */
 static int make_pool(struct rp *r)
 {
 	const char *base = r->x->log_base;
-	uint64_t all = sectors_of(base);
+	uint64_t all = file_dev_sectors(base);
 	uint64_t meta = layer_thin_meta_sectors(all, POOL_BLOCK);
 	char t[3][256];
 	if (all <= meta + POOL_BLOCK * 16)
@@ -120,7 +95,7 @@ static int make_pool(struct rp *r)
 	snprintf(t[2], sizeof t[2], "0 %llu thin-pool /dev/mapper/fsm-9-rmeta "
 		 "/dev/mapper/fsm-9-rdata %d 0", (unsigned long long)data, POOL_BLOCK);
 	if (dm(r, "create", "fsm-9-rmeta", "--table", t[0], NULL) < 0 ||
-	    zero_head("/dev/mapper/fsm-9-rmeta") < 0 ||
+	    file_zero_head("/dev/mapper/fsm-9-rmeta", 4096) < 0 ||
 	    dm(r, "create", "fsm-9-rdata", "--table", t[1], NULL) < 0 ||
 	    dm(r, "create", POOL, "--table", t[2], NULL) < 0)
 		return fail(r, "unable to make the replay's thin pool on %s", base);
@@ -295,7 +270,7 @@ void cell_replay(struct cell_ctx *x)
 	r.buf = malloc(COPY_MAX);
 	if (r.logfd < 0 || !r.buf)
 		fail(&r, "unable to read the log on %s: %s", x->log_dev, strerror(errno));
-	else if (lw_read(log_read, &r.logfd, sectors_of(x->log_dev) * 512, &r.log, err,
+	else if (lw_read(log_read, &r.logfd, file_dev_sectors(x->log_dev) * 512, &r.log, err,
 			 sizeof err) < 0)
 		fail(&r, "the log on %s: %s", x->log_dev, err);
 	else if (replay_plan_build(&r.log, (size_t)x->p->crash_points, &r.plan, err,

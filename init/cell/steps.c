@@ -108,3 +108,34 @@ struct step *syscall_step(struct cell_ctx *x, const char *const *argv, long long
 		snprintf(s->err, sizeof s->err, "%s", strerror(err));
 	return s;
 }
+
+int cell_zero_head(struct cell_ctx *x, const char *dev, size_t bytes, int fail)
+{
+	char what[32];
+	if (bytes >= 1 << 20)
+		snprintf(what, sizeof what, "first %zu MiB", bytes >> 20);
+	else
+		snprintf(what, sizeof what, "first %zu KiB", bytes >> 10);
+	const char *argv[] = { "zero", dev, what, NULL };
+	long long t0 = boottime_ms();
+	int err = file_zero_head(dev, bytes) < 0 ? errno : 0;
+	struct step *s = syscall_step(x, argv, t0, err);
+	if (!err)
+		return 0;
+	snprintf(s->err, sizeof s->err, "unable to zero %s: %s", dev, strerror(err));
+	if (fail)
+		cell_fail(x, CELL_ERROR, "%s", s->err);
+	return -1;
+}
+
+const char *cell_extra_disk(const struct cell_ctx *x, int position)
+{
+	int k = 0;
+	while (k < position - 1 && x->env->taken[k])
+		k++;
+	const char *d = x->env->taken[k];
+	for (int m = 0; d && m < x->n; m++)
+		if (strcmp(x->names[m], d) == 0)
+			return NULL;
+	return d && disk_present(d) ? d : NULL;
+}

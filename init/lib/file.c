@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -167,4 +168,37 @@ long long mem_total_bytes(void)
 	if (f)
 		fclose(f);
 	return kib < 0 ? -1 : kib * 1024;
+}
+
+#ifndef BLKGETSIZE64
+#define BLKGETSIZE64 _IOR(0x12, 114, size_t)
+#endif
+
+unsigned long long file_dev_sectors(const char *path)
+{
+	unsigned long long b = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &b) < 0)
+		b = 0;
+	if (fd >= 0)
+		close(fd);
+	return b / 512;
+}
+
+int file_zero_head(const char *path, size_t bytes)
+{
+	static const char zeros[FILE_ZERO_MAX];
+	if (bytes > sizeof zeros) {
+		errno = EINVAL;
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1, e = 0;
+	if (fd >= 0 && pwrite(fd, zeros, bytes, 0) == (ssize_t)bytes && fsync(fd) == 0)
+		rc = 0;
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		errno = e ? e : EIO;
+	return rc;
 }

@@ -40,4 +40,11 @@ int write_all(int fd, const void *buf, size_t n);
  * `size = 2x ram` reads it; -1 when it cannot be read. */
 long long mem_total_bytes(void);
 
+/* A block device's size in 512-byte sectors (BLKGETSIZE64), 0 when it cannot be read. */
+unsigned long long file_dev_sectors(const char *path);
+/* The first bytes (at most FILE_ZERO_MAX) of path zeroed and fsynced: a signature gone.
+ * 0, or -1 with errno set. */
+#define FILE_ZERO_MAX (1 << 20)
+int file_zero_head(const char *path, size_t bytes);
+
 #endif
